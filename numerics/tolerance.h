@@ -1,0 +1,52 @@
+// Tolerances (case-format "Tolerance") and the default per-operator table: one place, each row
+// with its reason. `nnref tolerance` prints the table.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "numerics/dtype.h"
+
+namespace nnref {
+
+enum class ToleranceMetric : uint8_t { kUlp, kAtol };
+
+// An element passes when its ULP distance is <= ulp OR its absolute error is <= atol. A tolerance
+// from a case file sets one of the two; a graph's default sums each operator's row per metric.
+struct Tolerance {
+  double ulp = 0;
+  double atol = 0;
+  std::string reason;
+
+  static Tolerance Ulp(double v, std::string why = {}) { return {v, 0, std::move(why)}; }
+  static Tolerance Atol(double v, std::string why = {}) { return {0, v, std::move(why)}; }
+  Tolerance& operator+=(const Tolerance& o);
+  std::string Describe() const;
+};
+
+// What an operator tells the table about itself: its name, output type, and the size parameter
+// that some rows scale with (e.g. the reduced element count).
+struct ToleranceQuery {
+  std::string_view op;
+  DataType output = DataType::kFloat32;
+  uint64_t size = 0;
+};
+
+// One row of the table. `per_size` rows scale with ToleranceQuery::size: value = base + per_size*size.
+struct ToleranceRow {
+  std::string_view op;
+  ToleranceMetric metric;
+  double float32;      // base for float32 outputs
+  double float16;      // base for float16 outputs
+  double per_size;     // extra per unit of ToleranceQuery::size (0: none)
+  std::string_view reason;
+};
+
+const std::vector<ToleranceRow>& DefaultToleranceTable();
+// nullopt when the operator has no row (callers treat that as an internal error).
+std::optional<Tolerance> DefaultTolerance(const ToleranceQuery& q);
+
+}  // namespace nnref

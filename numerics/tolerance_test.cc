@@ -1,0 +1,129 @@
+// Tests of numerics/tolerance: the default table's integrity, the lookups the case format
+// (../shared/docs/case-format.md, "Tolerance") names, and the per-metric sum.
+#include <doctest/doctest.h>
+
+#include <set>
+#include <string>
+
+#include "numerics/tolerance.h"
+
+namespace nnref {
+namespace {
+
+constexpr DataType kIntegerTypes[] = {DataType::kInt32, DataType::kUint32, DataType::kInt64,
+                                      DataType::kUint64, DataType::kInt8, DataType::kUint8};
+
+Tolerance Lookup(std::string_view op, DataType t, uint64_t size = 0) {
+  const std::optional<Tolerance> tol = DefaultTolerance({op, t, size});
+  REQUIRE(tol.has_value());
+  return *tol;
+}
+
+TEST_CASE("DefaultToleranceTable: every row has a name, a reason and sane values") {
+  const std::vector<ToleranceRow>& rows = DefaultToleranceTable();
+  CHECK(!rows.empty());
+  std::set<std::string_view> names;
+  for (const ToleranceRow& r : rows) {
+    CAPTURE(r.op);
+    CHECK(!r.op.empty());
+    CHECK(!r.reason.empty());
+    CHECK(names.insert(r.op).second);  // unique op name
+    CHECK(r.float32 >= 0);
+    CHECK(r.float16 >= 0);
+    CHECK(r.per_size >= 0);
+  }
+  CHECK(names.size() == rows.size());
+}
+
+TEST_CASE("DefaultTolerance: every row is found and applied for its output type") {
+  for (const ToleranceRow& r : DefaultToleranceTable()) {
+    CAPTURE(r.op);
+    for (const DataType t : {DataType::kFloat32, DataType::kFloat16}) {
+      const uint64_t size = 7;
+      const Tolerance tol = Lookup(r.op, t, size);
+      const double want = (t == DataType::kFloat16 ? r.float16 : r.float32) + r.per_size * 7.0;
+      if (r.metric == ToleranceMetric::kUlp) {
+        CHECK(tol.ulp == want);
+        CHECK(tol.atol == 0);
+      } else {
+        CHECK(tol.atol == want);
+        CHECK(tol.ulp == 0);
+      }
+      CHECK(!tol.reason.empty());
+    }
+    // Integer outputs are exact for every operator.
+    for (const DataType t : kIntegerTypes) {
+      const Tolerance tol = Lookup(r.op, t, 100);
+      CHECK(tol.ulp == 0);
+      CHECK(tol.atol == 0);
+    }
+  }
+}
+
+TEST_CASE("DefaultTolerance: values named by the case format") {
+  const Tolerance add = Lookup("add", DataType::kFloat32);
+  CHECK(add.ulp == 1);
+  CHECK(add.atol == 0);
+  CHECK(Lookup("add", DataType::kFloat16).ulp == 1);
+  CHECK(Lookup("sub", DataType::kFloat32).ulp == 1);
+  CHECK(Lookup("mul", DataType::kFloat32).ulp == 1);
+  CHECK(Lookup("div", DataType::kFloat32).ulp == 2);
+  CHECK(Lookup("sqrt", DataType::kFloat32).ulp == 1);
+  CHECK(Lookup("exp", DataType::kFloat32).ulp == 32);
+  CHECK(Lookup("exp", DataType::kFloat16).ulp == 1);
+  CHECK(Lookup("pow", DataType::kFloat32).ulp == 32);
+  CHECK(Lookup("pow", DataType::kFloat16).ulp == 2);
+  CHECK(Lookup("max", DataType::kFloat32).ulp == 0);
+  CHECK(Lookup("clamp", DataType::kFloat16).ulp == 0);
+  CHECK(Lookup("cast", DataType::kFloat32).ulp == 1);   // to a float type: 1
+  CHECK(Lookup("cast", DataType::kInt32).ulp == 0);     // to an integer type: 0
+  CHECK(Lookup("cast", DataType::kUint8).atol == 0);
+  const Tolerance log = Lookup("log", DataType::kFloat32);
+  CHECK(log.atol == 0.0009765625);  // 1/1024
+  CHECK(log.ulp == 0);
+  CHECK(Lookup("log", DataType::kFloat16).atol == 0.0009765625);
+  const Tolerance add_int = Lookup("add", DataType::kInt32);
+  CHECK(add_int.ulp == 0);
+  CHECK(add_int.atol == 0);
+  CHECK(Lookup("log", DataType::kInt64).atol == 0);
+}
+
+TEST_CASE("DefaultTolerance: unknown operators have no row") {
+  CHECK_FALSE(DefaultTolerance({"frobnicate", DataType::kFloat32, 0}).has_value());
+  CHECK_FALSE(DefaultTolerance({"", DataType::kFloat32, 0}).has_value());
+  CHECK_FALSE(DefaultTolerance({"ADD", DataType::kFloat32, 0}).has_value());  // names are exact
+  CHECK_FALSE(DefaultTolerance({"frobnicate", DataType::kInt32, 0}).has_value());
+}
+
+TEST_CASE("Tolerance::operator+= sums per metric") {
+  Tolerance t = Tolerance::Ulp(1);
+  t += Tolerance::Ulp(2);
+  CHECK(t.ulp == 3);
+  CHECK(t.atol == 0);
+  t += Tolerance::Atol(0.5);
+  CHECK(t.ulp == 3);
+  CHECK(t.atol == 0.5);
+  t += Tolerance{4, 0.25, "both"};
+  CHECK(t.ulp == 7);
+  CHECK(t.atol == 0.75);
+  Tolerance a = Tolerance::Atol(1.0 / 1024);
+  a += Tolerance::Atol(1.0 / 1024);
+  CHECK(a.atol == 1.0 / 512);
+  CHECK(a.ulp == 0);
+  // A graph default: add -> exp -> log on float32 is 1 + 32 ULP or ATOL 1/1024.
+  Tolerance g = Lookup("add", DataType::kFloat32);
+  g += Lookup("exp", DataType::kFloat32);
+  g += Lookup("log", DataType::kFloat32);
+  CHECK(g.ulp == 33);
+  CHECK(g.atol == 0.0009765625);
+}
+
+TEST_CASE("Tolerance::Describe") {
+  CHECK(Tolerance::Ulp(1).Describe() == "1 ULP");
+  CHECK(Tolerance::Atol(0.5).Describe() == "ATOL 0.5");
+  CHECK(Tolerance{3, 0.25, ""}.Describe() == "3 ULP or ATOL 0.25");
+  CHECK(Tolerance{}.Describe() == "0 ULP");
+}
+
+}  // namespace
+}  // namespace nnref

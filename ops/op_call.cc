@@ -1,0 +1,118 @@
+#include "ops/op_call.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace nnref {
+
+OpCall::OpCall(GraphBuilder& builder, std::string op, std::vector<PositionalArg> args,
+               OperandLookup lookup)
+    : builder_(builder), op_(std::move(op)), args_(std::move(args)), lookup_(std::move(lookup)) {}
+
+void OpCall::Fail(const std::string& what) const { throw InputError(op_ + ": " + what); }
+
+const Value* OpCall::At(size_t index) const {
+  return index < args_.size() ? args_[index].value : nullptr;
+}
+
+void OpCall::ExpectAtMost(size_t count) const {
+  if (args_.size() > count) {
+    Fail("takes at most " + std::to_string(count) + " arguments, " +
+         std::to_string(args_.size()) + " were given (extra argument '" + args_[count].key + "')");
+  }
+}
+
+Operand OpCall::Resolve(const Value& v, const std::string& where) const {
+  if (!v.is_string()) Fail(where + " must name an operand, got " + v.KindName());
+  const std::optional<Operand> o = lookup_(v.str());
+  if (!o) Fail(where + " names '" + v.str() + "', which is no input or earlier operator output");
+  return *o;
+}
+
+Operand OpCall::GetOperand(size_t index, const char* param) const {
+  const Value* v = At(index);
+  if (!v) Fail("missing argument " + std::to_string(index + 1) + " ('" + param + "')");
+  return Resolve(*v, std::string("argument '") + param + "'");
+}
+
+std::vector<Operand> OpCall::GetOperandList(size_t index, const char* param) const {
+  const Value* v = At(index);
+  if (!v) Fail("missing argument " + std::to_string(index + 1) + " ('" + param + "')");
+  if (!v->is_array()) Fail(std::string("argument '") + param + "' must be an array of operand names");
+  std::vector<Operand> out;
+  for (size_t i = 0; i < v->items().size(); ++i) {
+    out.push_back(Resolve(v->items()[i], std::string("argument '") + param + "[" +
+                                             std::to_string(i) + "]'"));
+  }
+  return out;
+}
+
+DataType OpCall::GetDataType(size_t index, const char* param) const {
+  const Value* v = At(index);
+  if (!v) Fail("missing argument " + std::to_string(index + 1) + " ('" + param + "')");
+  if (!v->is_string()) Fail(std::string("argument '") + param + "' must be a data type name");
+  const auto t = ParseDataType(v->str());
+  // WebIDL enum conversion of an unknown value throws TypeError.
+  if (!t) ThrowTypeError(op_ + ": '" + v->str() + "' is not an MLOperandDataType");
+  return *t;
+}
+
+const Value& OpCall::GetOptions(size_t index) const {
+  static const Value kEmpty = Value::Object();
+  const Value* v = At(index);
+  if (!v || v->is_null()) return kEmpty;
+  if (!v->is_object()) Fail("the options argument must be an object, got " + v->KindName());
+  return *v;
+}
+
+MLOperatorOptions OpCall::GetOperatorOptions(const Value& options) const {
+  MLOperatorOptions o;
+  if (const Value* l = options.Find("label")) {
+    if (!l->is_string()) Fail("options.label must be a string");
+    o.label = l->str();
+  }
+  return o;
+}
+
+std::optional<MLNumber> OpCall::GetNumberOption(const Value& options, const char* member) const {
+  const Value* v = options.Find(member);
+  if (!v || v->is_null()) return std::nullopt;
+  auto n = NumberFromValue(*v);
+  if (!n) Fail(std::string("options.") + member + " must be a number, got " + v->KindName());
+  return n;
+}
+
+std::optional<MLNumber> NumberFromValue(const Value& v) {
+  if (v.is_number()) {
+    const Number& n = v.number();
+    if (n.i) return MLNumber::FromInt64(*n.i);
+    if (n.u) return MLNumber::FromUint64(*n.u);
+    return MLNumber::FromDouble(n.d);
+  }
+  if (!v.is_string()) return std::nullopt;
+  std::string s = v.str();
+  if (s == "NaN") return MLNumber::FromDouble(std::nan(""));
+  if (s == "Infinity") return MLNumber::FromDouble(INFINITY);
+  if (s == "-Infinity") return MLNumber::FromDouble(-INFINITY);
+  if (s == "-0") return MLNumber::FromDouble(-0.0);
+  if (!s.empty() && s.back() == 'n') s.pop_back();
+  if (s.empty()) return std::nullopt;
+  const bool neg = s[0] == '-';
+  for (size_t i = neg ? 1 : 0; i < s.size(); ++i) {
+    if (s[i] < '0' || s[i] > '9') return std::nullopt;
+  }
+  if (s.size() == (neg ? 1u : 0u)) return std::nullopt;
+  errno = 0;
+  char* end = nullptr;
+  if (neg) {
+    const long long x = std::strtoll(s.c_str(), &end, 10);
+    if (errno == ERANGE) return MLNumber::FromDouble(std::strtod(s.c_str(), nullptr));
+    return MLNumber::FromInt64(x);
+  }
+  const unsigned long long x = std::strtoull(s.c_str(), &end, 10);
+  if (errno == ERANGE) return MLNumber::FromDouble(std::strtod(s.c_str(), nullptr));
+  return MLNumber::FromUint64(x);
+}
+
+}  // namespace nnref

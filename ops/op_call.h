@@ -1,0 +1,67 @@
+// Decoding one operator call from a front end (case files) into typed builder-method arguments.
+// Positional arguments arrive as (key, Value) pairs; strings in operand positions are resolved to
+// operands by name. Malformed arguments raise InputError naming the operator and argument; values
+// WebIDL would reject at conversion (an unknown enum string) raise TypeError like the binding would.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "numerics/cast.h"
+#include "ref/graph/graph.h"
+#include "ref/value.h"
+
+namespace nnref {
+
+// MLOperatorOptions.
+struct MLOperatorOptions {
+  std::string label;
+};
+
+struct PositionalArg {
+  std::string key;
+  const Value* value;
+};
+
+using OperandLookup = std::function<std::optional<Operand>(const std::string& name)>;
+
+class OpCall {
+ public:
+  OpCall(GraphBuilder& builder, std::string op, std::vector<PositionalArg> args,
+         OperandLookup lookup);
+
+  GraphBuilder& builder() const { return builder_; }
+  const std::string& op() const { return op_; }
+  size_t size() const { return args_.size(); }
+
+  // Required positional operand (a string naming an operand).
+  Operand GetOperand(size_t index, const char* param) const;
+  std::vector<Operand> GetOperandList(size_t index, const char* param) const;
+  DataType GetDataType(size_t index, const char* param) const;
+  // The options dictionary at `index`, or an empty object when absent.
+  const Value& GetOptions(size_t index) const;
+  // Helpers for options members.
+  MLOperatorOptions GetOperatorOptions(const Value& options) const;
+  std::optional<MLNumber> GetNumberOption(const Value& options, const char* member) const;
+  // Fails when more positional arguments were given than the method takes.
+  void ExpectAtMost(size_t count) const;
+
+  [[noreturn]] void Fail(const std::string& what) const;
+
+ private:
+  const Value* At(size_t index) const;
+  Operand Resolve(const Value& v, const std::string& where) const;
+
+  GraphBuilder& builder_;
+  std::string op_;
+  std::vector<PositionalArg> args_;
+  OperandLookup lookup_;
+};
+
+// Reads an MLNumber from a JSON value: a number, or a string "NaN"/"Infinity"/"-Infinity"/"-0",
+// or a decimal integer string (optionally ending in 'n'). nullopt when it is none of these.
+std::optional<MLNumber> NumberFromValue(const Value& v);
+
+}  // namespace nnref
