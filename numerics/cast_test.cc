@@ -12,9 +12,10 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <ios>
+#include <cstdio>
 #include <cstring>
 #include <limits>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -23,12 +24,20 @@
 namespace nnref {
 namespace {
 
+// Hex text for failure messages (doctest's message builder ignores stream manipulators).
+std::string Hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
 static_assert(std::endian::native == std::endian::little, "the int->int oracle copies low bytes");
 static_assert(std::numeric_limits<long double>::digits >= 64, "the oracle needs x87 long double");
 
 template <typename... Ts>
 struct TypeList {};
 using AllTypes = TypeList<float, Float16, int32_t, uint32_t, int64_t, uint64_t, int8_t, uint8_t>;
+using IntTypes = TypeList<int32_t, uint32_t, int64_t, uint64_t, int8_t, uint8_t>;
 template <typename... Ts, typename Fn>
 void ForEachType(TypeList<Ts...>, Fn&& fn) {
   (fn.template operator()<Ts>(), ...);
@@ -136,7 +145,9 @@ std::vector<T> Inputs() {
                               std::numeric_limits<float>::quiet_NaN(),
                               -std::numeric_limits<float>::quiet_NaN()};
     out.assign(std::begin(specials), std::end(specials));
-    for (int i = 0; i < 100000; ++i) out.push_back(std::bit_cast<float>(static_cast<uint32_t>(rng.Next())));
+    for (int i = 0; i < 100000; ++i) {
+      out.push_back(std::bit_cast<float>(static_cast<uint32_t>(rng.Next())));
+    }
     const float scales[] = {300.0f, 70000.0f, 5e9f, 2e19f};
     for (const float s : scales) {
       for (int i = 0; i < 20000; ++i) {
@@ -190,10 +201,10 @@ TEST_CASE("CastElement: all 64 (from, to) pairs agree with the exact-value oracl
         if ((!Same(got.value, want.value) ||
              got.implementation_defined != want.implementation_defined) &&
             ++mismatches <= 3) {
-          FAIL_CHECK("input bits 0x" << std::hex << BitsOf(v) << ": got bits 0x"
-                                     << BitsOf(got.value) << " (impl-defined "
-                                     << got.implementation_defined << "), expected 0x"
-                                     << BitsOf(want.value) << " (" << want.implementation_defined
+          FAIL_CHECK("input bits " << Hex(BitsOf(v)) << ": got bits " << Hex(BitsOf(got.value))
+                                   << " (impl-defined " << got.implementation_defined
+                                   << "), expected " << Hex(BitsOf(want.value)) << " ("
+                                   << want.implementation_defined
                                      << ")");
         }
       }
@@ -310,11 +321,12 @@ TEST_CASE("CastElement float -> int: exactly at the range boundaries") {
 TEST_CASE("CastElement float -> int: NaN and infinities are implementation-defined") {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
-  ForEachType(TypeList<int32_t, uint32_t, int64_t, uint64_t, int8_t, uint8_t>{}, [&]<typename To>() {
+  ForEachType(IntTypes{}, [&]<typename To>() {
     using L = std::numeric_limits<To>;
     CAPTURE(DataTypeName(DataTypeOf<To>()));
     for (const CastResult<To> r : {CastElement<To>(nan), CastElement<To>(-nan),
-                                   CastElement<To>(HBits(0x7e00)), CastElement<To>(HBits(0xfc01))}) {
+                                   CastElement<To>(HBits(0x7e00)),
+                                   CastElement<To>(HBits(0xfc01))}) {
       CHECK(r.implementation_defined);
       CHECK(r.value == To{0});  // the documented choice for NaN
     }
@@ -410,7 +422,7 @@ TEST_CASE("CastElement float -> float") {
   CHECK_FALSE(CastElement<Float16>(65520.0f).implementation_defined);
 }
 
-// --- CastNumber: the spec's cast algorithm --------------------------------------------------------
+// --- CastNumber: the spec's cast algorithm -------------------------------------------------------
 
 template <typename T>
 T Num(double d) {
@@ -462,7 +474,7 @@ TEST_CASE("CastNumber to uint32 converts as unsigned (spec-notes #1)") {
 TEST_CASE("CastNumber to int: NaN and infinities") {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
-  ForEachType(TypeList<int32_t, uint32_t, int64_t, uint64_t, int8_t, uint8_t>{}, [&]<typename T>() {
+  ForEachType(IntTypes{}, [&]<typename T>() {
     CAPTURE(DataTypeName(DataTypeOf<T>()));
     CHECK(Num<T>(nan) == T{0});
     CHECK(Num<T>(-nan) == T{0});
@@ -600,8 +612,8 @@ TEST_CASE("CastNumber: pseudo-random MLNumbers of all kinds agree with the exact
       const T want = ExpectedCastNumber<T>(n);
       if (!Same(got, want) && ++mismatches <= 3) {
         FAIL_CHECK("kind " << static_cast<int>(n.kind) << " d=" << n.d << " i=" << n.i
-                           << " u=" << n.u << ": got bits 0x" << std::hex << BitsOf(got)
-                           << ", expected 0x" << BitsOf(want));
+                           << " u=" << n.u << ": got bits " << Hex(BitsOf(got))
+                           << ", expected " << Hex(BitsOf(want)));
       }
     }
     CHECK(mismatches == 0);

@@ -7,7 +7,8 @@
 #include <atomic>
 #include <bit>
 #include <cstdint>
-#include <ios>
+#include <cstdio>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -15,6 +16,13 @@
 
 namespace nnref {
 namespace {
+
+// Hex text for failure messages (doctest's message builder ignores stream manipulators).
+std::string Hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
 
 bool IsNanBits(uint16_t b) { return (b & 0x7c00u) == 0x7c00u && (b & 0x03ffu) != 0; }
 
@@ -66,9 +74,9 @@ TEST_CASE("float16 exhaustive: Float16::FromFloat matches _Float16 for all 2^32 
   for (const Slice& s : results) {
     checked += s.checked;
     if (s.mismatches != 0 && mismatches == 0) {
-      FAIL_CHECK("first mismatch: float bits 0x" << std::hex << s.first_bad << " -> 0x"
-                                                 << s.first_got << ", _Float16 gives 0x"
-                                                 << s.first_want);
+      FAIL_CHECK("first mismatch: float bits " << Hex(s.first_bad) << " -> "
+                                               << Hex(s.first_got) << ", _Float16 gives "
+                                               << Hex(s.first_want));
     }
     mismatches += s.mismatches;
   }

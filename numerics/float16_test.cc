@@ -7,14 +7,22 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <ios>
+#include <cstdio>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "numerics/float16.h"
 
 namespace nnref {
 namespace {
+
+// Hex text for failure messages (doctest's message builder ignores stream manipulators).
+std::string Hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
 
 // --- the oracle -------------------------------------------------------------------------------
 
@@ -83,7 +91,7 @@ TEST_CASE("float16 widening: all 65,536 bit patterns match _Float16") {
            DoubleBits(got_float) == DoubleBits(want);
     }
     if (!ok && ++mismatches <= 5) {
-      FAIL_CHECK("bits 0x" << std::hex << i << ": got " << got << ", _Float16 gives " << want);
+      FAIL_CHECK("bits " << Hex(i) << ": got " << got << ", _Float16 gives " << want);
     }
   }
   CHECK(mismatches == 0);
@@ -105,7 +113,7 @@ TEST_CASE("float16 round trip: all 65,536 bit patterns") {
       ok = back == b && back_float == b;
     }
     if (!ok && ++mismatches <= 5) {
-      FAIL_CHECK("bits 0x" << std::hex << i << " came back as 0x" << back << " / 0x" << back_float);
+      FAIL_CHECK("bits " << Hex(i) << " came back as " << Hex(back) << " / " << Hex(back_float));
     }
   }
   CHECK(mismatches == 0);
@@ -122,8 +130,8 @@ TEST_CASE("float16 rounding: every midpoint between adjacent finite values, and 
     const uint16_t got = Float16BitsFromDouble(x);
     const uint16_t gcc = GccFromDouble(x);
     if ((got != want || gcc != want) && ++mismatches <= 8) {
-      FAIL_CHECK(what << " " << x << ": got 0x" << std::hex << got << ", _Float16 0x" << gcc
-                      << ", expected 0x" << want);
+      FAIL_CHECK(what << " " << x << ": got " << Hex(got) << ", _Float16 " << Hex(gcc)
+                      << ", expected " << Hex(want));
     }
   };
   auto expect_float = [&](float f, uint16_t want, const char* what) {
@@ -132,8 +140,8 @@ TEST_CASE("float16 rounding: every midpoint between adjacent finite values, and 
     const uint16_t gcc = GccFromFloat(f);
     const uint16_t got_d = Float16BitsFromDouble(static_cast<double>(f));
     if ((got != want || gcc != want || got_d != want) && ++mismatches <= 8) {
-      FAIL_CHECK(what << " " << f << ": got 0x" << std::hex << got << ", _Float16 0x" << gcc
-                      << ", expected 0x" << want);
+      FAIL_CHECK(what << " " << f << ": got " << Hex(got) << ", _Float16 " << Hex(gcc)
+                      << ", expected " << Hex(want));
     }
   };
   for (uint16_t lo = 0; lo <= 0x7bfe; ++lo) {
@@ -178,7 +186,8 @@ TEST_CASE("float16 rounding: pseudo-random doubles and floats across the range m
     const auto f = std::bit_cast<float>(static_cast<uint32_t>(rng.Next()));
     const bool ok_d = Float16BitsFromDouble(x) == GccFromDouble(x);
     const uint16_t gf = GccFromFloat(f), hf = Float16::FromFloat(f).bits;
-    const bool ok_f = IsNanBits(gf) ? (IsNanBits(hf) && (hf & 0x8000u) == (gf & 0x8000u)) : hf == gf;
+    const bool ok_f =
+        IsNanBits(gf) ? (IsNanBits(hf) && (hf & 0x8000u) == (gf & 0x8000u)) : hf == gf;
     if ((!ok_d || !ok_f) && ++mismatches <= 5) {
       FAIL_CHECK("double " << x << " or float " << f << " converts differently from _Float16");
     }

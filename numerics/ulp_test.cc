@@ -6,14 +6,22 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <ios>
+#include <cstdio>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "numerics/ulp.h"
 
 namespace nnref {
 namespace {
+
+// Hex text for failure messages (doctest's message builder ignores stream manipulators).
+std::string Hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr float kMax = std::numeric_limits<float>::max();
@@ -138,8 +146,8 @@ TEST_CASE("UlpDistanceFloat16: equals the distance in the sorted list of distinc
     const uint64_t pa = position(a), pb = position(b);
     const uint64_t want = pa > pb ? pa - pb : pb - pa;
     if (UlpDistanceFloat16(H(a), H(b)) != want && ++mismatches <= 5) {
-      FAIL_CHECK("0x" << std::hex << a << " vs 0x" << b << ": got " << std::dec
-                      << UlpDistanceFloat16(H(a), H(b)) << ", expected " << want);
+      FAIL_CHECK(Hex(a) << " vs " << Hex(b) << ": got " << UlpDistanceFloat16(H(a), H(b))
+                        << ", expected " << want);
     }
   }
   // Every adjacent pair in the list is 1 apart.

@@ -31,6 +31,7 @@ export function randRange(t, lo, hi) {
   if (h > th) h = th;
   if (l < -cap) l = -cap;
   if (h > cap) h = cap;
+  if (l > cap) l = cap / 2n; // a range above the cap (e.g. [2^63, 2^64-1]): use [2^50, 2^51] instead
   return [Number(l), Number(h)];
 }
 

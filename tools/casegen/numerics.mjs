@@ -290,10 +290,120 @@ export function convertNumber(x, t) {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// erf in double. |x| < 2.5: erf(x) = 2/sqrt(pi) * exp(-x^2) * sum_n 2^n x^(2n+1) / (1*3*...*(2n+1)) (all
-// terms positive: no cancellation), with exp(-x^2) evaluated from an exact split x^2 = hi + lo.
-// 2.5 <= |x| < 6: erf = 1 - erfc, erfc from its continued fraction evaluated backwards.
-// |x| >= 6: erfc(x) < 2.2e-17, so erf rounds to +-1.
+// erf.
+//
+// erfTo(t, x): erf evaluated in 400-bit fixed point with BigInt (Taylor series
+// erf(x) = 2/sqrt(pi) * sum_n (-1)^n x^(2n+1) / (n! (2n+1)), with pi from Machin's formula), then rounded
+// once, to nearest even, directly to the target format. The truncation error is below 2^-380, so the result
+// is the correctly rounded erf. For |x| >= 6, erfc(x) < 2.2e-17 and erf rounds to +-1 in every format used.
+//
+// erfDouble(x): a second, independent method in plain double arithmetic (positive-term series
+// exp(-x^2) * sum 2^n x^(2n+1) / (2n+1)!! for |x| < 2.5, continued fraction for erfc above), accurate to
+// about 1e-15; used only by the self-test to cross-check erfTo.
+
+const ERF_S = 400n; // fraction bits of the fixed-point arithmetic
+const ERF_W = ERF_S + 64n; // working precision for the constants
+
+function atanInv(k, w) { // atan(1/k) * 2^w, k integer > 1
+  const one = 1n << w;
+  const kk = BigInt(k);
+  let power = one / kk; // 1/k^(2n+1)
+  let sum = power;
+  const k2 = kk * kk;
+  for (let n = 1n; power !== 0n; n++) {
+    power /= k2;
+    const term = power / (2n * n + 1n);
+    sum += n % 2n === 1n ? -term : term;
+  }
+  return sum;
+}
+
+function isqrt(n) { // floor(sqrt(n)) for BigInt n >= 0
+  if (n < 2n) return n;
+  let x = 1n << (BigInt(n.toString(2).length) / 2n + 1n);
+  for (;;) {
+    const y = (x + n / x) >> 1n;
+    if (y >= x) return x;
+    x = y;
+  }
+}
+
+let TWO_OVER_SQRT_PI_FIXED = null; // 2/sqrt(pi) * 2^ERF_S
+function twoOverSqrtPi() {
+  if (TWO_OVER_SQRT_PI_FIXED === null) {
+    const w = ERF_W;
+    const pi = 16n * atanInv(5, w) - 4n * atanInv(239, w); // pi * 2^w
+    const sqrtPi = isqrt(pi << w); // sqrt(pi) * 2^w
+    const v = (2n << (2n * w)) / sqrtPi; // 2/sqrt(pi) * 2^w
+    TWO_OVER_SQRT_PI_FIXED = v >> (w - ERF_S);
+  }
+  return TWO_OVER_SQRT_PI_FIXED;
+}
+
+// Exact fixed-point image of a double (x * 2^S), for |x| >= 2^-200.
+function toFixed(x, S) {
+  const b = doubleBits(Math.abs(x));
+  const E = Number((b >> 52n) & 0x7ffn);
+  let M = b & ((1n << 52n) - 1n);
+  let e2;
+  if (E === 0) e2 = -1074;
+  else {
+    M |= 1n << 52n;
+    e2 = E - 1075;
+  }
+  const sh = BigInt(e2) + S;
+  return sh >= 0n ? M << sh : M >> -sh;
+}
+
+// Round the positive rational N / 2^S to the format (p bits, emin), ties to even.
+export function roundFixed(N, S, fmt) {
+  if (N === 0n) return 0;
+  const L = BigInt(N.toString(2).length);
+  const e = L - 1n - S; // floor(log2(value))
+  const qe = (e > BigInt(fmt.emin) ? e : BigInt(fmt.emin)) - BigInt(fmt.p - 1);
+  const sh = qe + S;
+  let q;
+  if (sh <= 0n) q = N << -sh;
+  else {
+    q = N >> sh;
+    const rem = N - (q << sh);
+    const half = 1n << (sh - 1n);
+    if (rem > half || (rem === half && (q & 1n) === 1n)) q += 1n;
+  }
+  const y = Number(q) * pow2(Number(qe));
+  const max = (2 - pow2(1 - fmt.p)) * pow2(fmt.emax);
+  return y > max ? Infinity : y;
+}
+
+const FLOAT64 = { p: 53, emin: -1022, emax: 1023 };
+
+function erfFixed(a) { // erf(a) * 2^S for a double a > 0
+  const S = ERF_S;
+  const X = toFixed(a, S);
+  const x2 = (X * X) >> S;
+  let term = X; // (-1)^n x^(2n+1) / n!
+  let sum = X;
+  for (let n = 1n; ; n++) {
+    term = -((term * x2) >> S) / n;
+    if (term === 0n) break;
+    sum += term / (2n * n + 1n);
+  }
+  return (twoOverSqrtPi() * sum) >> S;
+}
+
+function erfRounded(x, fmt) {
+  if (Number.isNaN(x)) return NaN;
+  if (x === 0) return x; // keeps -0
+  const a = Math.abs(x);
+  let r;
+  if (a >= 6) r = 1;
+  else if (a < 2 ** -200) r = roundFixed((toFixed(a, 1200n) * twoOverSqrtPi()) >> ERF_S, 1200n, fmt);
+  else r = roundFixed(erfFixed(a), ERF_S, fmt);
+  return x < 0 ? -r : r;
+}
+
+export const erf = (x) => erfRounded(x, FLOAT64);
+export const erfTo = (t, x) => erfRounded(x, FORMATS[t]);
 
 const TWO_OVER_SQRT_PI = 1.1283791670955126; // 2/sqrt(pi) = 1.12837916709551257389...
 const ONE_OVER_SQRT_PI = 0.5641895835477563; // 1/sqrt(pi) = 0.56418958354775628694...
@@ -315,10 +425,10 @@ function twoProduct(a, b) {
 
 function expMinusSquare(a) {
   const [hi, lo] = twoProduct(a, a);
-  return Math.exp(-hi) * (1 - lo); // exp(-lo) = 1 - lo to double precision (|lo| <= 2^-53 hi)
+  return Math.exp(-hi) * (1 - lo);
 }
 
-function erfSeries(a) {
+export function erfSeries(a) {
   const a2x2 = 2 * a * a;
   let term = a;
   let sum = a;
@@ -331,23 +441,18 @@ function erfSeries(a) {
 }
 
 export function erfcContinuedFraction(a) {
-  // erfc(x) = exp(-x^2)/sqrt(pi) * 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + 2/(x + ...)))))
   let f = a;
   for (let k = 300; k >= 1; k--) f = a + (k / 2) / f;
   return ONE_OVER_SQRT_PI * expMinusSquare(a) / f;
 }
 
-export function erf(x) {
+export function erfDouble(x) {
   if (Number.isNaN(x)) return NaN;
-  if (x === 0) return x; // keeps -0
+  if (x === 0) return x;
   const a = Math.abs(x);
-  let r;
-  if (a >= 6) r = 1;
-  else if (a < 2.5) r = erfSeries(a);
-  else r = 1 - erfcContinuedFraction(a);
+  const r = a >= 6 ? 1 : a < 2.5 ? erfSeries(a) : 1 - erfcContinuedFraction(a);
   return x < 0 ? -r : r;
 }
-export { erfSeries };
 
 // pow with C99/IEEE 754 semantics (JS Math.pow differs for pow(1, NaN) and pow(-1, +-Infinity)).
 export function powC(x, y) {

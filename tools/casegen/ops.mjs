@@ -4,7 +4,7 @@
 // implementation-defined (the value written is then the reference's convention; comparison skips it).
 
 import {
-  isFloat, roundTo, intRange, inIntRange, wrapInt, bigintToFloat, erf, powC, roundHalfEvenDouble,
+  isFloat, roundTo, intRange, inIntRange, wrapInt, bigintToFloat, erfTo, powC, roundHalfEvenDouble,
 } from './numerics.mjs';
 
 export const implDefined = (v) => ({ implDefined: true, v });
@@ -86,7 +86,7 @@ export const UNARY = {
   tan: f(Math.tan),
   exp: f(Math.exp),
   log: f(Math.log),
-  erf: f(erf),
+  erf: (t, x) => erfTo(t, x), // correctly rounded, directly to the type
   sqrt: f(Math.sqrt),
   reciprocal: f((x) => 1 / x),
 };

@@ -12,7 +12,7 @@ export function elementCount(shape) {
 
 // Authoring value (JS number incl. NaN/+-Infinity/-0, BigInt, or decimal string) -> canonical JSON value.
 export function toJsonValue(v) {
-  if (typeof v === 'bigint') return v >= -TWO53 && v <= TWO53 ? Number(v) : v.toString();
+  if (typeof v === 'bigint') return v > -TWO53 && v < TWO53 ? Number(v) : v.toString();
   if (typeof v === 'number') {
     if (Number.isNaN(v)) return 'NaN';
     if (v === Infinity) return 'Infinity';
@@ -125,7 +125,7 @@ export function expandData(data, t, shape) {
           out.push(roundTo(t, min + p));
         } else {
           if (!Number.isSafeInteger(min) || !Number.isSafeInteger(max) || max - min + 1 > 2 ** 53) {
-            throw new Error('integer random needs integer min/max with a range below 2^53');
+            throw new Error(`integer random needs integer min/max with a range below 2^53 (${min}, ${max}, ${t})`);
           }
           out.push(intFromDouble(min + Math.floor(u * (max - min + 1)), t));
         }

@@ -1,0 +1,62 @@
+// A loaded case file: every case of the nnref case format (docs/case-format.md), decoded enough to
+// build and run it. The parsed Value tree is kept so that `generate` can write the file back.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "numerics/tolerance.h"
+#include "ref/graph/graph.h"
+#include "ref/value.h"
+
+namespace nnref {
+
+struct TensorSpec {
+  std::string name;
+  OperandDescriptor desc;
+  const Value* data = nullptr;  // absent for expected outputs given without data
+  bool constant = false;
+};
+
+struct OperatorSpec {
+  std::string name;                                 // builder method
+  std::vector<std::pair<std::string, const Value*>> args;  // flattened positional arguments
+  std::vector<std::string> outputs;
+};
+
+struct Case {
+  std::string file;       // path of the case file
+  std::string base_dir;   // for npy paths
+  size_t index = 0;       // position in the file
+  std::string name;
+  std::vector<std::string> labels;
+  std::optional<Tolerance> tolerance;  // the case's override
+  std::optional<std::string> expected_error;
+  std::vector<TensorSpec> inputs;
+  std::vector<OperatorSpec> operators;
+  std::vector<TensorSpec> expected_outputs;
+  bool has_expected_outputs = false;
+  Value* node = nullptr;  // the case object in the file's tree (for generate)
+
+  // "FILE: case 'NAME'" for messages.
+  std::string Where() const;
+};
+
+struct CaseFile {
+  std::string path;
+  std::unique_ptr<Value> root;
+  std::vector<Case> cases;
+  // Cases that could not be decoded: (index, name or "", message).
+  std::vector<std::tuple<size_t, std::string, std::string>> broken;
+};
+
+// Loads and decodes a case file. A malformed file throws InputError; a malformed case is listed in
+// `broken` so the rest of the file still runs.
+CaseFile LoadCaseFile(const std::string& path);
+
+// Decodes one TENSOR object's descriptor ("shape" or the older "dimensions").
+OperandDescriptor DecodeDescriptor(const Value& tensor, const std::string& where);
+
+}  // namespace nnref

@@ -1,0 +1,641 @@
+#include "runner/commands.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "ops/registry.h"
+#include "runner/case.h"
+#include "runner/compare.h"
+#include "runner/data.h"
+#include "runner/execute.h"
+#include "runner/json.h"
+
+namespace nnref {
+
+namespace {
+
+enum class Verdict { kPass, kFail, kError, kSkip };
+
+const char* VerdictName(Verdict v) {
+  switch (v) {
+    case Verdict::kPass: return "pass";
+    case Verdict::kFail: return "fail";
+    case Verdict::kError: return "error";
+    case Verdict::kSkip: return "skip";
+  }
+  return "?";
+}
+
+struct OutputResult {
+  std::string name;
+  Comparison cmp;
+  std::string tolerance;
+};
+
+struct CaseResult {
+  std::string file;
+  std::string name;
+  Verdict verdict = Verdict::kPass;
+  std::string message;
+  std::vector<OutputResult> outputs;
+};
+
+struct Summary {
+  uint64_t passed = 0, failed = 0, errors = 0, skipped = 0;
+  void Add(Verdict v) {
+    switch (v) {
+      case Verdict::kPass: ++passed; break;
+      case Verdict::kFail: ++failed; break;
+      case Verdict::kError: ++errors; break;
+      case Verdict::kSkip: ++skipped; break;
+    }
+  }
+  std::string Line() const {
+    std::string s = std::to_string(passed) + " passed, " + std::to_string(failed) + " failed";
+    if (errors) s += ", " + std::to_string(errors) + " errors";
+    if (skipped) s += ", " + std::to_string(skipped) + " skipped";
+    return s;
+  }
+};
+
+// Case files named on the command line: files as given, directories searched for *.json.
+std::vector<std::string> CollectFiles(const std::vector<std::string>& paths) {
+  std::vector<std::string> files;
+  for (const std::string& p : paths) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(p, ec)) {
+      std::vector<std::string> found;
+      for (const auto& e : std::filesystem::recursive_directory_iterator(p, ec)) {
+        if (e.is_regular_file() && e.path().extension() == ".json") {
+          found.push_back(e.path().string());
+        }
+      }
+      std::sort(found.begin(), found.end());
+      files.insert(files.end(), found.begin(), found.end());
+    } else {
+      files.push_back(p);
+    }
+  }
+  return files;
+}
+
+Value Num(double d) {
+  Number n;
+  n.d = d;
+  if (std::isfinite(d)) {
+    std::ostringstream os;
+    os.precision(17);
+    os << d;
+    n.text = os.str();
+    return Value::Num(n);
+  }
+  return Value::Str(std::isnan(d) ? "NaN" : (d > 0 ? "Infinity" : "-Infinity"));
+}
+
+Value ComparisonJson(const Comparison& c, const std::string& tolerance) {
+  std::vector<std::pair<std::string, Value>> m;
+  if (!c.shape_ok) {
+    m.emplace_back("shapeMismatch", Value::Str(c.shape_message));
+    return Value::Object(std::move(m));
+  }
+  m.emplace_back("maxUlp", Num(c.max_ulp));
+  m.emplace_back("maxAbs", Num(c.max_abs));
+  m.emplace_back("mismatches", Num(static_cast<double>(c.mismatches)));
+  m.emplace_back("implementationDefinedSkipped", Num(static_cast<double>(c.implementation_defined)));
+  if (c.nan_accepted) m.emplace_back("nanAccepted", Num(static_cast<double>(c.nan_accepted)));
+  m.emplace_back("tolerance", Value::Str(tolerance));
+  if (c.first.empty()) {
+    m.emplace_back("firstMismatch", Value());
+  } else {
+    std::vector<Value> list;
+    for (const Mismatch& x : c.first) {
+      list.push_back(Value::Object({{"index", Num(static_cast<double>(x.index))},
+                                    {"coordinates", Value::Str(x.coordinates)},
+                                    {"expected", Value::Str(x.expected)},
+                                    {"actual", Value::Str(x.actual)},
+                                    {"ulp", Num(x.ulp)},
+                                    {"abs", Num(x.abs)}}));
+    }
+    m.emplace_back("firstMismatch", list.front());
+    m.emplace_back("mismatchSamples", Value::Array(std::move(list)));
+  }
+  return Value::Object(std::move(m));
+}
+
+void WriteReport(const std::string& path, const Summary& s, const std::vector<CaseResult>& results) {
+  std::vector<Value> cases;
+  for (const CaseResult& r : results) {
+    std::vector<std::pair<std::string, Value>> outs;
+    for (const OutputResult& o : r.outputs) outs.emplace_back(o.name, ComparisonJson(o.cmp, o.tolerance));
+    cases.push_back(Value::Object({{"file", Value::Str(r.file)},
+                                   {"name", Value::Str(r.name)},
+                                   {"verdict", Value::Str(VerdictName(r.verdict))},
+                                   {"outputs", Value::Object(std::move(outs))},
+                                   {"message", Value::Str(r.message)}}));
+  }
+  const Value root = Value::Object(
+      {{"summary", Value::Object({{"passed", Num(static_cast<double>(s.passed))},
+                                  {"failed", Num(static_cast<double>(s.failed))},
+                                  {"errors", Num(static_cast<double>(s.errors))},
+                                  {"skipped", Num(static_cast<double>(s.skipped))}})},
+       {"cases", Value::Array(std::move(cases))}});
+  std::ofstream out(path);
+  if (!out) throw InputError(path + ": cannot write the report");
+  out << WriteJson(root) << "\n";
+}
+
+std::string MismatchLines(const Comparison& c) {
+  std::string s;
+  for (const Mismatch& m : c.first) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " (ulp %g, abs %g)", m.ulp, m.abs);
+    s += "      at " + m.coordinates + " (index " + std::to_string(m.index) + "): expected " +
+         m.expected + ", got " + m.actual + buf + "\n";
+  }
+  return s;
+}
+
+// Runs a case against its expectedOutputs (or expectedError).
+CaseResult RunCase(const Case& c, const BuilderLimits& limits) {
+  CaseResult r{c.file, c.name, Verdict::kPass, "", {}};
+  try {
+    const std::vector<std::string> outputs = RequestedOutputs(c);
+    if (c.expected_error) {
+      try {
+        BuildCase(c, outputs, limits);
+      } catch (const WebnnError& e) {
+        const std::string got(ErrorTypeName(e.type()));
+        if (got == *c.expected_error) {
+          r.message = got + ": " + e.what();
+        } else {
+          r.verdict = Verdict::kFail;
+          r.message = "expected " + *c.expected_error + ", got " + got + ": " + e.what();
+        }
+        return r;
+      }
+      r.verdict = Verdict::kFail;
+      r.message = "expected " + *c.expected_error + ", but the graph built without error";
+      return r;
+    }
+    if (!c.has_expected_outputs) {
+      r.verdict = Verdict::kError;
+      r.message = c.Where() + ": no expectedOutputs to compare with (nnref generate fills them)";
+      return r;
+    }
+    BuiltCase b;
+    try {
+      b = BuildCase(c, outputs, limits);
+    } catch (const WebnnError& e) {
+      r.verdict = Verdict::kError;
+      r.message = "unexpected " + std::string(ErrorTypeName(e.type())) + ": " + e.what();
+      return r;
+    }
+    const auto values = RunBuiltCase(b);
+    for (const TensorSpec& exp : c.expected_outputs) {
+      const std::string field = c.Where() + ": graph.expectedOutputs." + exp.name;
+      if (!exp.data) throw InputError(field + ": missing 'data'");
+      const OperandValue& got = values.at(exp.name);
+      OutputResult o;
+      o.name = exp.name;
+      const Tolerance tol = ToleranceFor(c, b, exp.name);
+      o.tolerance = tol.Describe();
+      if (exp.desc != b.graph->output_descriptor(exp.name)) {
+        o.cmp.shape_ok = false;
+        o.cmp.shape_message = "the case expects " + exp.desc.ToString() + " but the operator gives " +
+                              b.graph->output_descriptor(exp.name).ToString();
+      } else {
+        // Check the expected data's size before decoding (hostile shapes are caught above).
+        const Tensor expected = DecodeTensorData(*exp.data, exp.desc.dataType, exp.desc.shape,
+                                                 field + ".data", c.base_dir);
+        o.cmp = CompareTensors(expected, got.data, got.latitude, tol);
+      }
+      if (!o.cmp.passed()) r.verdict = Verdict::kFail;
+      r.outputs.push_back(std::move(o));
+    }
+  } catch (const InputError& e) {
+    r.verdict = Verdict::kError;
+    r.message = e.what();
+    r.outputs.clear();
+  } catch (const WebnnError& e) {
+    r.verdict = Verdict::kError;
+    r.message = c.Where() + ": unexpected " + std::string(ErrorTypeName(e.type())) + ": " + e.what();
+  }
+  return r;
+}
+
+bool Selected(const Case& c, const RunOptions& o) {
+  if (!o.filters.empty()) {
+    bool any = false;
+    for (const std::string& f : o.filters) any = any || c.name.find(f) != std::string::npos;
+    if (!any) return false;
+  }
+  for (const std::string& l : o.labels) {
+    if (std::find(c.labels.begin(), c.labels.end(), l) == c.labels.end()) return false;
+  }
+  return true;
+}
+
+void PrintResult(const CaseResult& r, bool verbose) {
+  if (r.verdict == Verdict::kPass && !verbose) return;
+  if (r.verdict == Verdict::kSkip && !verbose) return;
+  std::cout << (r.verdict == Verdict::kPass ? "PASS " : r.verdict == Verdict::kFail ? "FAIL "
+                : r.verdict == Verdict::kError ? "ERROR " : "SKIP ")
+            << r.file << ": " << r.name << "\n";
+  if (!r.message.empty() && r.verdict != Verdict::kPass) std::cout << "    " << r.message << "\n";
+  for (const OutputResult& o : r.outputs) {
+    if (o.cmp.passed() && !verbose) continue;
+    if (!o.cmp.shape_ok) {
+      std::cout << "    output '" << o.name << "': " << o.cmp.shape_message << "\n";
+      continue;
+    }
+    std::cout << "    output '" << o.name << "': " << o.cmp.mismatches << " of " << o.cmp.elements
+              << " elements outside " << o.tolerance << " (max " << o.cmp.max_ulp << " ulp, "
+              << o.cmp.max_abs << " abs)";
+    if (o.cmp.implementation_defined) {
+      std::cout << "; " << o.cmp.implementation_defined << " implementation-defined skipped";
+    }
+    std::cout << "\n" << MismatchLines(o.cmp);
+  }
+}
+
+std::string ElementTextOfDouble(double d) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", d);
+  return buf;
+}
+
+BuilderLimits Limits(uint64_t max_bytes) {
+  BuilderLimits l;
+  l.max_tensor_byte_length = max_bytes;
+  return l;
+}
+
+}  // namespace
+
+int CommandRun(const RunOptions& o) {
+  Summary s;
+  std::vector<CaseResult> results;
+  uint64_t implementation_defined = 0;
+  for (const std::string& file : CollectFiles(o.paths)) {
+    CaseFile f;
+    try {
+      f = LoadCaseFile(file);
+    } catch (const InputError& e) {
+      CaseResult r{file, "", Verdict::kError, e.what(), {}};
+      PrintResult(r, o.verbose);
+      s.Add(r.verdict);
+      results.push_back(std::move(r));
+      continue;
+    }
+    for (const auto& [index, name, message] : f.broken) {
+      CaseResult r{file, name.empty() ? "#" + std::to_string(index) : name, Verdict::kError,
+                   message, {}};
+      PrintResult(r, o.verbose);
+      s.Add(r.verdict);
+      results.push_back(std::move(r));
+    }
+    for (const Case& c : f.cases) {
+      CaseResult r;
+      if (!Selected(c, o)) {
+        r = {file, c.name, Verdict::kSkip, "excluded by the name/label filter", {}};
+      } else {
+        r = RunCase(c, Limits(o.max_tensor_bytes));
+      }
+      for (const OutputResult& out : r.outputs) implementation_defined += out.cmp.implementation_defined;
+      PrintResult(r, o.verbose);
+      s.Add(r.verdict);
+      results.push_back(std::move(r));
+    }
+  }
+  if (!o.report.empty()) WriteReport(o.report, s, results);
+  if (implementation_defined) {
+    std::cout << implementation_defined
+              << " implementation-defined elements were not compared (the spec leaves them open)\n";
+  }
+  std::cout << s.Line() << std::endl;
+  if (s.errors) return 2;
+  return s.failed ? 1 : 0;
+}
+
+namespace {
+
+Value DescriptorJson(const OperandDescriptor& d) {
+  std::vector<Value> shape;
+  for (uint64_t x : d.shape) shape.push_back(Num(static_cast<double>(x)));
+  return Value::Object({{"shape", Value::Array(std::move(shape))},
+                        {"dataType", Value::Str(std::string(DataTypeName(d.dataType)))}});
+}
+
+Value TensorJson(const OperandValue& v) {
+  std::vector<Value> data;
+  const uint64_t n = v.data.element_count();
+  std::vector<Value> open, or_nan;
+  for (uint64_t i = 0; i < n; ++i) {
+    data.push_back(CanonicalElement(v.data, i));
+    if (v.latitude.valid()) {
+      const auto l = static_cast<Latitude>(v.latitude.At<uint8_t>(i));
+      if (l == Latitude::kAny) open.push_back(Num(static_cast<double>(i)));
+      if (l == Latitude::kValueOrNaN) or_nan.push_back(Num(static_cast<double>(i)));
+    }
+  }
+  std::vector<std::pair<std::string, Value>> m;
+  m.emplace_back("data", Value::Array(std::move(data)));
+  m.emplace_back("descriptor", DescriptorJson({v.data.dtype(), v.data.shape()}));
+  if (!open.empty()) m.emplace_back("implementationDefined", Value::Array(std::move(open)));
+  if (!or_nan.empty()) m.emplace_back("valueOrNaN", Value::Array(std::move(or_nan)));
+  return Value::Object(std::move(m));
+}
+
+void SetMember(Value& obj, const std::string& key, Value v) {
+  for (auto& [k, existing] : obj.members()) {
+    if (k == key) {
+      existing = std::move(v);
+      return;
+    }
+  }
+  obj.members().emplace_back(key, std::move(v));
+}
+
+}  // namespace
+
+int CommandGenerate(const std::string& in, const std::string& out, uint64_t max_tensor_bytes) {
+  CaseFile f = LoadCaseFile(in);
+  int problems = 0;
+  for (const auto& [index, name, message] : f.broken) {
+    std::cerr << "error: " << message << "\n";
+    ++problems;
+  }
+  for (Case& c : f.cases) {
+    try {
+      const std::vector<std::string> outputs = RequestedOutputs(c);
+      if (c.expected_error) {
+        try {
+          BuildCase(c, outputs, Limits(max_tensor_bytes));
+          std::cerr << "error: " << c.Where() << ": expected " << *c.expected_error
+                    << " but the graph built\n";
+          ++problems;
+        } catch (const WebnnError& e) {
+          if (ErrorTypeName(e.type()) != *c.expected_error) {
+            std::cerr << "error: " << c.Where() << ": expected " << *c.expected_error << ", got "
+                      << ErrorTypeName(e.type()) << ": " << e.what() << "\n";
+            ++problems;
+          }
+        }
+        continue;
+      }
+      const BuiltCase b = BuildCase(c, outputs, Limits(max_tensor_bytes));
+      const auto values = RunBuiltCase(b);
+      std::vector<std::pair<std::string, Value>> expected;
+      for (const std::string& name : outputs) expected.emplace_back(name, TensorJson(values.at(name)));
+      Value* graph = nullptr;
+      for (auto& [k, v] : c.node->members()) {
+        if (k == "graph") graph = &v;
+      }
+      SetMember(*graph, "expectedOutputs", Value::Object(std::move(expected)));
+    } catch (const InputError& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      ++problems;
+    } catch (const WebnnError& e) {
+      std::cerr << "error: " << c.Where() << ": " << ErrorTypeName(e.type()) << ": " << e.what()
+                << "\n";
+      ++problems;
+    }
+  }
+  std::ofstream o(out);
+  if (!o) throw InputError(out + ": cannot write");
+  o << WriteJson(*f.root) << "\n";
+  std::cout << "wrote " << out << " (" << f.cases.size() << " cases";
+  if (problems) std::cout << ", " << problems << " with problems";
+  std::cout << ")\n";
+  return problems ? 2 : 0;
+}
+
+int CommandCheck(const std::vector<std::string>& case_paths, const std::string& actual_path,
+                 const std::string& report, uint64_t max_tensor_bytes) {
+  // Actual results: {"cases": [{"name", "outputs": {name: DATA or TENSOR}}]}.
+  const Value actual = ReadJsonFile(actual_path);
+  const Value* list = actual.Find("cases");
+  if (!list || !list->is_array()) {
+    throw InputError(actual_path + ": expected {\"cases\": [{\"name\", \"outputs\"}, ...]}");
+  }
+  std::map<std::string, const Value*> by_name;
+  for (size_t i = 0; i < list->items().size(); ++i) {
+    const Value& e = list->items()[i];
+    const Value* n = e.Find("name");
+    const Value* outs = e.Find("outputs");
+    const std::string w = actual_path + ": cases[" + std::to_string(i) + "]";
+    if (!n || !n->is_string()) throw InputError(w + ".name: must be a string");
+    if (!outs || !outs->is_object()) throw InputError(w + ".outputs: must be an object");
+    by_name[n->str()] = outs;
+  }
+  Summary s;
+  std::vector<CaseResult> results;
+  std::map<std::string, bool> used;
+  for (const std::string& file : CollectFiles(case_paths)) {
+    const CaseFile f = LoadCaseFile(file);
+    for (const Case& c : f.cases) {
+      CaseResult r{file, c.name, Verdict::kPass, "", {}};
+      const auto it = by_name.find(c.name);
+      if (it == by_name.end()) {
+        r.verdict = Verdict::kSkip;
+        r.message = "no result for this case in " + actual_path;
+      } else if (c.expected_error) {
+        used[c.name] = true;
+        r.verdict = Verdict::kSkip;
+        r.message = "the case expects " + *c.expected_error + "; there are no outputs to check";
+      } else {
+        used[c.name] = true;
+        try {
+          std::vector<std::string> names;
+          for (const auto& [k, v] : it->second->members()) names.push_back(k);
+          const BuiltCase b = BuildCase(c, names, Limits(max_tensor_bytes));
+          const auto values = RunBuiltCase(b);
+          for (const auto& [name, given] : it->second->members()) {
+            const std::string w = actual_path + ": case '" + c.name + "': outputs." + name;
+            const OperandValue& ref = values.at(name);
+            OutputResult o;
+            o.name = name;
+            const Tolerance tol = ToleranceFor(c, b, name);
+            o.tolerance = tol.Describe();
+            const Value* data = &given;
+            OperandDescriptor desc{ref.data.dtype(), ref.data.shape()};
+            if (given.is_object() && given.Find("descriptor")) {
+              const OperandDescriptor d = DecodeDescriptor(given, w);
+              data = given.Find("data");
+              if (!data) throw InputError(w + ": missing 'data'");
+              if (d != desc) {
+                o.cmp.shape_ok = false;
+                o.cmp.shape_message = "the reference gives " + desc.ToString() + ", the result is " +
+                                      d.ToString();
+              }
+            }
+            if (o.cmp.shape_ok) {
+              const Tensor got = DecodeTensorData(*data, desc.dataType, desc.shape, w, "");
+              o.cmp = CompareTensors(ref.data, got, ref.latitude, tol, 10);
+            }
+            if (!o.cmp.passed()) r.verdict = Verdict::kFail;
+            r.outputs.push_back(std::move(o));
+          }
+        } catch (const InputError& e) {
+          r.verdict = Verdict::kError;
+          r.message = e.what();
+        } catch (const WebnnError& e) {
+          r.verdict = Verdict::kError;
+          r.message = c.Where() + ": the reference rejects the case: " +
+                      std::string(ErrorTypeName(e.type())) + ": " + e.what();
+        }
+      }
+      PrintResult(r, false);
+      s.Add(r.verdict);
+      results.push_back(std::move(r));
+    }
+  }
+  for (const auto& [name, outs] : by_name) {
+    if (!used.count(name)) std::cout << "warning: " << actual_path << ": result for unknown case '" << name << "'\n";
+  }
+  if (!report.empty()) WriteReport(report, s, results);
+  std::cout << s.Line() << std::endl;
+  if (s.errors) return 2;
+  return s.failed ? 1 : 0;
+}
+
+int CommandTrace(const std::string& file, const std::string& case_name, size_t values,
+                 uint64_t max_tensor_bytes) {
+  const CaseFile f = LoadCaseFile(file);
+  const Case* found = nullptr;
+  for (const Case& c : f.cases) {
+    if (c.name == case_name) found = &c;
+  }
+  if (!found) {
+    for (const auto& [index, name, message] : f.broken) {
+      if (name == case_name) throw InputError(message);
+    }
+    throw InputError(file + ": no case named '" + case_name + "'");
+  }
+  const Case& c = *found;
+  std::cout << "case " << c.name << " (" << c.file << ")\n";
+  BuiltCase b;
+  try {
+    b = BuildCase(c, RequestedOutputs(c), Limits(max_tensor_bytes));
+  } catch (const WebnnError& e) {
+    std::cout << "build: " << ErrorTypeName(e.type()) << ": " << e.what() << "\n";
+    if (c.expected_error) {
+      const bool ok = *c.expected_error == ErrorTypeName(e.type());
+      std::cout << (ok ? "as expected" : "expected " + *c.expected_error) << "\n";
+      return ok ? 0 : 1;
+    }
+    return 1;
+  }
+  size_t step = 0;
+  const auto observer = [&](OperandId id, const OperandValue& v) {
+    const OperandNode& node = b.graph->operand(id);
+    const auto it = b.operand_names.find(id.value);
+    const std::string name = it != b.operand_names.end() ? it->second : "#" + std::to_string(id.value);
+    std::string origin = node.kind == OperandNode::Kind::kInput      ? "input"
+                         : node.kind == OperandNode::Kind::kConstant ? "constant"
+                                                                     : "";
+    if (node.producer >= 0) {
+      const OperatorNode& op = b.graph->operators()[static_cast<size_t>(node.producer)];
+      origin = op.op + "(";
+      for (size_t k = 0; k < op.inputs.size(); ++k) {
+        const auto n = b.operand_names.find(op.inputs[k].value);
+        origin += (k ? ", " : "") + (n != b.operand_names.end() ? n->second
+                                                               : "#" + std::to_string(op.inputs[k].value));
+      }
+      origin += ")";
+    }
+    const uint64_t n = v.data.element_count();
+    double mn = INFINITY, mx = -INFINITY;
+    uint64_t nan = 0, inf = 0, open = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+      const double d = ElementAsDouble(v.data, i);
+      if (std::isnan(d)) {
+        ++nan;
+        continue;
+      }
+      if (std::isinf(d)) ++inf;
+      mn = std::min(mn, d);
+      mx = std::max(mx, d);
+      if (v.latitude.valid() && v.latitude.At<uint8_t>(i) != 0) ++open;
+    }
+    std::cout << "[" << step++ << "] " << name << " = " << origin << "\n    "
+              << DataTypeName(v.data.dtype()) << ShapeToString(v.data.shape()) << "  min "
+              << (n > nan ? ElementTextOfDouble(mn) : "-") << "  max "
+              << (n > nan ? ElementTextOfDouble(mx) : "-") << "  NaN " << nan << "  Inf " << inf;
+    if (open) std::cout << "  implementation-defined " << open;
+    std::cout << "\n    values:";
+    for (uint64_t i = 0; i < n && i < values; ++i) std::cout << " " << ElementText(v.data, i);
+    if (n > values) std::cout << " ... (" << n << " elements)";
+    std::cout << "\n";
+  };
+  const auto outputs = RunBuiltCase(b, observer);
+  if (!c.has_expected_outputs) return 0;
+  const CaseResult r = RunCase(c, Limits(max_tensor_bytes));
+  std::cout << "verdict: " << VerdictName(r.verdict) << "\n";
+  PrintResult(r, true);
+  return r.verdict == Verdict::kPass ? 0 : 1;
+}
+
+int CommandOps(bool json) {
+  if (!json) {
+    for (const OpInfo& op : Registry()) {
+      std::cout << op.name << "  (" << op.section << ")\n";
+      for (const TensorLimits& t : op.limits->operands) {
+        const TensorLimits* src = &t;
+        if (!t.same_as.empty()) src = op.limits->Find(t.same_as);
+        std::cout << "    " << t.operand << ": "
+                  << (t.same_as.empty() ? t.types.ToString()
+                                        : "same as " + std::string(t.same_as) + " (" +
+                                              src->types.ToString() + ")")
+                  << "; rank " << t.min_rank << ".." << t.max_rank << "\n";
+      }
+    }
+    std::cout << Registry().size() << " operators\n";
+    return 0;
+  }
+  // The spec's MLOpSupportLimits dictionary shape.
+  const auto limits_json = [](const DataTypeSet& types, uint32_t min_rank, uint32_t max_rank) {
+    std::vector<Value> list;
+    for (DataType t : types.List()) list.push_back(Value::Str(std::string(DataTypeName(t))));
+    return Value::Object({{"dataTypes", Value::Array(std::move(list))},
+                          {"rankRange", Value::Object({{"min", Num(min_rank)}, {"max", Num(max_rank)}})}});
+  };
+  std::vector<std::pair<std::string, Value>> root;
+  root.reserve(Registry().size() + 5);  // (also avoids a GCC 12 -Warray-bounds false positive)
+  root.emplace_back("preferredInputLayout", Value::Str("nchw"));
+  root.emplace_back("maxTensorByteLength", Num(static_cast<double>(BuilderLimits{}.max_tensor_byte_length)));
+  root.emplace_back("input", limits_json(DataTypeSet::All(), 0, kMaxRankAny));
+  root.emplace_back("constant", limits_json(DataTypeSet::All(), 0, kMaxRankAny));
+  root.emplace_back("output", limits_json(DataTypeSet::All(), 0, kMaxRankAny));
+  for (const OpInfo& op : Registry()) {
+    std::vector<std::pair<std::string, Value>> m;
+    for (const TensorLimits& t : op.limits->operands) {
+      const TensorLimits* src = t.same_as.empty() ? &t : op.limits->Find(t.same_as);
+      m.emplace_back(std::string(t.operand), limits_json(src->types, t.min_rank, t.max_rank));
+    }
+    root.emplace_back(std::string(op.name), Value::Object(std::move(m)));
+  }
+  std::cout << WriteJson(Value::Object(std::move(root))) << "\n";
+  return 0;
+}
+
+int CommandTolerance() {
+  std::printf("%-16s %-6s %10s %10s %8s  %s\n", "operator", "metric", "float32", "float16",
+              "per-size", "reason");
+  for (const ToleranceRow& r : DefaultToleranceTable()) {
+    std::printf("%-16.*s %-6s %10g %10g %8g  %.*s\n", static_cast<int>(r.op.size()), r.op.data(),
+                r.metric == ToleranceMetric::kUlp ? "ULP" : "ATOL", r.float32, r.float16,
+                r.per_size, static_cast<int>(r.reason.size()), r.reason.data());
+  }
+  std::printf("Integer outputs are compared exactly. A graph's default tolerance for an output is\n"
+              "the sum of the rows of the operators feeding it; an element passes within either\n"
+              "the ULP or the ATOL bound.\n");
+  return 0;
+}
+
+}  // namespace nnref

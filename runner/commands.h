@@ -1,0 +1,28 @@
+// The nnref subcommands, independent of the command-line parser (main.cc holds CLI11).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace nnref {
+
+struct RunOptions {
+  std::vector<std::string> paths;
+  std::vector<std::string> filters;  // substrings of case names (any matches)
+  std::vector<std::string> labels;   // required labels (all must be present)
+  std::string report;                // --report FILE
+  bool verbose = false;
+  uint64_t max_tensor_bytes = uint64_t{1} << 31;
+};
+
+int CommandRun(const RunOptions& o);
+int CommandGenerate(const std::string& in, const std::string& out, uint64_t max_tensor_bytes);
+int CommandCheck(const std::vector<std::string>& cases, const std::string& actual,
+                 const std::string& report, uint64_t max_tensor_bytes);
+int CommandTrace(const std::string& file, const std::string& case_name, size_t values,
+                 uint64_t max_tensor_bytes);
+int CommandOps(bool json);
+int CommandTolerance();
+
+}  // namespace nnref

@@ -1,0 +1,42 @@
+// Element-wise comparison of an actual tensor against an expected one under a tolerance, skipping
+// (and counting) elements the reference marks implementation-defined.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "numerics/tolerance.h"
+#include "ref/tensor/tensor.h"
+
+namespace nnref {
+
+struct Mismatch {
+  uint64_t index = 0;        // row-major linear index
+  std::string coordinates;   // "[1, 0, 2]"
+  std::string expected;
+  std::string actual;
+  double ulp = 0;            // ULP (or integer) distance; infinity when incomparable
+  double abs = 0;
+};
+
+struct Comparison {
+  bool shape_ok = true;
+  std::string shape_message;
+  uint64_t elements = 0;
+  uint64_t mismatches = 0;
+  uint64_t implementation_defined = 0;  // skipped: the spec leaves the value open
+  uint64_t nan_accepted = 0;            // "value or NaN" elements where NaN was given
+  double max_ulp = 0;
+  double max_abs = 0;
+  std::vector<Mismatch> first;          // the first few mismatches
+  bool passed() const { return shape_ok && mismatches == 0; }
+};
+
+// `latitude` (uint8 Latitude codes, may be invalid = all exact) describes `expected`.
+Comparison CompareTensors(const Tensor& expected, const Tensor& actual, const Tensor& latitude,
+                          const Tolerance& tolerance, size_t max_reported = 5);
+
+std::string CoordinatesOf(const Shape& shape, uint64_t linear);
+
+}  // namespace nnref

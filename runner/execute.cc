@@ -1,0 +1,125 @@
+#include "runner/execute.h"
+
+#include <set>
+
+#include "ops/registry.h"
+#include "runner/data.h"
+
+namespace nnref {
+
+std::vector<std::string> RequestedOutputs(const Case& c) {
+  std::vector<std::string> out;
+  if (c.has_expected_outputs) {
+    for (const TensorSpec& t : c.expected_outputs) out.push_back(t.name);
+    return out;
+  }
+  std::set<std::string> consumed;
+  for (const OperatorSpec& op : c.operators) {
+    for (const auto& [key, v] : op.args) {
+      if (v->is_string()) consumed.insert(v->str());
+      if (v->is_array()) {
+        for (const Value& e : v->items()) {
+          if (e.is_string()) consumed.insert(e.str());
+        }
+      }
+    }
+  }
+  for (const OperatorSpec& op : c.operators) {
+    for (const std::string& o : op.outputs) {
+      if (!consumed.count(o)) out.push_back(o);
+    }
+  }
+  return out;
+}
+
+BuiltCase BuildCase(const Case& c, const std::vector<std::string>& outputs,
+                    const BuilderLimits& limits) {
+  BuiltCase b;
+  b.builder = std::make_unique<GraphBuilder>(limits);
+  GraphBuilder& builder = *b.builder;
+  const std::string where = c.Where();
+  for (const TensorSpec& in : c.inputs) {
+    const std::string field = where + ": graph.inputs." + in.name + ".data";
+    Operand o;
+    if (in.constant) {
+      // Check the descriptor before decoding so a hostile shape never allocates.
+      CheckDimensions(in.desc, builder.limits(), "constant '" + in.name + "'");
+      const Tensor data = DecodeTensorData(*in.data, in.desc.dataType, in.desc.shape, field,
+                                           c.base_dir);
+      o = builder.Constant(in.desc, data);
+    } else {
+      o = builder.Input(in.name, in.desc);
+      b.input_values[in.name] =
+          DecodeTensorData(*in.data, in.desc.dataType, in.desc.shape, field, c.base_dir);
+    }
+    b.named[in.name] = o;
+    b.operand_names[o.id.value] = in.name;
+  }
+  for (size_t i = 0; i < c.operators.size(); ++i) {
+    const OperatorSpec& spec = c.operators[i];
+    const std::string w = where + ": graph.operators[" + std::to_string(i) + "] (" + spec.name + ")";
+    const OpInfo* info = FindOp(spec.name);
+    if (!info) throw InputError(w + ": unknown operator '" + spec.name + "'");
+    std::vector<PositionalArg> args;
+    for (const auto& [k, v] : spec.args) args.push_back({k, v});
+    OpCall call(builder, spec.name, std::move(args),
+                [&b](const std::string& name) -> std::optional<Operand> {
+                  const auto it = b.named.find(name);
+                  if (it == b.named.end()) return std::nullopt;
+                  return it->second;
+                });
+    std::vector<Operand> results;
+    try {
+      results = info->call(call);
+    } catch (const InputError& e) {
+      throw InputError(w + ": " + e.what());
+    }
+    if (results.size() != spec.outputs.size()) {
+      throw InputError(w + ": the operator produces " + std::to_string(results.size()) +
+                       " outputs but 'outputs' names " + std::to_string(spec.outputs.size()));
+    }
+    for (size_t k = 0; k < results.size(); ++k) {
+      b.named[spec.outputs[k]] = results[k];
+      b.operand_names[results[k].id.value] = spec.outputs[k];
+    }
+  }
+  std::vector<std::pair<std::string, Operand>> outs;
+  for (const std::string& name : outputs) {
+    const auto it = b.named.find(name);
+    if (it == b.named.end()) {
+      throw InputError(where + ": graph.expectedOutputs." + name +
+                       ": no input or operator output has this name");
+    }
+    outs.emplace_back(name, it->second);
+  }
+  b.output_names = outputs;
+  b.graph = builder.Build(outs);
+  // Inputs the graph does not use are still decoded above (their data is validated) but not fed.
+  for (auto it = b.input_values.begin(); it != b.input_values.end();) {
+    it = b.graph->input_descriptors().count(it->first) ? std::next(it) : b.input_values.erase(it);
+  }
+  return b;
+}
+
+std::map<std::string, OperandValue> RunBuiltCase(const BuiltCase& b,
+                                                  const ExecutionObserver& observer) {
+  return b.graph->Compute(b.input_values, observer);
+}
+
+Tolerance ToleranceFor(const Case& c, const BuiltCase& b, const std::string& output) {
+  if (c.tolerance) return *c.tolerance;
+  Tolerance total;
+  std::string reasons;
+  const OperandId id = b.named.at(output).id;
+  for (const OperatorNode* node : b.graph->OperatorsFeeding(id)) {
+    const std::optional<Tolerance> t = DefaultTolerance(node->tolerance);
+    if (!t) throw InputError("internal: no default tolerance row for operator " + node->op);
+    total += *t;
+    if (!reasons.empty()) reasons += "; ";
+    reasons += node->op + ": " + t->Describe();
+  }
+  total.reason = "default: " + reasons;
+  return total;
+}
+
+}  // namespace nnref

@@ -1,0 +1,42 @@
+// Building and running one case on the reference: the walk from a decoded case to output values.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "numerics/tolerance.h"
+#include "ref/graph/graph.h"
+#include "runner/case.h"
+
+namespace nnref {
+
+struct BuiltCase {
+  std::unique_ptr<GraphBuilder> builder;
+  std::shared_ptr<const Graph> graph;
+  std::map<std::string, Operand> named;          // case names -> operands
+  std::map<uint32_t, std::string> operand_names;  // operand id -> case name
+  std::map<std::string, Tensor> input_values;     // data for graph inputs
+  std::vector<std::string> output_names;          // in the order they were requested
+};
+
+// The outputs a case asks for: its expectedOutputs names, or else every operator output that no
+// later operator consumes.
+std::vector<std::string> RequestedOutputs(const Case& c);
+
+// Runs the builder methods of the case. Spec errors propagate as WebnnError; malformed cases as
+// InputError (naming file, case and field).
+BuiltCase BuildCase(const Case& c, const std::vector<std::string>& outputs,
+                    const BuilderLimits& limits = {});
+
+// Executes a built case; `observer` sees every operand as it is computed.
+std::map<std::string, OperandValue> RunBuiltCase(const BuiltCase& b,
+                                                  const ExecutionObserver& observer = {});
+
+// The tolerance for one output: the case's own, else the sum of the default rows of the
+// operators feeding it. Throws InputError when an operator has no row.
+Tolerance ToleranceFor(const Case& c, const BuiltCase& b, const std::string& output);
+
+}  // namespace nnref

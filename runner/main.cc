@@ -1,0 +1,71 @@
+// nnref command line. The only translation unit that includes CLI11.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "ref/error.h"
+#include "runner/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"nnref: reference interpreter for WebNN graphs (case files in the WPT graph format)"};
+  app.require_subcommand(1);
+  uint64_t max_bytes = uint64_t{1} << 31;
+  app.add_option("--max-tensor-bytes", max_bytes,
+                 "largest tensor the builder accepts (check dimensions), default 2 GiB");
+
+  nnref::RunOptions run;
+  auto* run_cmd = app.add_subcommand("run", "run case files and compare with their expected outputs");
+  run_cmd->add_option("paths", run.paths, "case files or directories (searched for *.json)")
+      ->required();
+  run_cmd->add_option("--filter,-k", run.filters, "run only cases whose name contains this text");
+  run_cmd->add_option("--label,-l", run.labels, "run only cases carrying this label");
+  run_cmd->add_option("--report", run.report, "write a JSON report here");
+  run_cmd->add_flag("--verbose,-v", run.verbose, "print passing cases too");
+
+  std::string gen_in, gen_out;
+  auto* gen_cmd = app.add_subcommand("generate", "fill expectedOutputs with the reference results");
+  gen_cmd->add_option("input", gen_in, "case file")->required();
+  gen_cmd->add_option("-o,--output", gen_out, "where to write the completed case file")->required();
+
+  std::vector<std::string> check_cases;
+  std::string check_actual, check_report;
+  auto* check_cmd = app.add_subcommand("check", "judge another implementation's outputs");
+  check_cmd->add_option("cases", check_cases, "case files or directories")->required();
+  check_cmd->add_option("--actual", check_actual, "results file {\"cases\": [{name, outputs}]}")
+      ->required();
+  check_cmd->add_option("--report", check_report, "write a JSON report here");
+
+  std::string trace_file, trace_case;
+  size_t trace_values = 8;
+  auto* trace_cmd = app.add_subcommand("trace", "print every operand of one case as it is computed");
+  trace_cmd->add_option("file", trace_file, "case file")->required();
+  trace_cmd->add_option("--case", trace_case, "case name")->required();
+  trace_cmd->add_option("--values", trace_values, "how many leading values to print (default 8)");
+
+  bool ops_json = false;
+  auto* ops_cmd = app.add_subcommand("ops", "list operators and their data types");
+  ops_cmd->add_flag("--json", ops_json, "print opSupportLimits-shaped JSON");
+
+  auto* tol_cmd = app.add_subcommand("tolerance", "print the default tolerance table");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  run.max_tensor_bytes = max_bytes;
+  try {
+    if (*run_cmd) return nnref::CommandRun(run);
+    if (*gen_cmd) return nnref::CommandGenerate(gen_in, gen_out, max_bytes);
+    if (*check_cmd) return nnref::CommandCheck(check_cases, check_actual, check_report, max_bytes);
+    if (*trace_cmd) return nnref::CommandTrace(trace_file, trace_case, trace_values, max_bytes);
+    if (*ops_cmd) return nnref::CommandOps(ops_json);
+    if (*tol_cmd) return nnref::CommandTolerance();
+  } catch (const nnref::InputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "internal error: " << e.what() << "\n";
+    return 3;
+  }
+  return 0;
+}

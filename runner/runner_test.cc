@@ -1,0 +1,121 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "ref/error.h"
+#include "runner/compare.h"
+#include "runner/data.h"
+#include "runner/json.h"
+
+namespace nnref {
+
+TEST_CASE("JSON keeps member order and number text") {
+  const Value v = ParseJson(R"({"b": 1, "a": 0.1, "c": [1e-45, "x"]})", "t");
+  REQUIRE(v.members().size() == 3);
+  CHECK(v.members()[0].first == "b");
+  CHECK(v.members()[1].second.number().text == "0.1");
+  CHECK(v.Find("c")->items()[0].number().text == "1e-45");
+}
+
+TEST_CASE("malformed JSON names source, line and column") {
+  try {
+    ParseJson("{\n  \"a\": [1, 2,,]\n}", "cases/x.json");
+    FAIL("no error");
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    CHECK(m.find("cases/x.json") != std::string::npos);
+    CHECK(m.find("line 2") != std::string::npos);
+  }
+}
+
+TEST_CASE("float16 from decimal rounds once") {
+  // 2049 is the midpoint of 2048 and 2050: ties to even (2048 = 0x6800).
+  CHECK(Float16FromDecimal("2049").bits == 0x6800);
+  // Slightly above the midpoint must round up even though the nearest double is close.
+  CHECK(Float16FromDecimal("2049.0000000000000000001").bits == 0x6801);
+  CHECK(Float16FromDecimal("2048.9999999999999999999").bits == 0x6800);
+  CHECK(Float16FromDecimal("65520").bits == 0x7c00);  // rounds to infinity
+  CHECK(Float16FromDecimal("5.960464477539063e-8").bits == 0x0001);
+}
+
+TEST_CASE("data forms decode, with errors naming the field") {
+  const Value arr = ParseJson(R"([1, "NaN", "-0", "Infinity", "0x7f800001", 1e-45])", "t");
+  const Tensor t = DecodeTensorData(arr, DataType::kFloat32, {6}, "f.data", "");
+  CHECK(t.base<float>()[0] == 1.0f);
+  CHECK(std::isnan(t.base<float>()[1]));
+  CHECK(std::signbit(t.base<float>()[2]));
+  CHECK(std::isinf(t.base<float>()[3]));
+  CHECK(std::isnan(t.base<float>()[4]));
+  CHECK(t.base<float>()[5] == std::nextafter(0.0f, 1.0f));
+  const Value big = ParseJson(R"(["-9223372036854775808", "18446744073709551615n"])", "t");
+  CHECK_THROWS_AS(DecodeTensorData(big, DataType::kInt64, {2}, "w", ""), InputError);  // 2^64-1
+  const Tensor i64 = DecodeTensorData(ParseJson(R"(["-9223372036854775808"])", "t"),
+                                      DataType::kInt64, {1}, "w", "");
+  CHECK(i64.base<int64_t>()[0] == INT64_MIN);
+  CHECK_THROWS_AS(DecodeTensorData(big, DataType::kUint64, {2}, "w", ""), InputError);  // negative
+  const Tensor u64 = DecodeTensorData(ParseJson(R"(["18446744073709551615n"])", "t"),
+                                      DataType::kUint64, {1}, "w", "");
+  CHECK(u64.base<uint64_t>()[0] == UINT64_MAX);
+  try {
+    DecodeTensorData(ParseJson("[1, 2, 3]", "t"), DataType::kInt8, {2}, "case 'x': data", "");
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("case 'x': data") != std::string::npos);
+  }
+  try {
+    DecodeTensorData(ParseJson("[300]", "t"), DataType::kInt8, {1}, "d", "");
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("out of range") != std::string::npos);
+  }
+}
+
+TEST_CASE("range and fill generators") {
+  const Tensor r = DecodeTensorData(ParseJson(R"({"range": {"start": -1, "step": 0.5}})", "t"),
+                                    DataType::kFloat32, {4}, "d", "");
+  CHECK(r.base<float>()[3] == 0.5f);
+  const Tensor f = DecodeTensorData(ParseJson(R"({"fill": 7})", "t"), DataType::kUint8, {3}, "d", "");
+  CHECK(f.base<uint8_t>()[2] == 7);
+}
+
+TEST_CASE("splitmix64 matches its published first outputs for seed 0") {
+  // Reference values of SplitMix64 seeded with 0 (from the algorithm's reference C code).
+  SplitMix64 g(0);
+  CHECK(g.Next() == 0xe220a8397b1dcdafull);
+  CHECK(g.Next() == 0x6e789e6aa1b965f4ull);
+}
+
+TEST_CASE("canonical output is the shortest round-tripping decimal") {
+  Tensor t = Tensor::Allocate(DataType::kFloat32, {3});
+  t.base<float>()[0] = 0.1f;
+  t.base<float>()[1] = -0.0f;
+  t.base<float>()[2] = NAN;
+  CHECK(ElementText(t, 0) == "0.1");
+  CHECK(ElementText(t, 1) == "-0");
+  CHECK(ElementText(t, 2) == "NaN");
+  Tensor h = Tensor::Allocate(DataType::kFloat16, {1});
+  h.base<Float16>()[0] = Float16{0x3555};  // 0.333251953125
+  CHECK(ElementText(h, 0) == "0.3333");
+}
+
+TEST_CASE("comparison: tolerance, NaN, signed zero, and latitude") {
+  Tensor e = Tensor::Allocate(DataType::kFloat32, {4});
+  Tensor a = Tensor::Allocate(DataType::kFloat32, {4});
+  const float one_up = std::nextafter(1.0f, 2.0f);
+  float ev[] = {1.0f, NAN, 0.0f, 5.0f};
+  float av[] = {one_up, NAN, -0.0f, 6.0f};
+  for (int i = 0; i < 4; ++i) {
+    e.base<float>()[i] = ev[i];
+    a.base<float>()[i] = av[i];
+  }
+  Comparison c = CompareTensors(e, a, Tensor(), Tolerance::Ulp(1));
+  CHECK(c.mismatches == 1);  // only 5 vs 6
+  CHECK(c.first[0].index == 3);
+  Tensor lat = Tensor::Allocate(DataType::kUint8, {4});
+  lat.base<uint8_t>()[3] = 1;  // implementation-defined
+  c = CompareTensors(e, a, lat, Tolerance::Ulp(0));
+  CHECK(c.mismatches == 1);  // 1 vs nextafter(1) now fails with 0 ULP
+  CHECK(c.implementation_defined == 1);
+}
+
+}  // namespace nnref
