@@ -13,6 +13,7 @@ struct RunOptions {
   std::vector<std::string> labels;   // required labels (all must be present)
   std::string report;                // --report FILE
   bool verbose = false;
+  bool exact = false;  // compare bit-exactly (0 ULP) instead of with the case tolerance
   uint64_t max_tensor_bytes = uint64_t{1} << 31;
 };
 
@@ -24,5 +25,6 @@ int CommandTrace(const std::string& file, const std::string& case_name, size_t v
                  uint64_t max_tensor_bytes);
 int CommandOps(bool json);
 int CommandTolerance();
+int CommandCoverage(const std::vector<std::string>& paths);
 
 }  // namespace nnref

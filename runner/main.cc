@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--label,-l", run.labels, "run only cases carrying this label");
   run_cmd->add_option("--report", run.report, "write a JSON report here");
   run_cmd->add_flag("--verbose,-v", run.verbose, "print passing cases too");
+  run_cmd->add_flag("--exact", run.exact, "compare bit-exactly (0 ULP) instead of with tolerances");
 
   std::string gen_in, gen_out;
   auto* gen_cmd = app.add_subcommand("generate", "fill expectedOutputs with the reference results");
@@ -47,6 +48,10 @@ int main(int argc, char** argv) {
 
   auto* tol_cmd = app.add_subcommand("tolerance", "print the default tolerance table");
 
+  std::vector<std::string> cov_paths;
+  auto* cov_cmd = app.add_subcommand("coverage", "print the operator coverage table (markdown)");
+  cov_cmd->add_option("paths", cov_paths, "case files or directories")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -60,6 +65,7 @@ int main(int argc, char** argv) {
     if (*trace_cmd) return nnref::CommandTrace(trace_file, trace_case, trace_values, max_bytes);
     if (*ops_cmd) return nnref::CommandOps(ops_json);
     if (*tol_cmd) return nnref::CommandTolerance();
+    if (*cov_cmd) return nnref::CommandCoverage(cov_paths);
   } catch (const nnref::InputError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Each malformed file must make `nnref run` exit 2 with one clear message naming the file, the case
+# and the field. Usage: check.sh path/to/nnref
+set -uo pipefail
+nnref=$1
+cd "$(dirname "$0")"
+status=0
+expect() {  # file, then substrings the output must contain
+  local file=$1; shift
+  local out rc
+  out=$(timeout 20 "$nnref" run "$file" 2>&1); rc=$?
+  if [ $rc -ne 2 ]; then echo "FAIL $file: exit $rc (want 2)"; echo "$out"; status=1; return; fi
+  for s in "$file" "$@"; do
+    if ! grep -qF -- "$s" <<<"$out"; then echo "FAIL $file: output lacks '$s'"; echo "$out"; status=1; return; fi
+  done
+  echo "ok   $file"
+}
+expect malformed.json "malformed JSON at line 1, column"
+expect unknown_op.json "case 'unknown op case'" "graph.operators[0]" "unknown operator 'conv3d'"
+expect wrong_arg_count.json "case 'too many args'" "takes at most 3 arguments" "extra"
+expect wrong_arg_type.json "case 'number where operand'" "argument 'b' must name an operand"
+expect data_length.json "case 'short data'" "graph.inputs.a.data" "has 3 values but shape [2] needs 2"
+expect unknown_dtype.json "case 'float64 input'" "descriptor.dataType" "unknown data type 'float64'"
+expect dangling.json "case 'dangling name'" "names 'nowhere'"
+expect hostile_shape.json "case 'huge constant'" "not a valid dimension"
+expect hostile_bytes.json "case 'three gigabytes'" "byte length"
+expect missing_graph.json "case 'no graph here'" "missing 'graph'"
+expect bad_value.json "case 'bad value'" "graph.inputs.a.data[1]" "'one' is not a number"
+expect npy_missing.json "case 'missing npy'" "cannot open npy file"
+expect npy_truncated.json "case 'truncated npy'" "is truncated"
+expect deep.json "nested deeper than 200 levels"
+exit $status

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# README command 2: install, then build and run the whole test suite twice — a Release build
+# (warnings as errors; includes the slow exhaustive float16 check) and an ASan+UBSan build (unit
+# tests and the corpus; the slow label is skipped there).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/setup.sh
+tools/build.sh release
+(cd build && ctest --output-on-failure -j"$(nproc)")
+tools/build.sh asan
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+(cd build-asan && ctest --output-on-failure -j"$(nproc)" -LE slow)
+echo "test-all: release and asan+ubsan suites passed"
