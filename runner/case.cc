@@ -1,6 +1,7 @@
 #include "runner/case.h"
 
 #include <filesystem>
+#include <cstdio>
 #include <set>
 
 #include "runner/json.h"
@@ -189,7 +190,14 @@ CaseFile LoadCaseFile(const std::string& path) {
       Case c = DecodeCase(node, path, i);
       c.base_dir = dir;
       if (!seen.insert(c.name).second) {
-        throw InputError(c.Where() + ": the case name is not unique in the file");
+        // Names should be unique; imported data sometimes repeats one. Keep both, renamed.
+        std::string renamed;
+        for (int k = 2; renamed.empty() || !seen.insert(renamed).second; ++k) {
+          renamed = c.name + " (#" + std::to_string(k) + ")";
+        }
+        std::fprintf(stderr, "warning: %s: case name '%s' repeats; the repeat is called '%s'\n",
+                     path.c_str(), c.name.c_str(), renamed.c_str());
+        c.name = renamed;
       }
       f.cases.push_back(std::move(c));
     } catch (const InputError& e) {

@@ -24,7 +24,7 @@ int CommandCheck(const std::vector<std::string>& cases, const std::string& actua
 int CommandTrace(const std::string& file, const std::string& case_name, size_t values,
                  uint64_t max_tensor_bytes);
 int CommandOps(bool json);
-int CommandTolerance();
+int CommandTolerance(bool markdown = false);
 int CommandCoverage(const std::vector<std::string>& paths);
 
 }  // namespace nnref

@@ -46,7 +46,9 @@ int main(int argc, char** argv) {
   auto* ops_cmd = app.add_subcommand("ops", "list operators and their data types");
   ops_cmd->add_flag("--json", ops_json, "print opSupportLimits-shaped JSON");
 
+  bool tol_markdown = false;
   auto* tol_cmd = app.add_subcommand("tolerance", "print the default tolerance table");
+  tol_cmd->add_flag("--markdown", tol_markdown, "print it as the markdown of docs/tolerance-table.md");
 
   std::vector<std::string> cov_paths;
   auto* cov_cmd = app.add_subcommand("coverage", "print the operator coverage table (markdown)");
@@ -64,7 +66,7 @@ int main(int argc, char** argv) {
     if (*check_cmd) return nnref::CommandCheck(check_cases, check_actual, check_report, max_bytes);
     if (*trace_cmd) return nnref::CommandTrace(trace_file, trace_case, trace_values, max_bytes);
     if (*ops_cmd) return nnref::CommandOps(ops_json);
-    if (*tol_cmd) return nnref::CommandTolerance();
+    if (*tol_cmd) return nnref::CommandTolerance(tol_markdown);
     if (*cov_cmd) return nnref::CommandCoverage(cov_paths);
   } catch (const nnref::InputError& e) {
     std::cerr << "error: " << e.what() << "\n";
