@@ -4,9 +4,12 @@ namespace nnref {
 
 double MLNumber::AsDouble() const {
   switch (kind) {
-    case Kind::kDouble: return d;
-    case Kind::kInt64: return static_cast<double>(i);
-    case Kind::kUint64: return static_cast<double>(u);
+    case Kind::kDouble:
+      return d;
+    case Kind::kInt64:
+      return static_cast<double>(i);
+    case Kind::kUint64:
+      return static_cast<double>(u);
   }
   return d;
 }
@@ -50,16 +53,22 @@ template <typename T>
 T CastNumber(const MLNumber& n) {
   if constexpr (kIsFloatStorage<T>) {
     switch (n.kind) {
-      case MLNumber::Kind::kDouble: return RoundTo<T>(n.d);
-      case MLNumber::Kind::kInt64: return CastElement<T>(n.i).value;
-      case MLNumber::Kind::kUint64: return CastElement<T>(n.u).value;
+      case MLNumber::Kind::kDouble:
+        return RoundTo<T>(n.d);
+      case MLNumber::Kind::kInt64:
+        return CastElement<T>(n.i).value;
+      case MLNumber::Kind::kUint64:
+        return CastElement<T>(n.u).value;
     }
     return T{};
   } else {
     switch (n.kind) {
-      case MLNumber::Kind::kDouble: return ConvertDoubleToInt<T>(n.d);
-      case MLNumber::Kind::kInt64: return ClampInteger<T>(n.i);
-      case MLNumber::Kind::kUint64: return ClampInteger<T>(n.u);
+      case MLNumber::Kind::kDouble:
+        return ConvertDoubleToInt<T>(n.d);
+      case MLNumber::Kind::kInt64:
+        return ClampInteger<T>(n.i);
+      case MLNumber::Kind::kUint64:
+        return ClampInteger<T>(n.u);
     }
     return T{};
   }

@@ -5,8 +5,8 @@
 //     (overflow to +-Infinity); float->int truncates when in range and is implementation-defined
 //     otherwise; int->int keeps the low N bits (two's complement).
 //  2. The "cast" algorithm applied to MLNumber parameters (clamp's minValue, constant(type,value)):
-//     ConvertToFloat rounds to nearest even; ConvertToInt clamps to the type's range and then rounds
-//     half to even (NaN -> 0).
+//     ConvertToFloat rounds to nearest even; ConvertToInt clamps to the type's range and then
+//     rounds half to even (NaN -> 0).
 #pragma once
 
 #include <cmath>

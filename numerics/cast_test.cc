@@ -7,6 +7,8 @@
 // columns; truncl/rintl and clamping on exact long doubles give the integer columns; int->int is
 // checked by copying the low bytes of the value's 64-bit two's complement representation. The
 // literal expectations are derived by hand (comments give the derivation).
+#include "numerics/cast.h"
+
 #include <doctest/doctest.h>
 
 #include <bit>
@@ -18,8 +20,6 @@
 #include <string>
 #include <type_traits>
 #include <vector>
-
-#include "numerics/cast.h"
 
 namespace nnref {
 namespace {
@@ -134,14 +134,46 @@ std::vector<T> Inputs() {
     for (uint32_t b = 0; b <= 0xffffu; ++b) out.push_back(HBits(static_cast<uint16_t>(b)));
   } else if constexpr (std::is_same_v<T, float>) {
     const float inf = std::numeric_limits<float>::infinity();
-    const float specials[] = {0.0f, -0.0f, 0.9f, -0.9f, 1.0f, -1.0f, 2.9f, -2.9f, 2.5f, -2.5f,
-                              127.9f, 128.0f, -128.9f, -129.0f, 255.9f, 256.0f, -1.0f,
-                              2147483520.0f, 2147483648.0f, -2147483648.0f, -2147483904.0f,
-                              4294967040.0f, 4294967296.0f, 0x1.fffffep62f, 0x1p63f, -0x1p63f,
-                              -0x1.000002p63f, 0x1.fffffep63f, 0x1p64f, 65504.0f, 65519.99f,
-                              65520.0f, 2049.0f, 0x1p-25f, 0x1.000002p-25f,
-                              std::numeric_limits<float>::max(), -std::numeric_limits<float>::max(),
-                              std::numeric_limits<float>::denorm_min(), inf, -inf,
+    const float specials[] = {0.0f,
+                              -0.0f,
+                              0.9f,
+                              -0.9f,
+                              1.0f,
+                              -1.0f,
+                              2.9f,
+                              -2.9f,
+                              2.5f,
+                              -2.5f,
+                              127.9f,
+                              128.0f,
+                              -128.9f,
+                              -129.0f,
+                              255.9f,
+                              256.0f,
+                              -1.0f,
+                              2147483520.0f,
+                              2147483648.0f,
+                              -2147483648.0f,
+                              -2147483904.0f,
+                              4294967040.0f,
+                              4294967296.0f,
+                              0x1.fffffep62f,
+                              0x1p63f,
+                              -0x1p63f,
+                              -0x1.000002p63f,
+                              0x1.fffffep63f,
+                              0x1p64f,
+                              65504.0f,
+                              65519.99f,
+                              65520.0f,
+                              2049.0f,
+                              0x1p-25f,
+                              0x1.000002p-25f,
+                              std::numeric_limits<float>::max(),
+                              -std::numeric_limits<float>::max(),
+                              std::numeric_limits<float>::denorm_min(),
+                              inf,
+                              -inf,
                               std::numeric_limits<float>::quiet_NaN(),
                               -std::numeric_limits<float>::quiet_NaN()};
     out.assign(std::begin(specials), std::end(specials));
@@ -158,13 +190,55 @@ std::vector<T> Inputs() {
   } else {
     using L = std::numeric_limits<T>;
     const __int128 two64 = static_cast<__int128>(1) << 64;
-    const __int128 candidates[] = {
-        0, 1, 2, -1, -2, 42, 127, 128, -128, -129, 255, 256, 300, -300, 2047, 2048, 2049, 2050,
-        2051, 4097, 65504, 65505, 65519, 65520, 65521, 65535, 65536, 65537, -65519, -65520,
-        -65536, -65537, (1 << 24), (1 << 24) + 1, (1 << 24) + 3, 2147483647, 2147483648LL,
-        -2147483648LL, -2147483649LL, 4294967295LL, 4294967296LL, 0x100000005LL,
-        (int64_t{1} << 53), (int64_t{1} << 53) + 1, INT64_MAX, INT64_MIN, two64 - 1,
-        static_cast<__int128>(uint64_t{1} << 63), two64 - (int64_t{1} << 40)};
+    const __int128 candidates[] = {0,
+                                   1,
+                                   2,
+                                   -1,
+                                   -2,
+                                   42,
+                                   127,
+                                   128,
+                                   -128,
+                                   -129,
+                                   255,
+                                   256,
+                                   300,
+                                   -300,
+                                   2047,
+                                   2048,
+                                   2049,
+                                   2050,
+                                   2051,
+                                   4097,
+                                   65504,
+                                   65505,
+                                   65519,
+                                   65520,
+                                   65521,
+                                   65535,
+                                   65536,
+                                   65537,
+                                   -65519,
+                                   -65520,
+                                   -65536,
+                                   -65537,
+                                   (1 << 24),
+                                   (1 << 24) + 1,
+                                   (1 << 24) + 3,
+                                   2147483647,
+                                   2147483648LL,
+                                   -2147483648LL,
+                                   -2147483649LL,
+                                   4294967295LL,
+                                   4294967296LL,
+                                   0x100000005LL,
+                                   (int64_t{1} << 53),
+                                   (int64_t{1} << 53) + 1,
+                                   INT64_MAX,
+                                   INT64_MIN,
+                                   two64 - 1,
+                                   static_cast<__int128>(uint64_t{1} << 63),
+                                   two64 - (int64_t{1} << 40)};
     for (const __int128 c : candidates) {
       if (c >= L::min() && c <= L::max()) out.push_back(static_cast<T>(c));
     }
@@ -204,8 +278,7 @@ TEST_CASE("CastElement: all 64 (from, to) pairs agree with the exact-value oracl
           FAIL_CHECK("input bits " << Hex(BitsOf(v)) << ": got bits " << Hex(BitsOf(got.value))
                                    << " (impl-defined " << got.implementation_defined
                                    << "), expected " << Hex(BitsOf(want.value)) << " ("
-                                   << want.implementation_defined
-                                     << ")");
+                                   << want.implementation_defined << ")");
         }
       }
       CHECK(mismatches == 0);
@@ -324,9 +397,9 @@ TEST_CASE("CastElement float -> int: NaN and infinities are implementation-defin
   ForEachType(IntTypes{}, [&]<typename To>() {
     using L = std::numeric_limits<To>;
     CAPTURE(DataTypeName(DataTypeOf<To>()));
-    for (const CastResult<To> r : {CastElement<To>(nan), CastElement<To>(-nan),
-                                   CastElement<To>(HBits(0x7e00)),
-                                   CastElement<To>(HBits(0xfc01))}) {
+    for (const CastResult<To> r :
+         {CastElement<To>(nan), CastElement<To>(-nan), CastElement<To>(HBits(0x7e00)),
+          CastElement<To>(HBits(0xfc01))}) {
       CHECK(r.implementation_defined);
       CHECK(r.value == To{0});  // the documented choice for NaN
     }
@@ -348,8 +421,8 @@ TEST_CASE("CastElement int -> int: low N bits, two's complement") {
   CHECK(CastElement<uint64_t>(int32_t{-1}).value == 0xffffffffffffffffu);  // sign extension
   CHECK(CastElement<int64_t>(int8_t{-128}).value == -128);
   CHECK(CastElement<int8_t>(uint8_t{255}).value == -1);
-  CHECK(CastElement<int8_t>(int32_t{300}).value == 44);     // 300 - 256
-  CHECK(CastElement<int8_t>(int32_t{-129}).value == 127);   // -129 + 256
+  CHECK(CastElement<int8_t>(int32_t{300}).value == 44);    // 300 - 256
+  CHECK(CastElement<int8_t>(int32_t{-129}).value == 127);  // -129 + 256
   CHECK(CastElement<uint8_t>(int64_t{-256}).value == 0);
   CHECK(CastElement<int64_t>(uint64_t{1} << 63).value == INT64_MIN);
   CHECK(CastElement<uint32_t>(int64_t{-2}).value == 0xfffffffeu);
@@ -364,7 +437,7 @@ TEST_CASE("CastElement int -> float: one rounding to nearest even") {
   auto f16 = [](auto v) { return CastElement<Float16>(v).value.bits; };
   // float32 has 24 significant bits.
   CHECK(f32(int64_t{(int64_t{1} << 53) + 1}) == 0x5a000000u);  // 2^53
-  CHECK(f32(int64_t{(1 << 24) + 1}) == 0x4b800000u);  // tie between 2^24 (even) and 2^24+2
+  CHECK(f32(int64_t{(1 << 24) + 1}) == 0x4b800000u);           // tie between 2^24 (even) and 2^24+2
   CHECK(f32(int32_t{(1 << 24) + 1}) == 0x4b800000u);
   CHECK(f32(int32_t{(1 << 24) + 3}) == 0x4b800002u);  // tie between 2^24+2 (odd) and 2^24+4
   CHECK(f32(int32_t{INT32_MAX}) == 0x4f000000u);      // 2^31
@@ -398,10 +471,10 @@ TEST_CASE("CastElement int -> float: one rounding to nearest even") {
 TEST_CASE("CastElement float -> float") {
   auto f16 = [](float v) { return CastElement<Float16>(v).value.bits; };
   // float32 -> float16 rounds once, to nearest even.
-  CHECK(f16(1.0f + 0x1p-11f) == 0x3c00);              // tie: 1.0 is even
-  CHECK(f16(1.0f + 0x1p-11f + 0x1p-23f) == 0x3c01);   // just above the tie
-  CHECK(f16(1.0f + 3 * 0x1p-11f) == 0x3c02);          // tie between 0x3c01 (odd) and 0x3c02
-  CHECK(f16(0.1f) == 0x2e66);                         // 0.1 = 1.6 * 2^-4: 0.6*1024 = 614.4 -> 614
+  CHECK(f16(1.0f + 0x1p-11f) == 0x3c00);             // tie: 1.0 is even
+  CHECK(f16(1.0f + 0x1p-11f + 0x1p-23f) == 0x3c01);  // just above the tie
+  CHECK(f16(1.0f + 3 * 0x1p-11f) == 0x3c02);         // tie between 0x3c01 (odd) and 0x3c02
+  CHECK(f16(0.1f) == 0x2e66);                        // 0.1 = 1.6 * 2^-4: 0.6*1024 = 614.4 -> 614
   CHECK(f16(65520.0f) == 0x7c00);
   CHECK(f16(-65519.0f) == 0xfbff);
   CHECK(f16(0x1p-25f) == 0x0000);
@@ -446,7 +519,7 @@ TEST_CASE("CastNumber to int: clamp, then round half to even") {
   CHECK(Num<int8_t>(-126.5) == -126);
   CHECK(Num<int8_t>(-128.5) == -128);  // clamped to -128 first
   CHECK(Num<int8_t>(126.5) == 126);
-  CHECK(Num<int8_t>(127.5) == 127);    // clamped to 127 first (rounding first would give 128)
+  CHECK(Num<int8_t>(127.5) == 127);  // clamped to 127 first (rounding first would give 128)
   CHECK(Num<uint8_t>(255.5) == 255);
   CHECK(Num<uint8_t>(254.5) == 254);
   CHECK(Num<uint8_t>(253.5) == 254);
@@ -521,13 +594,13 @@ TEST_CASE("CastNumber to float: round to nearest even, overflow to infinity") {
   using N = MLNumber;
   CHECK(f32(N::FromDouble(1e300)) == 0x7f800000u);
   CHECK(f32(N::FromDouble(-1e300)) == 0xff800000u);
-  CHECK(f32(N::FromDouble(1.0 + 0x1p-24)) == 0x3f800000u);           // tie: 1.0 is even
+  CHECK(f32(N::FromDouble(1.0 + 0x1p-24)) == 0x3f800000u);            // tie: 1.0 is even
   CHECK(f32(N::FromDouble(1.0 + 0x1p-24 + 0x1p-50)) == 0x3f800001u);  // above the tie
   CHECK(f32(N::FromDouble(1.0 + 3 * 0x1p-24)) == 0x3f800002u);        // tie: 1+2^-22 is even
   // Overflow threshold: FLT_MAX = 2^128 - 2^104; the midpoint to 2^128 ties to 2^128 -> Inf.
   CHECK(f32(N::FromDouble(0x1p128 - 0x1p103)) == 0x7f800000u);
   CHECK(f32(N::FromDouble(std::nextafter(0x1p128 - 0x1p103, 0.0))) == 0x7f7fffffu);
-  CHECK(f32(N::FromDouble(0x1p-150)) == 0x00000000u);  // tie between 0 and 2^-149: 0
+  CHECK(f32(N::FromDouble(0x1p-150)) == 0x00000000u);   // tie between 0 and 2^-149: 0
   CHECK(f32(N::FromDouble(-0x1p-150)) == 0x80000000u);  // negative x gives -0
   CHECK(f32(N::FromDouble(1.5 * 0x1p-150)) == 0x00000001u);
   CHECK(f32(N::FromDouble(0.1)) == 0x3dcccccdu);
@@ -571,9 +644,15 @@ template <typename T>
 T ExpectedCastNumber(const MLNumber& n) {
   long double x = 0;
   switch (n.kind) {
-    case MLNumber::Kind::kDouble: x = static_cast<long double>(n.d); break;
-    case MLNumber::Kind::kInt64: x = static_cast<long double>(n.i); break;
-    case MLNumber::Kind::kUint64: x = static_cast<long double>(n.u); break;
+    case MLNumber::Kind::kDouble:
+      x = static_cast<long double>(n.d);
+      break;
+    case MLNumber::Kind::kInt64:
+      x = static_cast<long double>(n.i);
+      break;
+    case MLNumber::Kind::kUint64:
+      x = static_cast<long double>(n.u);
+      break;
   }
   if constexpr (kIsFloatStorage<T>) {
     return RoundExact<T>(x);
@@ -585,11 +664,27 @@ T ExpectedCastNumber(const MLNumber& n) {
 TEST_CASE("CastNumber: pseudo-random MLNumbers of all kinds agree with the exact-value oracle") {
   std::vector<MLNumber> numbers;
   SplitMix64 rng{11};
-  const double specials[] = {0.0, -0.0, 0.5, -0.5, 1.5, 2.5, -2.5, 127.5, -128.5, 255.5,
-                             2147483647.5, -2147483648.5, 4294967295.5, 0x1p63, -0x1p63, 0x1p64,
+  const double specials[] = {0.0,
+                             -0.0,
+                             0.5,
+                             -0.5,
+                             1.5,
+                             2.5,
+                             -2.5,
+                             127.5,
+                             -128.5,
+                             255.5,
+                             2147483647.5,
+                             -2147483648.5,
+                             4294967295.5,
+                             0x1p63,
+                             -0x1p63,
+                             0x1p64,
                              std::numeric_limits<double>::infinity(),
                              -std::numeric_limits<double>::infinity(),
-                             std::numeric_limits<double>::quiet_NaN(), 65520.0, 65519.0};
+                             std::numeric_limits<double>::quiet_NaN(),
+                             65520.0,
+                             65519.0};
   for (const double d : specials) numbers.push_back(MLNumber::FromDouble(d));
   for (int i = 0; i < 30000; ++i) {
     const uint64_t r = rng.Next();
@@ -612,8 +707,8 @@ TEST_CASE("CastNumber: pseudo-random MLNumbers of all kinds agree with the exact
       const T want = ExpectedCastNumber<T>(n);
       if (!Same(got, want) && ++mismatches <= 3) {
         FAIL_CHECK("kind " << static_cast<int>(n.kind) << " d=" << n.d << " i=" << n.i
-                           << " u=" << n.u << ": got bits " << Hex(BitsOf(got))
-                           << ", expected " << Hex(BitsOf(want)));
+                           << " u=" << n.u << ": got bits " << Hex(BitsOf(got)) << ", expected "
+                           << Hex(BitsOf(want)));
       }
     }
     CHECK(mismatches == 0);

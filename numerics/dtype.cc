@@ -4,14 +4,22 @@ namespace nnref {
 
 std::string_view DataTypeName(DataType t) {
   switch (t) {
-    case DataType::kFloat32: return "float32";
-    case DataType::kFloat16: return "float16";
-    case DataType::kInt32: return "int32";
-    case DataType::kUint32: return "uint32";
-    case DataType::kInt64: return "int64";
-    case DataType::kUint64: return "uint64";
-    case DataType::kInt8: return "int8";
-    case DataType::kUint8: return "uint8";
+    case DataType::kFloat32:
+      return "float32";
+    case DataType::kFloat16:
+      return "float16";
+    case DataType::kInt32:
+      return "int32";
+    case DataType::kUint32:
+      return "uint32";
+    case DataType::kInt64:
+      return "int64";
+    case DataType::kUint64:
+      return "uint64";
+    case DataType::kInt8:
+      return "int8";
+    case DataType::kUint8:
+      return "uint8";
   }
   return "?";
 }
@@ -25,10 +33,18 @@ std::optional<DataType> ParseDataType(std::string_view name) {
 
 size_t ElementSize(DataType t) {
   switch (t) {
-    case DataType::kFloat32: case DataType::kInt32: case DataType::kUint32: return 4;
-    case DataType::kFloat16: return 2;
-    case DataType::kInt64: case DataType::kUint64: return 8;
-    case DataType::kInt8: case DataType::kUint8: return 1;
+    case DataType::kFloat32:
+    case DataType::kInt32:
+    case DataType::kUint32:
+      return 4;
+    case DataType::kFloat16:
+      return 2;
+    case DataType::kInt64:
+    case DataType::kUint64:
+      return 8;
+    case DataType::kInt8:
+    case DataType::kUint8:
+      return 1;
   }
   return 0;
 }

@@ -71,7 +71,9 @@ double Float16BitsToDouble(uint16_t h) {
 
 Float16 Float16::FromDouble(double x) { return Float16{Float16BitsFromDouble(x)}; }
 // float -> double is exact, so this is a single rounding.
-Float16 Float16::FromFloat(float x) { return Float16{Float16BitsFromDouble(static_cast<double>(x))}; }
+Float16 Float16::FromFloat(float x) {
+  return Float16{Float16BitsFromDouble(static_cast<double>(x))};
+}
 double Float16::ToDouble() const { return Float16BitsToDouble(bits); }
 float Float16::ToFloat() const { return static_cast<float>(Float16BitsToDouble(bits)); }
 

@@ -41,8 +41,8 @@ void CheckRange(uint64_t begin, uint64_t end, Slice* out) {
     const float f = std::bit_cast<float>(u);
     const uint16_t want = std::bit_cast<uint16_t>(static_cast<_Float16>(f));
     const uint16_t got = Float16::FromFloat(f).bits;
-    const bool ok = IsNanBits(want) ? (IsNanBits(got) && (got & 0x8000u) == (want & 0x8000u))
-                                    : got == want;
+    const bool ok =
+        IsNanBits(want) ? (IsNanBits(got) && (got & 0x8000u) == (want & 0x8000u)) : got == want;
     ++s.checked;
     if (!ok && s.mismatches++ == 0) {
       s.first_bad = u;
@@ -74,9 +74,8 @@ TEST_CASE("float16 exhaustive: Float16::FromFloat matches _Float16 for all 2^32 
   for (const Slice& s : results) {
     checked += s.checked;
     if (s.mismatches != 0 && mismatches == 0) {
-      FAIL_CHECK("first mismatch: float bits " << Hex(s.first_bad) << " -> "
-                                               << Hex(s.first_got) << ", _Float16 gives "
-                                               << Hex(s.first_want));
+      FAIL_CHECK("first mismatch: float bits " << Hex(s.first_bad) << " -> " << Hex(s.first_got)
+                                               << ", _Float16 gives " << Hex(s.first_want));
     }
     mismatches += s.mismatches;
   }

@@ -2,6 +2,8 @@
 // rounding at every midpoint between adjacent float16 values. The independent oracle is g++'s
 // _Float16 (libgcc's __extendhfdf2 / __truncdfhf2 / __truncsfhf2, which convert directly, without
 // going through float), plus hand-derived values.
+#include "numerics/float16.h"
+
 #include <doctest/doctest.h>
 
 #include <bit>
@@ -11,8 +13,6 @@
 #include <limits>
 #include <string>
 #include <vector>
-
-#include "numerics/float16.h"
 
 namespace nnref {
 namespace {
@@ -64,9 +64,9 @@ TEST_CASE("float16 widening: hand-derived values") {
   CHECK(Float16BitsToDouble(0x3555) == 0.333251953125);  // 0x555 = 1365: (1024+341)/1024 * 2^-2
   CHECK(Float16BitsToDouble(0x7bff) == 65504.0);
   CHECK(Float16BitsToDouble(0xfbff) == -65504.0);
-  CHECK(Float16BitsToDouble(0x0001) == 0x1p-24);        // smallest subnormal
+  CHECK(Float16BitsToDouble(0x0001) == 0x1p-24);         // smallest subnormal
   CHECK(Float16BitsToDouble(0x03ff) == 1023 * 0x1p-24);  // largest subnormal
-  CHECK(Float16BitsToDouble(0x0400) == 0x1p-14);        // smallest normal
+  CHECK(Float16BitsToDouble(0x0400) == 0x1p-14);         // smallest normal
   CHECK(Float16BitsToDouble(0x7c00) == std::numeric_limits<double>::infinity());
   CHECK(Float16BitsToDouble(0xfc00) == -std::numeric_limits<double>::infinity());
   CHECK(std::isnan(Float16BitsToDouble(0x7e00)));

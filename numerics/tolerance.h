@@ -35,13 +35,14 @@ struct ToleranceQuery {
   uint64_t size = 0;
 };
 
-// One row of the table. `per_size` rows scale with ToleranceQuery::size: value = base + per_size*size.
+// One row of the table. `per_size` rows scale with ToleranceQuery::size: value = base +
+// per_size*size.
 struct ToleranceRow {
   std::string_view op;
   ToleranceMetric metric;
-  double float32;      // base for float32 outputs
-  double float16;      // base for float16 outputs
-  double per_size;     // extra per unit of ToleranceQuery::size (0: none)
+  double float32;   // base for float32 outputs
+  double float16;   // base for float16 outputs
+  double per_size;  // extra per unit of ToleranceQuery::size (0: none)
   std::string_view reason;
 };
 

@@ -1,17 +1,17 @@
 // Tests of numerics/tolerance: the default table's integrity, the lookups the case format
 // (../shared/docs/case-format.md, "Tolerance") names, and the per-metric sum.
+#include "numerics/tolerance.h"
+
 #include <doctest/doctest.h>
 
 #include <set>
 #include <string>
 
-#include "numerics/tolerance.h"
-
 namespace nnref {
 namespace {
 
-constexpr DataType kIntegerTypes[] = {DataType::kInt32, DataType::kUint32, DataType::kInt64,
-                                      DataType::kUint64, DataType::kInt8, DataType::kUint8};
+constexpr DataType kIntegerTypes[] = {DataType::kInt32,  DataType::kUint32, DataType::kInt64,
+                                      DataType::kUint64, DataType::kInt8,   DataType::kUint8};
 
 Tolerance Lookup(std::string_view op, DataType t, uint64_t size = 0) {
   const std::optional<Tolerance> tol = DefaultTolerance({op, t, size});
@@ -75,8 +75,8 @@ TEST_CASE("DefaultTolerance: values named by the case format") {
   CHECK(Lookup("pow", DataType::kFloat16).ulp == 2);
   CHECK(Lookup("max", DataType::kFloat32).ulp == 0);
   CHECK(Lookup("clamp", DataType::kFloat16).ulp == 0);
-  CHECK(Lookup("cast", DataType::kFloat32).ulp == 1);   // to a float type: 1
-  CHECK(Lookup("cast", DataType::kInt32).ulp == 0);     // to an integer type: 0
+  CHECK(Lookup("cast", DataType::kFloat32).ulp == 1);  // to a float type: 1
+  CHECK(Lookup("cast", DataType::kInt32).ulp == 0);    // to an integer type: 0
   CHECK(Lookup("cast", DataType::kUint8).atol == 0);
   const Tolerance log = Lookup("log", DataType::kFloat32);
   CHECK(log.atol == 0.0009765625);  // 1/1024

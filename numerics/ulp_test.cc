@@ -1,5 +1,7 @@
 // Tests of numerics/ulp. Expected distances are derived by hand, by counting steps of
 // std::nextafter, or (float16) from positions in a sorted list of all distinct finite values.
+#include "numerics/ulp.h"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -10,8 +12,6 @@
 #include <limits>
 #include <string>
 #include <vector>
-
-#include "numerics/ulp.h"
 
 namespace nnref {
 namespace {
@@ -35,7 +35,7 @@ TEST_CASE("UlpDistanceFloat32: hand-derived distances") {
   CHECK(UlpDistanceFloat32(1.0f, 1.0f) == 0);
   CHECK(UlpDistanceFloat32(1.0f, std::nextafter(1.0f, 2.0f)) == 1);
   CHECK(UlpDistanceFloat32(std::nextafter(1.0f, 0.0f), 1.0f) == 1);  // across a binade boundary
-  CHECK(UlpDistanceFloat32(1.0f, 2.0f) == uint64_t{1} << 23);  // 2^23 floats in [1, 2)
+  CHECK(UlpDistanceFloat32(1.0f, 2.0f) == uint64_t{1} << 23);        // 2^23 floats in [1, 2)
   CHECK(UlpDistanceFloat32(2.0f, 1.0f) == uint64_t{1} << 23);
   CHECK(UlpDistanceFloat32(1.0f, 4.0f) == uint64_t{1} << 24);
   CHECK(UlpDistanceFloat32(-1.0f, -2.0f) == uint64_t{1} << 23);
@@ -73,8 +73,8 @@ TEST_CASE("UlpDistanceFloat32: NaN and infinities") {
 }
 
 TEST_CASE("UlpDistanceFloat32: k steps of nextafter are k ULP apart") {
-  const float starts[] = {0.0f,    -0.0f,   kDenorm, -kDenorm, F(0x007ffff0u), 1.0f, -1.0f,
-                          0.999f,  1e-38f,  -1e-38f, 65504.0f, -3.0e38f, 123.456f};
+  const float starts[] = {0.0f,   -0.0f,  kDenorm, -kDenorm, F(0x007ffff0u), 1.0f,    -1.0f,
+                          0.999f, 1e-38f, -1e-38f, 65504.0f, -3.0e38f,       123.456f};
   for (const float start : starts) {
     for (const float dir : {kInf, -kInf}) {
       float x = start;

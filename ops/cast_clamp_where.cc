@@ -8,8 +8,8 @@ namespace nnref {
 const OpLimits kCastLimits = {{{"input", DataTypeSet::All(), "", 0, kMaxRankAny},
                                {"output", DataTypeSet::All(), "", 0, kMaxRankAny}}};
 // §tensor-limits-clamp
-const OpLimits kClampLimits = {{{"input", DataTypeSet::All(), "", 0, kMaxRankAny},
-                                {"output", {}, "input", 0, kMaxRankAny}}};
+const OpLimits kClampLimits = {
+    {{"input", DataTypeSet::All(), "", 0, kMaxRankAny}, {"output", {}, "input", 0, kMaxRankAny}}};
 // §tensor-limits-where
 const OpLimits kWhereLimits = {{{"condition", {DataType::kUint8}, "", 0, kMaxRankAny},
                                 {"trueValue", DataTypeSet::All(), "", 0, kMaxRankAny},
@@ -74,18 +74,20 @@ class WhereKernel final : public Kernel {
 
 Operand Cast(GraphBuilder& builder, const Operand& input, DataType type,
              const MLOperatorOptions& options) {
-  builder.CheckCanBuild("cast");                    // step 1
-  builder.ValidateOperand("cast", "input", input);  // step 2
-  CheckDataType("cast", "output", type, kCastLimits.Find("output")->types);  // step 3
+  const std::string name = OperatorDisplayName("cast", options);
+  builder.CheckCanBuild(name);                                             // step 1
+  builder.ValidateOperand(name, "input", input);                           // step 2
+  CheckDataType(name, "output", type, kCastLimits.Find("output")->types);  // step 3
   const OperandDescriptor& d = builder.Desc(input);
-  OperatorNode node{"cast", options.label, {input.id}, {}, std::make_shared<CastKernel>(),
+  OperatorNode node{"cast",           options.label, {input.id}, {}, std::make_shared<CastKernel>(),
                     {"cast", type, 0}};
   return builder.AddOperator(std::move(node), {{type, d.shape}})[0];  // step 4
 }
 
 Operand Clamp(GraphBuilder& builder, const Operand& input, const MLClampOptions& options) {
-  builder.CheckCanBuild("clamp");                    // step 1
-  builder.ValidateOperand("clamp", "input", input);  // step 2
+  const std::string name = OperatorDisplayName("clamp", options);
+  builder.CheckCanBuild(name);                    // step 1
+  builder.ValidateOperand(name, "input", input);  // step 2
   const OperandDescriptor& d = builder.Desc(input);
   // Steps 3-6. The text defaults minValue to Infinity and maxValue to -Infinity, which would make
   // step 7 reject every call without options; the intended defaults are -Infinity / +Infinity
@@ -100,10 +102,13 @@ Operand Clamp(GraphBuilder& builder, const Operand& input, const MLClampOptions&
     return GreaterThan(*lo.base<T>(), *hi.base<T>());
   });
   if (inverted) {  // step 7
-    ThrowTypeError("clamp: minValue is greater than maxValue after casting to " +
+    ThrowTypeError(name + ": minValue is greater than maxValue after casting to " +
                    std::string(DataTypeName(d.dataType)));
   }
-  OperatorNode node{"clamp", options.label, {input.id}, {},
+  OperatorNode node{"clamp",
+                    options.label,
+                    {input.id},
+                    {},
                     std::make_shared<ClampKernel>(std::move(lo), std::move(hi)),
                     {"clamp", d.dataType, 0}};
   return builder.AddOperator(std::move(node), {d})[0];  // step 8
@@ -111,22 +116,27 @@ Operand Clamp(GraphBuilder& builder, const Operand& input, const MLClampOptions&
 
 Operand Where(GraphBuilder& builder, const Operand& condition, const Operand& true_value,
               const Operand& false_value, const MLOperatorOptions& options) {
-  builder.CheckCanBuild("where");  // step 1
-  builder.ValidateOperand("where", "condition", condition);  // step 2
-  builder.ValidateOperand("where", "trueValue", true_value);
-  builder.ValidateOperand("where", "falseValue", false_value);
+  const std::string name = OperatorDisplayName("where", options);
+  builder.CheckCanBuild(name);                            // step 1
+  builder.ValidateOperand(name, "condition", condition);  // step 2
+  builder.ValidateOperand(name, "trueValue", true_value);
+  builder.ValidateOperand(name, "falseValue", false_value);
   const OperandDescriptor& c = builder.Desc(condition);
   const OperandDescriptor& t = builder.Desc(true_value);
   const OperandDescriptor& f = builder.Desc(false_value);
-  CheckDataType("where", "condition", c.dataType, kWhereLimits.Find("condition")->types);  // 3
+  CheckDataType(name, "condition", c.dataType, kWhereLimits.Find("condition")->types);  // 3
   if (t.dataType != f.dataType) {
-    ThrowTypeError("where: trueValue is " + std::string(DataTypeName(t.dataType)) +
+    ThrowTypeError(name + ": trueValue is " + std::string(DataTypeName(t.dataType)) +
                    " but falseValue is " + std::string(DataTypeName(f.dataType)));
   }
-  Shape shape = BroadcastOrThrow("where", t.shape, f.shape);  // step 4
-  shape = BroadcastOrThrow("where", c.shape, shape);           // step 5
-  OperatorNode node{"where", options.label, {condition.id, true_value.id, false_value.id}, {},
-                    std::make_shared<WhereKernel>(), {"where", t.dataType, 0}};
+  Shape shape = BroadcastOrThrow(name, t.shape, f.shape);  // step 4
+  shape = BroadcastOrThrow(name, c.shape, shape);          // step 5
+  OperatorNode node{"where",
+                    options.label,
+                    {condition.id, true_value.id, false_value.id},
+                    {},
+                    std::make_shared<WhereKernel>(),
+                    {"where", t.dataType, 0}};
   return builder.AddOperator(std::move(node), {{t.dataType, shape}})[0];  // steps 6-7
 }
 

@@ -59,13 +59,15 @@ OperandValue MapElements(const OperandDescriptor& out_desc,
   uint8_t* l = lat.base<uint8_t>();
   const auto bases = [&]<size_t... I>(std::index_sequence<I...>) {
     return std::tuple<const TIns*...>(views[I].template base<TIns>()...);
-  }(std::make_index_sequence<N>{});
+  }
+  (std::make_index_sequence<N>{});
   bool any = false;
   ForEachOffsets<N + 1>(out_desc.shape, strides, [&](const std::array<int64_t, N + 1>& off) {
     Latitude la = Latitude::kExact;
     o[off[0]] = [&]<size_t... I>(std::index_sequence<I...>) {
       return fn(std::get<I>(bases)[off[I + 1]]..., la);
-    }(std::make_index_sequence<N>{});
+    }
+    (std::make_index_sequence<N>{});
     if (la != Latitude::kExact) {
       l[off[0]] = static_cast<uint8_t>(la);
       any = true;

@@ -19,13 +19,20 @@ namespace nnref {
 
 const char* BinaryOpName(BinaryOp op) {
   switch (op) {
-    case BinaryOp::kAdd: return "add";
-    case BinaryOp::kSub: return "sub";
-    case BinaryOp::kMul: return "mul";
-    case BinaryOp::kDiv: return "div";
-    case BinaryOp::kMax: return "max";
-    case BinaryOp::kMin: return "min";
-    case BinaryOp::kPow: return "pow";
+    case BinaryOp::kAdd:
+      return "add";
+    case BinaryOp::kSub:
+      return "sub";
+    case BinaryOp::kMul:
+      return "mul";
+    case BinaryOp::kDiv:
+      return "div";
+    case BinaryOp::kMax:
+      return "max";
+    case BinaryOp::kMin:
+      return "min";
+    case BinaryOp::kPow:
+      return "pow";
   }
   return "?";
 }
@@ -67,11 +74,16 @@ T ApplyBinary(BinaryOp op, T x, T y, Latitude& la) {
   if constexpr (kIsFloatStorage<T>) {
     const double a = ToDouble(x), b = ToDouble(y);
     switch (op) {
-      case BinaryOp::kAdd: return RoundTo<T>(a + b);
-      case BinaryOp::kSub: return RoundTo<T>(a - b);
-      case BinaryOp::kMul: return RoundTo<T>(a * b);
-      case BinaryOp::kDiv: return RoundTo<T>(a / b);
-      case BinaryOp::kPow: return RoundTo<T>(std::pow(a, b));
+      case BinaryOp::kAdd:
+        return RoundTo<T>(a + b);
+      case BinaryOp::kSub:
+        return RoundTo<T>(a - b);
+      case BinaryOp::kMul:
+        return RoundTo<T>(a * b);
+      case BinaryOp::kDiv:
+        return RoundTo<T>(a / b);
+      case BinaryOp::kPow:
+        return RoundTo<T>(std::pow(a, b));
       case BinaryOp::kMax:
       case BinaryOp::kMin: {
         if (std::isnan(a) || std::isnan(b)) {
@@ -108,9 +120,12 @@ T ApplyBinary(BinaryOp op, T x, T y, Latitude& la) {
           }
         }
         return static_cast<T>(x / y);  // C++ integer division truncates toward zero
-      case BinaryOp::kMax: return x > y ? x : y;
-      case BinaryOp::kMin: return x < y ? x : y;
-      case BinaryOp::kPow: return IntPow(x, y, la);
+      case BinaryOp::kMax:
+        return x > y ? x : y;
+      case BinaryOp::kMin:
+        return x < y ? x : y;
+      case BinaryOp::kPow:
+        return IntPow(x, y, la);
     }
     return r;
   }
@@ -123,8 +138,9 @@ class BinaryKernel final : public Kernel {
                                     std::span<const OperandDescriptor> out) const override {
     const BinaryOp op = op_;
     return {DispatchDataType(out[0].dataType, [&]<typename T>() {
-      return MapElements<T, T, T>(out[0], {in[0], in[1]},
-                                  [op](T x, T y, Latitude& la) { return ApplyBinary(op, x, y, la); });
+      return MapElements<T, T, T>(out[0], {in[0], in[1]}, [op](T x, T y, Latitude& la) {
+        return ApplyBinary(op, x, y, la);
+      });
     })};
   }
 
@@ -136,18 +152,22 @@ class BinaryKernel final : public Kernel {
 
 Operand ElementwiseBinary(GraphBuilder& builder, BinaryOp op, const Operand& a, const Operand& b,
                           const MLOperatorOptions& options) {
-  const std::string name = BinaryOpName(op);
-  builder.CheckCanBuild(name);                         // step 2
-  builder.ValidateOperand(name, "a", a);               // step 3
+  const std::string name = OperatorDisplayName(BinaryOpName(op), options);
+  builder.CheckCanBuild(name);            // step 2
+  builder.ValidateOperand(name, "a", a);  // step 3
   builder.ValidateOperand(name, "b", b);
   const OperandDescriptor& da = builder.Desc(a);
   const OperandDescriptor& db = builder.Desc(b);
-  if (da.dataType != db.dataType) {                    // step 4
+  if (da.dataType != db.dataType) {  // step 4
     ThrowTypeError(name + ": a is " + std::string(DataTypeName(da.dataType)) + " but b is " +
                    std::string(DataTypeName(db.dataType)));
   }
   const Shape shape = BroadcastOrThrow(name, da.shape, db.shape);  // step 5
-  OperatorNode node{name, options.label, {a.id, b.id}, {}, std::make_shared<BinaryKernel>(op),
+  OperatorNode node{BinaryOpName(op),
+                    options.label,
+                    {a.id, b.id},
+                    {},
+                    std::make_shared<BinaryKernel>(op),
                     {BinaryOpName(op), da.dataType, 0}};
   return builder.AddOperator(std::move(node), {{da.dataType, shape}})[0];  // steps 6-8
 }
@@ -157,8 +177,7 @@ std::vector<Operand> CallBinary(OpCall& call) {
   call.ExpectAtMost(3);
   const Operand a = call.GetOperand(0, "a");
   const Operand b = call.GetOperand(1, "b");
-  return {ElementwiseBinary(call.builder(), K, a, b,
-                            call.GetOperatorOptions(call.GetOptions(2)))};
+  return {ElementwiseBinary(call.builder(), K, a, b, call.GetOperatorOptions(call.GetOptions(2)))};
 }
 
 template std::vector<Operand> CallBinary<BinaryOp::kAdd>(OpCall&);

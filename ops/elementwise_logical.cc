@@ -9,18 +9,30 @@ namespace nnref {
 
 const char* LogicalOpName(LogicalOp op) {
   switch (op) {
-    case LogicalOp::kEqual: return "equal";
-    case LogicalOp::kNotEqual: return "notEqual";
-    case LogicalOp::kGreater: return "greater";
-    case LogicalOp::kGreaterOrEqual: return "greaterOrEqual";
-    case LogicalOp::kLesser: return "lesser";
-    case LogicalOp::kLesserOrEqual: return "lesserOrEqual";
-    case LogicalOp::kLogicalNot: return "logicalNot";
-    case LogicalOp::kLogicalAnd: return "logicalAnd";
-    case LogicalOp::kLogicalOr: return "logicalOr";
-    case LogicalOp::kLogicalXor: return "logicalXor";
-    case LogicalOp::kIsNaN: return "isNaN";
-    case LogicalOp::kIsInfinite: return "isInfinite";
+    case LogicalOp::kEqual:
+      return "equal";
+    case LogicalOp::kNotEqual:
+      return "notEqual";
+    case LogicalOp::kGreater:
+      return "greater";
+    case LogicalOp::kGreaterOrEqual:
+      return "greaterOrEqual";
+    case LogicalOp::kLesser:
+      return "lesser";
+    case LogicalOp::kLesserOrEqual:
+      return "lesserOrEqual";
+    case LogicalOp::kLogicalNot:
+      return "logicalNot";
+    case LogicalOp::kLogicalAnd:
+      return "logicalAnd";
+    case LogicalOp::kLogicalOr:
+      return "logicalOr";
+    case LogicalOp::kLogicalXor:
+      return "logicalXor";
+    case LogicalOp::kIsNaN:
+      return "isNaN";
+    case LogicalOp::kIsInfinite:
+      return "isInfinite";
   }
   return "?";
 }
@@ -37,30 +49,40 @@ constexpr DataTypeSet kUint8Only{DataType::kUint8};
 const OpLimits kCompareLimits = {{{"a", DataTypeSet::All(), "", 0, kMaxRankAny},
                                   {"b", {}, "a", 0, kMaxRankAny},
                                   {"output", kUint8Only, "", 0, kMaxRankAny}}};
-const OpLimits kLogicalNotLimits = {{{"a", kUint8Only, "", 0, kMaxRankAny},
-                                     {"output", kUint8Only, "", 0, kMaxRankAny}}};
+const OpLimits kLogicalNotLimits = {
+    {{"a", kUint8Only, "", 0, kMaxRankAny}, {"output", kUint8Only, "", 0, kMaxRankAny}}};
 const OpLimits kLogicalBinaryLimits = {{{"a", kUint8Only, "", 0, kMaxRankAny},
                                         {"b", {}, "a", 0, kMaxRankAny},
                                         {"output", kUint8Only, "", 0, kMaxRankAny}}};
 // The limits table says "any" for isNaN/isInfinite but the method steps throw for non-float
 // types (spec-notes #8); the steps win, and the table here matches them.
-const OpLimits kIsNaNLimits = {{{"a", kFloatTypes, "", 0, kMaxRankAny},
-                                {"output", kUint8Only, "", 0, kMaxRankAny}}};
+const OpLimits kIsNaNLimits = {
+    {{"a", kFloatTypes, "", 0, kMaxRankAny}, {"output", kUint8Only, "", 0, kMaxRankAny}}};
 
 template <typename T>
 uint8_t Compare(LogicalOp op, T x, T y) {
   const auto a = Widen(x), b = Widen(y);
   switch (op) {
-    case LogicalOp::kEqual: return a == b;
-    case LogicalOp::kNotEqual: return !(a == b);
-    case LogicalOp::kGreater: return a > b;
-    case LogicalOp::kGreaterOrEqual: return a >= b;
-    case LogicalOp::kLesser: return a < b;
-    case LogicalOp::kLesserOrEqual: return a <= b;
-    case LogicalOp::kLogicalAnd: return a != 0 && b != 0;
-    case LogicalOp::kLogicalOr: return a != 0 || b != 0;
-    case LogicalOp::kLogicalXor: return (a != 0) != (b != 0);
-    default: return 0;
+    case LogicalOp::kEqual:
+      return a == b;
+    case LogicalOp::kNotEqual:
+      return !(a == b);
+    case LogicalOp::kGreater:
+      return a > b;
+    case LogicalOp::kGreaterOrEqual:
+      return a >= b;
+    case LogicalOp::kLesser:
+      return a < b;
+    case LogicalOp::kLesserOrEqual:
+      return a <= b;
+    case LogicalOp::kLogicalAnd:
+      return a != 0 && b != 0;
+    case LogicalOp::kLogicalOr:
+      return a != 0 || b != 0;
+    case LogicalOp::kLogicalXor:
+      return (a != 0) != (b != 0);
+    default:
+      return 0;
   }
 }
 
@@ -68,14 +90,16 @@ template <typename T>
 uint8_t Unary(LogicalOp op, T x) {
   const auto a = Widen(x);
   switch (op) {
-    case LogicalOp::kLogicalNot: return a == 0;
+    case LogicalOp::kLogicalNot:
+      return a == 0;
     case LogicalOp::kIsNaN:
       if constexpr (kIsFloatStorage<T>) return std::isnan(a);
       return 0;
     case LogicalOp::kIsInfinite:
       if constexpr (kIsFloatStorage<T>) return std::isinf(a);
       return 0;
-    default: return 0;
+    default:
+      return 0;
   }
 }
 
@@ -103,19 +127,23 @@ class LogicalKernel final : public Kernel {
 
 const OpLimits& LogicalLimits(LogicalOp op) {
   switch (op) {
-    case LogicalOp::kLogicalNot: return kLogicalNotLimits;
+    case LogicalOp::kLogicalNot:
+      return kLogicalNotLimits;
     case LogicalOp::kLogicalAnd:
     case LogicalOp::kLogicalOr:
-    case LogicalOp::kLogicalXor: return kLogicalBinaryLimits;
+    case LogicalOp::kLogicalXor:
+      return kLogicalBinaryLimits;
     case LogicalOp::kIsNaN:
-    case LogicalOp::kIsInfinite: return kIsNaNLimits;
-    default: return kCompareLimits;
+    case LogicalOp::kIsInfinite:
+      return kIsNaNLimits;
+    default:
+      return kCompareLimits;
   }
 }
 
 Operand ElementwiseLogical(GraphBuilder& builder, LogicalOp op, const Operand& a,
                            const std::optional<Operand>& b, const MLOperatorOptions& options) {
-  const std::string name = LogicalOpName(op);
+  const std::string name = OperatorDisplayName(LogicalOpName(op), options);
   builder.CheckCanBuild(name);            // step 2
   builder.ValidateOperand(name, "a", a);  // step 3
   const OperandDescriptor& da = builder.Desc(a);
@@ -133,8 +161,12 @@ Operand ElementwiseLogical(GraphBuilder& builder, LogicalOp op, const Operand& a
     shape = BroadcastOrThrow(name, da.shape, db.shape);
     inputs.push_back(b->id);
   }
-  OperatorNode node{name, options.label, std::move(inputs), {},
-                    std::make_shared<LogicalKernel>(op), {LogicalOpName(op), DataType::kUint8, 0}};
+  OperatorNode node{LogicalOpName(op),
+                    options.label,
+                    std::move(inputs),
+                    {},
+                    std::make_shared<LogicalKernel>(op),
+                    {LogicalOpName(op), DataType::kUint8, 0}};
   return builder.AddOperator(std::move(node), {{DataType::kUint8, shape}})[0];  // steps 8-10
 }
 
@@ -150,8 +182,8 @@ std::vector<Operand> CallLogical(OpCall& call) {
     call.ExpectAtMost(3);
     const Operand a = call.GetOperand(0, "a");
     const Operand b = call.GetOperand(1, "b");
-    return {ElementwiseLogical(call.builder(), K, a, b,
-                               call.GetOperatorOptions(call.GetOptions(2)))};
+    return {
+        ElementwiseLogical(call.builder(), K, a, b, call.GetOperatorOptions(call.GetOptions(2)))};
   }
 }
 

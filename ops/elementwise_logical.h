@@ -10,8 +10,18 @@
 namespace nnref {
 
 enum class LogicalOp : uint8_t {
-  kEqual, kNotEqual, kGreater, kGreaterOrEqual, kLesser, kLesserOrEqual,
-  kLogicalNot, kLogicalAnd, kLogicalOr, kLogicalXor, kIsNaN, kIsInfinite,
+  kEqual,
+  kNotEqual,
+  kGreater,
+  kGreaterOrEqual,
+  kLesser,
+  kLesserOrEqual,
+  kLogicalNot,
+  kLogicalAnd,
+  kLogicalOr,
+  kLogicalXor,
+  kIsNaN,
+  kIsInfinite,
 };
 
 const char* LogicalOpName(LogicalOp op);

@@ -67,10 +67,9 @@ TEST_CASE("integer division truncates toward zero; division by zero is marked") 
   GraphBuilder b;
   const Operand x = b.Input("x", {DataType::kInt32, {4}});
   const Operand y = b.Input("y", {DataType::kInt32, {4}});
-  const OperandValue r =
-      Run(b, ElementwiseBinary(b, BinaryOp::kDiv, x, y),
-          {{"x", Make<int32_t>(DataType::kInt32, {4}, {7, -7, 5, INT32_MIN})},
-           {"y", Make<int32_t>(DataType::kInt32, {4}, {2, 2, 0, -1})}});
+  const OperandValue r = Run(b, ElementwiseBinary(b, BinaryOp::kDiv, x, y),
+                             {{"x", Make<int32_t>(DataType::kInt32, {4}, {7, -7, 5, INT32_MIN})},
+                              {"y", Make<int32_t>(DataType::kInt32, {4}, {2, 2, 0, -1})}});
   CHECK(r.data.base<int32_t>()[0] == 3);
   CHECK(r.data.base<int32_t>()[1] == -3);
   REQUIRE(r.latitude.valid());
@@ -189,8 +188,8 @@ TEST_CASE("clamp: bounds cast to the input type, min > max rejected, NaN passes"
   MLClampOptions o;
   o.minValue = MLNumber::FromDouble(0);
   o.maxValue = MLNumber::FromDouble(6);
-  const OperandValue r = Run(b, Clamp(b, x, o),
-                             {{"x", Make<float>(DataType::kFloat32, {4}, {-1, 3, 7, NAN})}});
+  const OperandValue r =
+      Run(b, Clamp(b, x, o), {{"x", Make<float>(DataType::kFloat32, {4}, {-1, 3, 7, NAN})}});
   CHECK(r.data.base<float>()[0] == 0);
   CHECK(r.data.base<float>()[1] == 3);
   CHECK(r.data.base<float>()[2] == 6);
@@ -219,6 +218,26 @@ TEST_CASE("where broadcasts condition against values") {
   const Operand fc2 = b2.Input("fc", {DataType::kFloat32, {1}});
   const Operand t2 = b2.Input("t", {DataType::kInt32, {3}});
   CHECK(ErrorOf([&] { Where(b2, fc2, t2, t2); }) == ErrorType::kTypeError);
+}
+
+}  // namespace nnref
+
+namespace nnref {
+
+TEST_CASE("errors name the operator's label, sanitized") {
+  GraphBuilder b;
+  const Operand f = b.Input("f", {DataType::kFloat32, {2}});
+  const Operand i = b.Input("i", {DataType::kInt32, {2}});
+  try {
+    ElementwiseBinary(b, BinaryOp::kAdd, f, i, {"my\nadd\xE2\x80\xAE"});
+    FAIL("no error");
+  } catch (const WebnnError& e) {
+    CHECK(e.type() == ErrorType::kTypeError);
+    CHECK(std::string(e.what()).rfind("add [label 'my\\x0Aadd\\u202E']", 0) == 0);
+  }
+  ElementwiseBinary(b, BinaryOp::kAdd, f, f, {"sum"});
+  CHECK(b.operators().back().op == "add");  // the node keeps the method name; the label apart
+  CHECK(b.operators().back().label == "sum");
 }
 
 }  // namespace nnref

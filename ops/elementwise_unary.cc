@@ -15,21 +15,36 @@ namespace nnref {
 
 const char* UnaryOpName(UnaryOp op) {
   switch (op) {
-    case UnaryOp::kAbs: return "abs";
-    case UnaryOp::kCeil: return "ceil";
-    case UnaryOp::kCos: return "cos";
-    case UnaryOp::kErf: return "erf";
-    case UnaryOp::kExp: return "exp";
-    case UnaryOp::kFloor: return "floor";
-    case UnaryOp::kIdentity: return "identity";
-    case UnaryOp::kLog: return "log";
-    case UnaryOp::kNeg: return "neg";
-    case UnaryOp::kReciprocal: return "reciprocal";
-    case UnaryOp::kRoundEven: return "roundEven";
-    case UnaryOp::kSin: return "sin";
-    case UnaryOp::kSign: return "sign";
-    case UnaryOp::kSqrt: return "sqrt";
-    case UnaryOp::kTan: return "tan";
+    case UnaryOp::kAbs:
+      return "abs";
+    case UnaryOp::kCeil:
+      return "ceil";
+    case UnaryOp::kCos:
+      return "cos";
+    case UnaryOp::kErf:
+      return "erf";
+    case UnaryOp::kExp:
+      return "exp";
+    case UnaryOp::kFloor:
+      return "floor";
+    case UnaryOp::kIdentity:
+      return "identity";
+    case UnaryOp::kLog:
+      return "log";
+    case UnaryOp::kNeg:
+      return "neg";
+    case UnaryOp::kReciprocal:
+      return "reciprocal";
+    case UnaryOp::kRoundEven:
+      return "roundEven";
+    case UnaryOp::kSin:
+      return "sin";
+    case UnaryOp::kSign:
+      return "sign";
+    case UnaryOp::kSqrt:
+      return "sqrt";
+    case UnaryOp::kTan:
+      return "tan";
   }
   return "?";
 }
@@ -39,38 +54,52 @@ namespace {
 // The allowedDataTypes lists the method steps pass (identity passes none: any type).
 constexpr DataTypeSet kSignedTypes{DataType::kFloat32, DataType::kFloat16, DataType::kInt64,
                                    DataType::kInt32, DataType::kInt8};
-const OpLimits kSignedLimits = {{{"input", kSignedTypes, "", 0, kMaxRankAny},
-                                 {"output", {}, "input", 0, kMaxRankAny}}};
-const OpLimits kFloatLimits = {{{"input", kFloatTypes, "", 0, kMaxRankAny},
-                                {"output", {}, "input", 0, kMaxRankAny}}};
-const OpLimits kAnyLimits = {{{"input", DataTypeSet::All(), "", 0, kMaxRankAny},
-                              {"output", {}, "input", 0, kMaxRankAny}}};
+const OpLimits kSignedLimits = {
+    {{"input", kSignedTypes, "", 0, kMaxRankAny}, {"output", {}, "input", 0, kMaxRankAny}}};
+const OpLimits kFloatLimits = {
+    {{"input", kFloatTypes, "", 0, kMaxRankAny}, {"output", {}, "input", 0, kMaxRankAny}}};
+const OpLimits kAnyLimits = {
+    {{"input", DataTypeSet::All(), "", 0, kMaxRankAny}, {"output", {}, "input", 0, kMaxRankAny}}};
 
 template <typename T>
 T ApplyUnary(UnaryOp op, T x, Latitude& la) {
   if constexpr (kIsFloatStorage<T>) {
     const double a = ToDouble(x);
     switch (op) {
-      case UnaryOp::kAbs: return RoundTo<T>(std::fabs(a));
-      case UnaryOp::kCeil: return RoundTo<T>(std::ceil(a));
-      case UnaryOp::kCos: return RoundTo<T>(std::cos(a));
-      case UnaryOp::kErf: return RoundTo<T>(std::erf(a));
-      case UnaryOp::kExp: return RoundTo<T>(std::exp(a));
-      case UnaryOp::kFloor: return RoundTo<T>(std::floor(a));
-      case UnaryOp::kIdentity: return x;
-      case UnaryOp::kLog: return RoundTo<T>(std::log(a));
-      case UnaryOp::kNeg: return RoundTo<T>(-a);
-      case UnaryOp::kReciprocal: return RoundTo<T>(1.0 / a);
-      case UnaryOp::kRoundEven: return RoundTo<T>(std::nearbyint(a));  // FE_TONEAREST: ties even
-      case UnaryOp::kSin: return RoundTo<T>(std::sin(a));
+      case UnaryOp::kAbs:
+        return RoundTo<T>(std::fabs(a));
+      case UnaryOp::kCeil:
+        return RoundTo<T>(std::ceil(a));
+      case UnaryOp::kCos:
+        return RoundTo<T>(std::cos(a));
+      case UnaryOp::kErf:
+        return RoundTo<T>(std::erf(a));
+      case UnaryOp::kExp:
+        return RoundTo<T>(std::exp(a));
+      case UnaryOp::kFloor:
+        return RoundTo<T>(std::floor(a));
+      case UnaryOp::kIdentity:
+        return x;
+      case UnaryOp::kLog:
+        return RoundTo<T>(std::log(a));
+      case UnaryOp::kNeg:
+        return RoundTo<T>(-a);
+      case UnaryOp::kReciprocal:
+        return RoundTo<T>(1.0 / a);
+      case UnaryOp::kRoundEven:
+        return RoundTo<T>(std::nearbyint(a));  // FE_TONEAREST: ties even
+      case UnaryOp::kSin:
+        return RoundTo<T>(std::sin(a));
       case UnaryOp::kSign:
         if (std::isnan(a)) {
           la = Latitude::kValueOrNaN;
           return RoundTo<T>(0.0);
         }
         return RoundTo<T>(a > 0 ? 1.0 : (a < 0 ? -1.0 : 0.0));
-      case UnaryOp::kSqrt: return RoundTo<T>(std::sqrt(a));
-      case UnaryOp::kTan: return RoundTo<T>(std::tan(a));
+      case UnaryOp::kSqrt:
+        return RoundTo<T>(std::sqrt(a));
+      case UnaryOp::kTan:
+        return RoundTo<T>(std::tan(a));
     }
     return x;
   } else {
@@ -118,20 +147,27 @@ const OpLimits& UnaryLimits(UnaryOp op) {
   switch (op) {
     case UnaryOp::kAbs:
     case UnaryOp::kNeg:
-    case UnaryOp::kSign: return kSignedLimits;
-    case UnaryOp::kIdentity: return kAnyLimits;
-    default: return kFloatLimits;
+    case UnaryOp::kSign:
+      return kSignedLimits;
+    case UnaryOp::kIdentity:
+      return kAnyLimits;
+    default:
+      return kFloatLimits;
   }
 }
 
 Operand ElementwiseUnary(GraphBuilder& builder, UnaryOp op, const Operand& input,
                          const MLOperatorOptions& options) {
-  const std::string name = UnaryOpName(op);
+  const std::string name = OperatorDisplayName(UnaryOpName(op), options);
   builder.CheckCanBuild(name);                    // step 2
   builder.ValidateOperand(name, "input", input);  // step 3
   const OperandDescriptor& d = builder.Desc(input);
   CheckDataType(name, "input", d.dataType, UnaryLimits(op).Find("input")->types);  // step 4
-  OperatorNode node{name, options.label, {input.id}, {}, std::make_shared<UnaryKernel>(op),
+  OperatorNode node{UnaryOpName(op),
+                    options.label,
+                    {input.id},
+                    {},
+                    std::make_shared<UnaryKernel>(op),
                     {UnaryOpName(op), d.dataType, 0}};
   return builder.AddOperator(std::move(node), {d})[0];  // step 5: copy of the input operand
 }

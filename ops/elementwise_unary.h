@@ -9,8 +9,21 @@
 namespace nnref {
 
 enum class UnaryOp : uint8_t {
-  kAbs, kCeil, kCos, kErf, kExp, kFloor, kIdentity, kLog, kNeg, kReciprocal, kRoundEven, kSin,
-  kSign, kSqrt, kTan,
+  kAbs,
+  kCeil,
+  kCos,
+  kErf,
+  kExp,
+  kFloor,
+  kIdentity,
+  kLog,
+  kNeg,
+  kReciprocal,
+  kRoundEven,
+  kSin,
+  kSign,
+  kSqrt,
+  kTan,
 };
 
 const char* UnaryOpName(UnaryOp op);

@@ -29,7 +29,9 @@ class DataTypeSet {
   std::string ToString() const;  // "float32, float16"
 
  private:
-  static constexpr uint8_t Bit(DataType t) { return static_cast<uint8_t>(1u << static_cast<int>(t)); }
+  static constexpr uint8_t Bit(DataType t) {
+    return static_cast<uint8_t>(1u << static_cast<int>(t));
+  }
   uint8_t bits_ = 0;
 };
 
@@ -37,9 +39,9 @@ inline constexpr DataTypeSet kFloatTypes{DataType::kFloat32, DataType::kFloat16}
 inline constexpr uint32_t kMaxRankAny = 16;  // "N": any rank up to the builder's limit
 
 struct TensorLimits {
-  std::string_view operand;     // "a", "input", "output", ...
-  DataTypeSet types;            // allowed data types (empty when `same_as` is set)
-  std::string_view same_as;     // "same as" another operand's type, or ""
+  std::string_view operand;  // "a", "input", "output", ...
+  DataTypeSet types;         // allowed data types (empty when `same_as` is set)
+  std::string_view same_as;  // "same as" another operand's type, or ""
   uint32_t min_rank = 0;
   uint32_t max_rank = kMaxRankAny;
 };

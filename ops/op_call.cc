@@ -2,9 +2,39 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace nnref {
+
+std::string OperatorDisplayName(const char* op, const MLOperatorOptions& options) {
+  if (options.label.empty()) return op;
+  std::string clean;
+  const std::string& l = options.label;
+  for (size_t i = 0; i < l.size(); ++i) {
+    const auto c = static_cast<unsigned char>(l[i]);
+    // U+202A..U+202E and U+2066..U+2069 in UTF-8: E2 80 AA..AE, E2 81 A6..A9.
+    if (c == 0xE2 && i + 2 < l.size()) {
+      const auto b1 = static_cast<unsigned char>(l[i + 1]),
+                 b2 = static_cast<unsigned char>(l[i + 2]);
+      if ((b1 == 0x80 && b2 >= 0xAA && b2 <= 0xAE) || (b1 == 0x81 && b2 >= 0xA6 && b2 <= 0xA9)) {
+        char buf[16];
+        std::snprintf(buf, sizeof buf, "\\u%04X", 0x2000 + ((b1 & 0x3F) << 6) + (b2 & 0x3F));
+        clean += buf;
+        i += 2;
+        continue;
+      }
+    }
+    if (c < 0x20 || c == 0x7F) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02X", c);
+      clean += buf;
+    } else {
+      clean += l[i];
+    }
+  }
+  return std::string(op) + " [label '" + clean + "']";
+}
 
 OpCall::OpCall(GraphBuilder& builder, std::string op, std::vector<PositionalArg> args,
                OperandLookup lookup)
@@ -18,8 +48,8 @@ const Value* OpCall::At(size_t index) const {
 
 void OpCall::ExpectAtMost(size_t count) const {
   if (args_.size() > count) {
-    Fail("takes at most " + std::to_string(count) + " arguments, " +
-         std::to_string(args_.size()) + " were given (extra argument '" + args_[count].key + "')");
+    Fail("takes at most " + std::to_string(count) + " arguments, " + std::to_string(args_.size()) +
+         " were given (extra argument '" + args_[count].key + "')");
   }
 }
 
@@ -39,11 +69,12 @@ Operand OpCall::GetOperand(size_t index, const char* param) const {
 std::vector<Operand> OpCall::GetOperandList(size_t index, const char* param) const {
   const Value* v = At(index);
   if (!v) Fail("missing argument " + std::to_string(index + 1) + " ('" + param + "')");
-  if (!v->is_array()) Fail(std::string("argument '") + param + "' must be an array of operand names");
+  if (!v->is_array())
+    Fail(std::string("argument '") + param + "' must be an array of operand names");
   std::vector<Operand> out;
   for (size_t i = 0; i < v->items().size(); ++i) {
-    out.push_back(Resolve(v->items()[i], std::string("argument '") + param + "[" +
-                                             std::to_string(i) + "]'"));
+    out.push_back(
+        Resolve(v->items()[i], std::string("argument '") + param + "[" + std::to_string(i) + "]'"));
   }
   return out;
 }

@@ -1,7 +1,8 @@
 // Decoding one operator call from a front end (case files) into typed builder-method arguments.
 // Positional arguments arrive as (key, Value) pairs; strings in operand positions are resolved to
 // operands by name. Malformed arguments raise InputError naming the operator and argument; values
-// WebIDL would reject at conversion (an unknown enum string) raise TypeError like the binding would.
+// WebIDL would reject at conversion (an unknown enum string) raise TypeError like the binding
+// would.
 #pragma once
 
 #include <functional>
@@ -19,6 +20,11 @@ namespace nnref {
 struct MLOperatorOptions {
   std::string label;
 };
+
+// How errors name an operator: "add", or "add [label 'mul#1234']" when a label was given. The
+// label is sanitized (control and bidirectional-override characters escaped), as the spec's
+// advisement on MLOperatorOptions.label asks.
+std::string OperatorDisplayName(const char* op, const MLOperatorOptions& options);
 
 struct PositionalArg {
   std::string key;

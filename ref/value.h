@@ -13,10 +13,10 @@
 namespace nnref {
 
 struct Number {
-  double d = 0;                   // nearest double
-  std::optional<int64_t> i;       // set when the source was an integer that fits int64
-  std::optional<uint64_t> u;      // set when the source was a non-negative integer fitting uint64
-  std::string text;               // source text ("" when built in code)
+  double d = 0;               // nearest double
+  std::optional<int64_t> i;   // set when the source was an integer that fits int64
+  std::optional<uint64_t> u;  // set when the source was a non-negative integer fitting uint64
+  std::string text;           // source text ("" when built in code)
 };
 
 class Value {

@@ -1,7 +1,7 @@
 #include "runner/case.h"
 
-#include <filesystem>
 #include <cstdio>
+#include <filesystem>
 #include <set>
 
 #include "runner/json.h"
@@ -67,7 +67,8 @@ Case DecodeCase(Value& node, const std::string& file, size_t index) {
       c.labels.push_back(e.str());
     }
   }
-  if (const Value* t = node.Find("tolerance")) c.tolerance = DecodeTolerance(*t, where + ": tolerance");
+  if (const Value* t = node.Find("tolerance"))
+    c.tolerance = DecodeTolerance(*t, where + ": tolerance");
   if (const Value* e = node.Find("expectedError")) {
     if (!e->is_string()) Bad(where + ": expectedError", "must be an error name string");
     c.expected_error = e->str();

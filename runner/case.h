@@ -21,15 +21,15 @@ struct TensorSpec {
 };
 
 struct OperatorSpec {
-  std::string name;                                 // builder method
+  std::string name;                                        // builder method
   std::vector<std::pair<std::string, const Value*>> args;  // flattened positional arguments
   std::vector<std::string> outputs;
 };
 
 struct Case {
-  std::string file;       // path of the case file
-  std::string base_dir;   // for npy paths
-  size_t index = 0;       // position in the file
+  std::string file;      // path of the case file
+  std::string base_dir;  // for npy paths
+  size_t index = 0;      // position in the file
   std::string name;
   std::vector<std::string> labels;
   std::optional<Tolerance> tolerance;  // the case's override

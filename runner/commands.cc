@@ -23,10 +23,14 @@ enum class Verdict { kPass, kFail, kError, kSkip };
 
 const char* VerdictName(Verdict v) {
   switch (v) {
-    case Verdict::kPass: return "pass";
-    case Verdict::kFail: return "fail";
-    case Verdict::kError: return "error";
-    case Verdict::kSkip: return "skip";
+    case Verdict::kPass:
+      return "pass";
+    case Verdict::kFail:
+      return "fail";
+    case Verdict::kError:
+      return "error";
+    case Verdict::kSkip:
+      return "skip";
   }
   return "?";
 }
@@ -49,10 +53,18 @@ struct Summary {
   uint64_t passed = 0, failed = 0, errors = 0, skipped = 0;
   void Add(Verdict v) {
     switch (v) {
-      case Verdict::kPass: ++passed; break;
-      case Verdict::kFail: ++failed; break;
-      case Verdict::kError: ++errors; break;
-      case Verdict::kSkip: ++skipped; break;
+      case Verdict::kPass:
+        ++passed;
+        break;
+      case Verdict::kFail:
+        ++failed;
+        break;
+      case Verdict::kError:
+        ++errors;
+        break;
+      case Verdict::kSkip:
+        ++skipped;
+        break;
     }
   }
   std::string Line() const {
@@ -106,7 +118,8 @@ Value ComparisonJson(const Comparison& c, const std::string& tolerance) {
   m.emplace_back("maxUlp", Num(c.max_ulp));
   m.emplace_back("maxAbs", Num(c.max_abs));
   m.emplace_back("mismatches", Num(static_cast<double>(c.mismatches)));
-  m.emplace_back("implementationDefinedSkipped", Num(static_cast<double>(c.implementation_defined)));
+  m.emplace_back("implementationDefinedSkipped",
+                 Num(static_cast<double>(c.implementation_defined)));
   if (c.nan_accepted) m.emplace_back("nanAccepted", Num(static_cast<double>(c.nan_accepted)));
   m.emplace_back("tolerance", Value::Str(tolerance));
   if (c.first.empty()) {
@@ -127,23 +140,25 @@ Value ComparisonJson(const Comparison& c, const std::string& tolerance) {
   return Value::Object(std::move(m));
 }
 
-void WriteReport(const std::string& path, const Summary& s, const std::vector<CaseResult>& results) {
+void WriteReport(const std::string& path, const Summary& s,
+                 const std::vector<CaseResult>& results) {
   std::vector<Value> cases;
   for (const CaseResult& r : results) {
     std::vector<std::pair<std::string, Value>> outs;
-    for (const OutputResult& o : r.outputs) outs.emplace_back(o.name, ComparisonJson(o.cmp, o.tolerance));
+    for (const OutputResult& o : r.outputs)
+      outs.emplace_back(o.name, ComparisonJson(o.cmp, o.tolerance));
     cases.push_back(Value::Object({{"file", Value::Str(r.file)},
                                    {"name", Value::Str(r.name)},
                                    {"verdict", Value::Str(VerdictName(r.verdict))},
                                    {"outputs", Value::Object(std::move(outs))},
                                    {"message", Value::Str(r.message)}}));
   }
-  const Value root = Value::Object(
-      {{"summary", Value::Object({{"passed", Num(static_cast<double>(s.passed))},
-                                  {"failed", Num(static_cast<double>(s.failed))},
-                                  {"errors", Num(static_cast<double>(s.errors))},
-                                  {"skipped", Num(static_cast<double>(s.skipped))}})},
-       {"cases", Value::Array(std::move(cases))}});
+  const Value root =
+      Value::Object({{"summary", Value::Object({{"passed", Num(static_cast<double>(s.passed))},
+                                                {"failed", Num(static_cast<double>(s.failed))},
+                                                {"errors", Num(static_cast<double>(s.errors))},
+                                                {"skipped", Num(static_cast<double>(s.skipped))}})},
+                     {"cases", Value::Array(std::move(cases))}});
   std::ofstream out(path);
   if (!out) throw InputError(path + ": cannot write the report");
   out << WriteJson(root) << "\n";
@@ -207,7 +222,8 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
       o.tolerance = tol.Describe();
       if (exp.desc != b.graph->output_descriptor(exp.name)) {
         o.cmp.shape_ok = false;
-        o.cmp.shape_message = "the case expects " + exp.desc.ToString() + " but the operator gives " +
+        o.cmp.shape_message = "the case expects " + exp.desc.ToString() +
+                              " but the operator gives " +
                               b.graph->output_descriptor(exp.name).ToString();
       } else {
         // Check the expected data's size before decoding (hostile shapes are caught above).
@@ -224,7 +240,8 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
     r.outputs.clear();
   } catch (const WebnnError& e) {
     r.verdict = Verdict::kError;
-    r.message = c.Where() + ": unexpected " + std::string(ErrorTypeName(e.type())) + ": " + e.what();
+    r.message =
+        c.Where() + ": unexpected " + std::string(ErrorTypeName(e.type())) + ": " + e.what();
   }
   return r;
 }
@@ -244,8 +261,10 @@ bool Selected(const Case& c, const RunOptions& o) {
 void PrintResult(const CaseResult& r, bool verbose) {
   if (r.verdict == Verdict::kPass && !verbose) return;
   if (r.verdict == Verdict::kSkip && !verbose) return;
-  std::cout << (r.verdict == Verdict::kPass ? "PASS " : r.verdict == Verdict::kFail ? "FAIL "
-                : r.verdict == Verdict::kError ? "ERROR " : "SKIP ")
+  std::cout << (r.verdict == Verdict::kPass    ? "PASS "
+                : r.verdict == Verdict::kFail  ? "FAIL "
+                : r.verdict == Verdict::kError ? "ERROR "
+                                               : "SKIP ")
             << r.file << ": " << r.name << "\n";
   if (!r.message.empty() && r.verdict != Verdict::kPass) std::cout << "    " << r.message << "\n";
   for (const OutputResult& o : r.outputs) {
@@ -294,8 +313,8 @@ int CommandRun(const RunOptions& o) {
       continue;
     }
     for (const auto& [index, name, message] : f.broken) {
-      CaseResult r{file, name.empty() ? "#" + std::to_string(index) : name, Verdict::kError,
-                   message, {}};
+      CaseResult r{
+          file, name.empty() ? "#" + std::to_string(index) : name, Verdict::kError, message, {}};
       PrintResult(r, o.verbose);
       s.Add(r.verdict);
       results.push_back(std::move(r));
@@ -307,7 +326,8 @@ int CommandRun(const RunOptions& o) {
       } else {
         r = RunCase(c, Limits(o.max_tensor_bytes), o.exact);
       }
-      for (const OutputResult& out : r.outputs) implementation_defined += out.cmp.implementation_defined;
+      for (const OutputResult& out : r.outputs)
+        implementation_defined += out.cmp.implementation_defined;
       PrintResult(r, o.verbose);
       s.Add(r.verdict);
       results.push_back(std::move(r));
@@ -392,7 +412,8 @@ int CommandGenerate(const std::string& in, const std::string& out, uint64_t max_
       const BuiltCase b = BuildCase(c, outputs, Limits(max_tensor_bytes));
       const auto values = RunBuiltCase(b);
       std::vector<std::pair<std::string, Value>> expected;
-      for (const std::string& name : outputs) expected.emplace_back(name, TensorJson(values.at(name)));
+      for (const std::string& name : outputs)
+        expected.emplace_back(name, TensorJson(values.at(name)));
       Value* graph = nullptr;
       for (auto& [k, v] : c.node->members()) {
         if (k == "graph") graph = &v;
@@ -471,8 +492,8 @@ int CommandCheck(const std::vector<std::string>& case_paths, const std::string& 
               if (!data) throw InputError(w + ": missing 'data'");
               if (d != desc) {
                 o.cmp.shape_ok = false;
-                o.cmp.shape_message = "the reference gives " + desc.ToString() + ", the result is " +
-                                      d.ToString();
+                o.cmp.shape_message =
+                    "the reference gives " + desc.ToString() + ", the result is " + d.ToString();
               }
             }
             if (o.cmp.shape_ok) {
@@ -487,8 +508,9 @@ int CommandCheck(const std::vector<std::string>& case_paths, const std::string& 
           r.message = e.what();
         } catch (const WebnnError& e) {
           r.verdict = Verdict::kError;
-          r.message = c.Where() + ": the reference rejects the case: " +
-                      std::string(ErrorTypeName(e.type())) + ": " + e.what();
+          r.message = c.Where() +
+                      ": the reference rejects the case: " + std::string(ErrorTypeName(e.type())) +
+                      ": " + e.what();
         }
       }
       PrintResult(r, false);
@@ -497,7 +519,8 @@ int CommandCheck(const std::vector<std::string>& case_paths, const std::string& 
     }
   }
   for (const auto& [name, outs] : by_name) {
-    if (!used.count(name)) std::cout << "warning: " << actual_path << ": result for unknown case '" << name << "'\n";
+    if (!used.count(name))
+      std::cout << "warning: " << actual_path << ": result for unknown case '" << name << "'\n";
   }
   if (!report.empty()) WriteReport(report, s, results);
   std::cout << s.Line() << std::endl;
@@ -536,7 +559,8 @@ int CommandTrace(const std::string& file, const std::string& case_name, size_t v
   const auto observer = [&](OperandId id, const OperandValue& v) {
     const OperandNode& node = b.graph->operand(id);
     const auto it = b.operand_names.find(id.value);
-    const std::string name = it != b.operand_names.end() ? it->second : "#" + std::to_string(id.value);
+    const std::string name =
+        it != b.operand_names.end() ? it->second : "#" + std::to_string(id.value);
     std::string origin = node.kind == OperandNode::Kind::kInput      ? "input"
                          : node.kind == OperandNode::Kind::kConstant ? "constant"
                                                                      : "";
@@ -545,8 +569,9 @@ int CommandTrace(const std::string& file, const std::string& case_name, size_t v
       origin = op.op + "(";
       for (size_t k = 0; k < op.inputs.size(); ++k) {
         const auto n = b.operand_names.find(op.inputs[k].value);
-        origin += (k ? ", " : "") + (n != b.operand_names.end() ? n->second
-                                                               : "#" + std::to_string(op.inputs[k].value));
+        origin +=
+            (k ? ", " : "") +
+            (n != b.operand_names.end() ? n->second : "#" + std::to_string(op.inputs[k].value));
       }
       origin += ")";
     }
@@ -603,13 +628,15 @@ int CommandOps(bool json) {
   const auto limits_json = [](const DataTypeSet& types, uint32_t min_rank, uint32_t max_rank) {
     std::vector<Value> list;
     for (DataType t : types.List()) list.push_back(Value::Str(std::string(DataTypeName(t))));
-    return Value::Object({{"dataTypes", Value::Array(std::move(list))},
-                          {"rankRange", Value::Object({{"min", Num(min_rank)}, {"max", Num(max_rank)}})}});
+    return Value::Object(
+        {{"dataTypes", Value::Array(std::move(list))},
+         {"rankRange", Value::Object({{"min", Num(min_rank)}, {"max", Num(max_rank)}})}});
   };
   std::vector<std::pair<std::string, Value>> root;
   root.reserve(Registry().size() + 5);  // (also avoids a GCC 12 -Warray-bounds false positive)
   root.emplace_back("preferredInputLayout", Value::Str("nchw"));
-  root.emplace_back("maxTensorByteLength", Num(static_cast<double>(BuilderLimits{}.max_tensor_byte_length)));
+  root.emplace_back("maxTensorByteLength",
+                    Num(static_cast<double>(BuilderLimits{}.max_tensor_byte_length)));
   root.emplace_back("input", limits_json(DataTypeSet::All(), 0, kMaxRankAny));
   root.emplace_back("constant", limits_json(DataTypeSet::All(), 0, kMaxRankAny));
   root.emplace_back("output", limits_json(DataTypeSet::All(), 0, kMaxRankAny));
@@ -627,18 +654,20 @@ int CommandOps(bool json) {
 
 int CommandTolerance(bool markdown) {
   if (markdown) {
-    std::printf("# Default tolerances\n\nGenerated by `build/bin/nnref tolerance --markdown` from "
-                "numerics/tolerance.cc; do not edit by hand (a test checks it).\n\n"
-                "| operator | metric | float32 | float16 | per size unit | reason |\n"
-                "|---|---|---|---|---|---|\n");
+    std::printf(
+        "# Default tolerances\n\nGenerated by `build/bin/nnref tolerance --markdown` from "
+        "numerics/tolerance.cc; do not edit by hand (a test checks it).\n\n"
+        "| operator | metric | float32 | float16 | per size unit | reason |\n"
+        "|---|---|---|---|---|---|\n");
     for (const ToleranceRow& r : DefaultToleranceTable()) {
       std::printf("| %.*s | %s | %g | %g | %g | %.*s |\n", static_cast<int>(r.op.size()),
                   r.op.data(), r.metric == ToleranceMetric::kUlp ? "ULP" : "ATOL", r.float32,
                   r.float16, r.per_size, static_cast<int>(r.reason.size()), r.reason.data());
     }
-    std::printf("\nInteger outputs are compared exactly. A graph's default tolerance for an output "
-                "is the sum of the rows of the operators feeding it; an element passes within "
-                "either the ULP or the ATOL bound.\n");
+    std::printf(
+        "\nInteger outputs are compared exactly. A graph's default tolerance for an output "
+        "is the sum of the rows of the operators feeding it; an element passes within "
+        "either the ULP or the ATOL bound.\n");
     return 0;
   }
   std::printf("%-16s %-6s %10s %10s %8s  %s\n", "operator", "metric", "float32", "float16",
@@ -648,9 +677,10 @@ int CommandTolerance(bool markdown) {
                 r.metric == ToleranceMetric::kUlp ? "ULP" : "ATOL", r.float32, r.float16,
                 r.per_size, static_cast<int>(r.reason.size()), r.reason.data());
   }
-  std::printf("Integer outputs are compared exactly. A graph's default tolerance for an output is\n"
-              "the sum of the rows of the operators feeding it; an element passes within either\n"
-              "the ULP or the ATOL bound.\n");
+  std::printf(
+      "Integer outputs are compared exactly. A graph's default tolerance for an output is\n"
+      "the sum of the rows of the operators feeding it; an element passes within either\n"
+      "the ULP or the ATOL bound.\n");
   return 0;
 }
 
@@ -672,8 +702,8 @@ int CommandCoverage(const std::vector<std::string>& paths) {
       }
       const BuiltCase b = BuildCase(c, RequestedOutputs(c));
       for (const OperatorNode& node : b.graph->operators()) {
-        const DataType t = b.graph->operand(node.inputs.empty() ? node.outputs[0] : node.inputs[0])
-                               .desc.dataType;
+        const DataType t =
+            b.graph->operand(node.inputs.empty() ? node.outputs[0] : node.inputs[0]).desc.dataType;
         ++covered[node.op][t];
       }
     }
@@ -697,8 +727,10 @@ int CommandCoverage(const std::vector<std::string>& paths) {
       types += DataTypeName(t);
     }
     std::cout << "| " << op.name << " | " << op.section << " | " << first.types.ToString() << " | "
-              << (all ? "all" : types.empty() ? "**none**" : types + " (**partial**)") << " | "
-              << cases << " | " << error_cases[std::string(op.name)] << " |\n";
+              << (all             ? "all"
+                  : types.empty() ? "**none**"
+                                  : types + " (**partial**)")
+              << " | " << cases << " | " << error_cases[std::string(op.name)] << " |\n";
   }
   return 0;
 }

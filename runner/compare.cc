@@ -24,12 +24,14 @@ template <typename T>
 std::pair<double, double> Distance(T e, T a) {
   if constexpr (std::is_same_v<T, float>) {
     const uint64_t u = UlpDistanceFloat32(e, a);
-    const double ud = u == kInfiniteDistance ? std::numeric_limits<double>::infinity() : static_cast<double>(u);
+    const double ud =
+        u == kInfiniteDistance ? std::numeric_limits<double>::infinity() : static_cast<double>(u);
     const double ad = (std::isnan(e) && std::isnan(a)) ? 0 : std::fabs(double{e} - double{a});
     return {ud, std::isnan(ad) ? std::numeric_limits<double>::infinity() : ad};
   } else if constexpr (std::is_same_v<T, Float16>) {
     const uint64_t u = UlpDistanceFloat16(e, a);
-    const double ud = u == kInfiniteDistance ? std::numeric_limits<double>::infinity() : static_cast<double>(u);
+    const double ud =
+        u == kInfiniteDistance ? std::numeric_limits<double>::infinity() : static_cast<double>(u);
     const double de = e.ToDouble(), da = a.ToDouble();
     const double ad = (std::isnan(de) && std::isnan(da)) ? 0 : std::fabs(de - da);
     return {ud, std::isnan(ad) ? std::numeric_limits<double>::infinity() : ad};
@@ -72,8 +74,8 @@ Comparison CompareTensors(const Tensor& expected, const Tensor& actual, const Te
   const double abs_bound = integer ? ulp_bound : tol.atol;
   DispatchDataType(expected.dtype(), [&]<typename T>() {
     for (uint64_t i = 0; i < c.elements; ++i) {
-      const auto lat = latitude.valid() ? static_cast<Latitude>(latitude.At<uint8_t>(i))
-                                        : Latitude::kExact;
+      const auto lat =
+          latitude.valid() ? static_cast<Latitude>(latitude.At<uint8_t>(i)) : Latitude::kExact;
       if (lat == Latitude::kAny) {
         ++c.implementation_defined;
         continue;

@@ -12,11 +12,11 @@
 namespace nnref {
 
 struct Mismatch {
-  uint64_t index = 0;        // row-major linear index
-  std::string coordinates;   // "[1, 0, 2]"
+  uint64_t index = 0;       // row-major linear index
+  std::string coordinates;  // "[1, 0, 2]"
   std::string expected;
   std::string actual;
-  double ulp = 0;            // ULP (or integer) distance; infinity when incomparable
+  double ulp = 0;  // ULP (or integer) distance; infinity when incomparable
   double abs = 0;
 };
 
@@ -29,7 +29,7 @@ struct Comparison {
   uint64_t nan_accepted = 0;            // "value or NaN" elements where NaN was given
   double max_ulp = 0;
   double max_abs = 0;
-  std::vector<Mismatch> first;          // the first few mismatches
+  std::vector<Mismatch> first;  // the first few mismatches
   bool passed() const { return shape_ok && mismatches == 0; }
 };
 

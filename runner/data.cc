@@ -137,12 +137,11 @@ T DecodeInteger(const Value& v, const std::string& where) {
     if (std::trunc(n.d) != n.d || std::fabs(n.d) > 0x1.0p53) {
       Bad(where, "value " + n.text + " is not an integer representable in " + type);
     }
-    return DecodeInteger<T>(Value::Num(Number{n.d, static_cast<int64_t>(n.d),
-                                              n.d >= 0 ? std::optional<uint64_t>(
-                                                             static_cast<uint64_t>(n.d))
-                                                       : std::nullopt,
-                                              n.text}),
-                            where);
+    return DecodeInteger<T>(
+        Value::Num(Number{
+            n.d, static_cast<int64_t>(n.d),
+            n.d >= 0 ? std::optional<uint64_t>(static_cast<uint64_t>(n.d)) : std::nullopt, n.text}),
+        where);
   }
   if (!v.is_string()) Bad(where, "expected an integer, got " + v.KindName());
   std::string s = v.str();
@@ -255,14 +254,30 @@ Tensor ReadNpy(const std::string& path, DataType dtype, const Shape& shape,
   }
   const char* expected = "";
   switch (dtype) {
-    case DataType::kFloat32: expected = "<f4"; break;
-    case DataType::kFloat16: expected = "<f2"; break;
-    case DataType::kInt32: expected = "<i4"; break;
-    case DataType::kUint32: expected = "<u4"; break;
-    case DataType::kInt64: expected = "<i8"; break;
-    case DataType::kUint64: expected = "<u8"; break;
-    case DataType::kInt8: expected = "|i1"; break;
-    case DataType::kUint8: expected = "|u1"; break;
+    case DataType::kFloat32:
+      expected = "<f4";
+      break;
+    case DataType::kFloat16:
+      expected = "<f2";
+      break;
+    case DataType::kInt32:
+      expected = "<i4";
+      break;
+    case DataType::kUint32:
+      expected = "<u4";
+      break;
+    case DataType::kInt64:
+      expected = "<i8";
+      break;
+    case DataType::kUint64:
+      expected = "<u8";
+      break;
+    case DataType::kInt8:
+      expected = "|i1";
+      break;
+    case DataType::kUint8:
+      expected = "|u1";
+      break;
   }
   const bool byte_type = dtype == DataType::kInt8 || dtype == DataType::kUint8;
   if (descr != expected && !(byte_type && descr.substr(1) == std::string(expected).substr(1))) {
@@ -431,9 +446,10 @@ Value CanonicalElement(const Tensor& t, uint64_t i) {
       const std::string text = std::to_string(v);
       if constexpr (sizeof(T) == 8) {
         constexpr int64_t kLimit = int64_t{1} << 53;  // beyond this JSON readers lose precision
-        const bool exact = std::is_signed_v<T>
-                               ? (static_cast<int64_t>(v) <= kLimit && static_cast<int64_t>(v) >= -kLimit)
-                               : static_cast<uint64_t>(v) <= static_cast<uint64_t>(kLimit);
+        const bool exact =
+            std::is_signed_v<T>
+                ? (static_cast<int64_t>(v) <= kLimit && static_cast<int64_t>(v) >= -kLimit)
+                : static_cast<uint64_t>(v) <= static_cast<uint64_t>(kLimit);
         if (!exact) return Value::Str(text);
       }
       Number n;

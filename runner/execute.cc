@@ -44,8 +44,8 @@ BuiltCase BuildCase(const Case& c, const std::vector<std::string>& outputs,
     if (in.constant) {
       // Check the descriptor before decoding so a hostile shape never allocates.
       CheckDimensions(in.desc, builder.limits(), "constant '" + in.name + "'");
-      const Tensor data = DecodeTensorData(*in.data, in.desc.dataType, in.desc.shape, field,
-                                           c.base_dir);
+      const Tensor data =
+          DecodeTensorData(*in.data, in.desc.dataType, in.desc.shape, field, c.base_dir);
       o = builder.Constant(in.desc, data);
     } else {
       o = builder.Input(in.name, in.desc);
@@ -57,7 +57,8 @@ BuiltCase BuildCase(const Case& c, const std::vector<std::string>& outputs,
   }
   for (size_t i = 0; i < c.operators.size(); ++i) {
     const OperatorSpec& spec = c.operators[i];
-    const std::string w = where + ": graph.operators[" + std::to_string(i) + "] (" + spec.name + ")";
+    const std::string w =
+        where + ": graph.operators[" + std::to_string(i) + "] (" + spec.name + ")";
     const OpInfo* info = FindOp(spec.name);
     if (!info) throw InputError(w + ": unknown operator '" + spec.name + "'");
     std::vector<PositionalArg> args;
@@ -102,7 +103,7 @@ BuiltCase BuildCase(const Case& c, const std::vector<std::string>& outputs,
 }
 
 std::map<std::string, OperandValue> RunBuiltCase(const BuiltCase& b,
-                                                  const ExecutionObserver& observer) {
+                                                 const ExecutionObserver& observer) {
   return b.graph->Compute(b.input_values, observer);
 }
 

@@ -16,7 +16,7 @@ namespace nnref {
 struct BuiltCase {
   std::unique_ptr<GraphBuilder> builder;
   std::shared_ptr<const Graph> graph;
-  std::map<std::string, Operand> named;          // case names -> operands
+  std::map<std::string, Operand> named;           // case names -> operands
   std::map<uint32_t, std::string> operand_names;  // operand id -> case name
   std::map<std::string, Tensor> input_values;     // data for graph inputs
   std::vector<std::string> output_names;          // in the order they were requested
@@ -33,7 +33,7 @@ BuiltCase BuildCase(const Case& c, const std::vector<std::string>& outputs,
 
 // Executes a built case; `observer` sees every operand as it is computed.
 std::map<std::string, OperandValue> RunBuiltCase(const BuiltCase& b,
-                                                  const ExecutionObserver& observer = {});
+                                                 const ExecutionObserver& observer = {});
 
 // The tolerance for one output: the case's own, else the sum of the default rows of the
 // operators feeding it. Throws InputError when an operator has no row.

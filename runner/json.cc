@@ -117,8 +117,12 @@ void Write(const Value& v, int indent, int depth, std::string& out) {
     out.append(static_cast<size_t>(indent * d), ' ');
   };
   switch (v.kind()) {
-    case Value::Kind::kNull: out += "null"; break;
-    case Value::Kind::kBool: out += v.boolean() ? "true" : "false"; break;
+    case Value::Kind::kNull:
+      out += "null";
+      break;
+    case Value::Kind::kBool:
+      out += v.boolean() ? "true" : "false";
+      break;
     case Value::Kind::kNumber: {
       const Number& n = v.number();
       if (!n.text.empty()) {
@@ -133,7 +137,9 @@ void Write(const Value& v, int indent, int depth, std::string& out) {
       }
       break;
     }
-    case Value::Kind::kString: out += JsonQuote(v.str()); break;
+    case Value::Kind::kString:
+      out += JsonQuote(v.str());
+      break;
     case Value::Kind::kArray: {
       // Arrays of scalars stay on one line: tensor data is easier to read that way.
       bool flat = true;
@@ -199,11 +205,21 @@ std::string JsonQuote(const std::string& s) {
   for (const char ch : s) {
     const auto c = static_cast<unsigned char>(ch);
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c < 0x20) {
           char buf[8];

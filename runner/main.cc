@@ -6,14 +6,16 @@
 #include "runner/commands.h"
 
 int main(int argc, char** argv) {
-  CLI::App app{"nnref: reference interpreter for WebNN graphs (case files in the WPT graph format)"};
+  CLI::App app{
+      "nnref: reference interpreter for WebNN graphs (case files in the WPT graph format)"};
   app.require_subcommand(1);
   uint64_t max_bytes = uint64_t{1} << 31;
   app.add_option("--max-tensor-bytes", max_bytes,
                  "largest tensor the builder accepts (check dimensions), default 2 GiB");
 
   nnref::RunOptions run;
-  auto* run_cmd = app.add_subcommand("run", "run case files and compare with their expected outputs");
+  auto* run_cmd =
+      app.add_subcommand("run", "run case files and compare with their expected outputs");
   run_cmd->add_option("paths", run.paths, "case files or directories (searched for *.json)")
       ->required();
   run_cmd->add_option("--filter,-k", run.filters, "run only cases whose name contains this text");
@@ -37,7 +39,8 @@ int main(int argc, char** argv) {
 
   std::string trace_file, trace_case;
   size_t trace_values = 8;
-  auto* trace_cmd = app.add_subcommand("trace", "print every operand of one case as it is computed");
+  auto* trace_cmd =
+      app.add_subcommand("trace", "print every operand of one case as it is computed");
   trace_cmd->add_option("file", trace_file, "case file")->required();
   trace_cmd->add_option("--case", trace_case, "case name")->required();
   trace_cmd->add_option("--values", trace_values, "how many leading values to print (default 8)");
@@ -48,7 +51,8 @@ int main(int argc, char** argv) {
 
   bool tol_markdown = false;
   auto* tol_cmd = app.add_subcommand("tolerance", "print the default tolerance table");
-  tol_cmd->add_flag("--markdown", tol_markdown, "print it as the markdown of docs/tolerance-table.md");
+  tol_cmd->add_flag("--markdown", tol_markdown,
+                    "print it as the markdown of docs/tolerance-table.md");
 
   std::vector<std::string> cov_paths;
   auto* cov_cmd = app.add_subcommand("coverage", "print the operator coverage table (markdown)");

@@ -74,7 +74,8 @@ TEST_CASE("range and fill generators") {
   const Tensor r = DecodeTensorData(ParseJson(R"({"range": {"start": -1, "step": 0.5}})", "t"),
                                     DataType::kFloat32, {4}, "d", "");
   CHECK(r.base<float>()[3] == 0.5f);
-  const Tensor f = DecodeTensorData(ParseJson(R"({"fill": 7})", "t"), DataType::kUint8, {3}, "d", "");
+  const Tensor f =
+      DecodeTensorData(ParseJson(R"({"fill": 7})", "t"), DataType::kUint8, {3}, "d", "");
   CHECK(f.base<uint8_t>()[2] == 7);
 }
 

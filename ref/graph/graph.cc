@@ -42,8 +42,7 @@ GraphBuilder::GraphBuilder(BuilderLimits limits) : limits_(limits) {}
 
 void GraphBuilder::CheckCanBuild(const std::string& op) const {
   if (has_built_) {
-    throw WebnnError(ErrorType::kInvalidStateError,
-                     op + ": the builder has already built a graph");
+    throw WebnnError(ErrorType::kInvalidStateError, op + ": the builder has already built a graph");
   }
 }
 
@@ -59,21 +58,21 @@ const OperandDescriptor& GraphBuilder::Desc(const Operand& o) const {
 }
 
 Operand GraphBuilder::Input(const std::string& name, const OperandDescriptor& desc) {
-  CheckCanBuild("input");                                               // step 1
-  if (name.empty()) ThrowTypeError("input: the name is empty");         // step 2
-  for (const OperandNode& n : operands_) {                              // step 3
+  CheckCanBuild("input");                                        // step 1
+  if (name.empty()) ThrowTypeError("input: the name is empty");  // step 2
+  for (const OperandNode& n : operands_) {                       // step 3
     if (n.kind == OperandNode::Kind::kInput && n.name == name) {
       ThrowTypeError("input: an input named '" + name + "' already exists");
     }
   }
-  CheckDimensions(desc, limits_, "input '" + name + "'");              // step 4
+  CheckDimensions(desc, limits_, "input '" + name + "'");                // step 4
   operands_.push_back({OperandNode::Kind::kInput, desc, name, {}, -1});  // step 5
   return {this, {static_cast<uint32_t>(operands_.size() - 1)}};
 }
 
 Operand GraphBuilder::Constant(const OperandDescriptor& desc, const Tensor& data) {
-  CheckCanBuild("constant");                     // step 1
-  CheckDimensions(desc, limits_, "constant");    // step 2
+  CheckCanBuild("constant");                   // step 1
+  CheckDimensions(desc, limits_, "constant");  // step 2
   // Step 3, "validating buffer with descriptor": the data must match type and byte length.
   if (!data.valid() || data.dtype() != desc.dataType ||
       data.element_count() != desc.ElementCount()) {

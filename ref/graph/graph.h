@@ -87,9 +87,9 @@ struct OperatorNode {
 struct OperandNode {
   enum class Kind : uint8_t { kInput, kConstant, kOperatorOutput } kind;
   OperandDescriptor desc;
-  std::string name;        // inputs only
-  Tensor constant;         // constants only
-  int32_t producer = -1;   // index into operators for kOperatorOutput
+  std::string name;       // inputs only
+  Tensor constant;        // constants only
+  int32_t producer = -1;  // index into operators for kOperatorOutput
 };
 
 class Graph;

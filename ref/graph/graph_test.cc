@@ -1,6 +1,6 @@
-#include <doctest/doctest.h>
-
 #include "ref/graph/graph.h"
+
+#include <doctest/doctest.h>
 
 namespace nnref {
 
@@ -22,10 +22,12 @@ TEST_CASE("input: the method steps' errors") {
   CHECK(ErrorOf([&] { b.Input("", d); }) == ErrorType::kTypeError);   // step 2
   CHECK(ErrorOf([&] { b.Input("x", d); }) == ErrorType::kTypeError);  // step 3: duplicate
   CHECK(ErrorOf([&] { b.Input("z", {DataType::kFloat32, {2, 0}}); }) == ErrorType::kTypeError);
-  CHECK(ErrorOf([&] { b.Input("big", {DataType::kFloat32, {65536, 65536}}); }) ==
-        ErrorType::kTypeError);  // element count beyond the range of long
-  CHECK(ErrorOf([&] { b.Input("r", {DataType::kFloat32, Shape(17, 1)}); }) ==
-        ErrorType::kTypeError);  // rank beyond the implementation limit
+  CHECK(ErrorOf([&] {
+          b.Input("big", {DataType::kFloat32, {65536, 65536}});
+        }) == ErrorType::kTypeError);  // element count beyond the range of long
+  CHECK(ErrorOf([&] {
+          b.Input("r", {DataType::kFloat32, Shape(17, 1)});
+        }) == ErrorType::kTypeError);  // rank beyond the implementation limit
 }
 
 TEST_CASE("build rejects inputs and constants as outputs, and building twice") {

@@ -1,6 +1,6 @@
-#include <doctest/doctest.h>
-
 #include "ref/tensor/shape.h"
+
+#include <doctest/doctest.h>
 
 namespace nnref {
 

@@ -1,6 +1,6 @@
-#include <doctest/doctest.h>
-
 #include "ref/tensor/tensor.h"
+
+#include <doctest/doctest.h>
 
 namespace nnref {
 
@@ -42,7 +42,8 @@ TEST_CASE("ForEachOffsets visits row-major with several cursors") {
   const Shape shape{2, 3};
   const Strides a{3, 1}, b{0, 1}, c{1, 2};  // dense, broadcast rows, transposed [3,2] storage
   std::vector<std::array<int64_t, 3>> seen;
-  ForEachOffsets<3>(shape, {&a, &b, &c}, [&](const std::array<int64_t, 3>& o) { seen.push_back(o); });
+  ForEachOffsets<3>(shape, {&a, &b, &c},
+                    [&](const std::array<int64_t, 3>& o) { seen.push_back(o); });
   REQUIRE(seen.size() == 6);
   CHECK(seen[0] == std::array<int64_t, 3>{0, 0, 0});
   CHECK(seen[2] == std::array<int64_t, 3>{2, 2, 4});
