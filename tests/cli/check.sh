@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# End-to-end checks of generate, run, check and trace on hand-derived values.
+#   cli.add: sum = [1.5, 3, -2.5]; sq = sum*sum = [2.25, 9, 6.25]
+#   cli.cast_out_of_range: trunc(1.9) = 1; 300 and -1 are outside uint8: implementation-defined.
+set -uo pipefail
+nnref=$1
+cd "$(dirname "$0")"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$nnref" generate cases.json -o "$tmp/filled.json" >/dev/null || fail "generate exit $?"
+grep -q '"data": \[2.25, 9, 6.25\]' "$tmp/filled.json" || fail "generated sq is not [2.25, 9, 6.25]"
+grep -q '"implementationDefined": \[1, 2\]' "$tmp/filled.json" || fail "cast latitude not recorded"
+out=$("$nnref" run "$tmp/filled.json" --exact) || fail "run of generated file: $out"
+grep -q "^3 passed, 0 failed" <<<"$out" || fail "unexpected summary: $out"
+
+out=$("$nnref" check cases.json --actual actual.json) || fail "check of a correct result: $out"
+grep -q "^2 passed, 0 failed, 1 skipped" <<<"$out" || fail "check summary: $out"
+
+out=$("$nnref" check cases.json --actual actual_bad.json --report "$tmp/r.json"); rc=$?
+[ $rc -eq 1 ] || fail "check of a wrong result exits $rc, want 1"
+grep -q "at \[1\] (index 1): expected 9, got 9.5" <<<"$out" || fail "mismatch not located: $out"
+grep -q '"verdict": "fail"' "$tmp/r.json" || fail "report lacks the fail verdict"
+
+out=$("$nnref" trace cases.json --case cli.add) || true
+grep -q "sum = add(a, b)" <<<"$out" || fail "trace lacks the add step: $out"
+grep -q "values: 2.25 9 6.25" <<<"$out" || fail "trace lacks sq values: $out"
+
+out=$("$nnref" ops --json)
+grep -q '"logicalNot"' <<<"$out" || fail "ops --json lacks logicalNot"
+echo "cli checks passed"
