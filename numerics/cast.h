@@ -19,6 +19,8 @@
 
 namespace nnref {
 
+inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
 // Widening to double (exact for float16/float32; exact for integers up to 2^53).
 template <typename T>
 inline double ToDouble(T v) {

@@ -20,6 +20,8 @@ struct Tolerance {
   double ulp = 0;
   double atol = 0;
   std::string reason;
+  // Sign-exact zeros: +0 and -0 then differ (by default they are 0 apart).
+  bool sign_exact = false;
 
   static Tolerance Ulp(double v, std::string why = {}) { return {v, 0, std::move(why)}; }
   static Tolerance Atol(double v, std::string why = {}) { return {0, v, std::move(why)}; }

@@ -36,24 +36,43 @@ class CastKernel final : public Kernel {
   }
 };
 
-// min(max(x, lo), hi) with NaN passing through (the emulation's max/min propagate NaN).
+// The spec's emulation, min(max(x, lo), hi), with nnref's max/min (elementwise_binary.cc): a NaN
+// input stays NaN and is marked implementation-defined (the spec gives max/min no NaN rule);
+// between equal zeros max prefers +0 and min prefers -0, so clamp(-0, min 0) is +0.
 class ClampKernel final : public Kernel {
  public:
   ClampKernel(Tensor lo, Tensor hi) : lo_(std::move(lo)), hi_(std::move(hi)) {}
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
     return {DispatchDataType(out[0].dataType, [&]<typename T>() {
-      const auto lo = Widen(*lo_.base<T>()), hi = Widen(*hi_.base<T>());
-      return MapElements<T, T>(out[0], {in[0]}, [lo, hi](T x, Latitude&) {
+      const T lo = *lo_.base<T>(), hi = *hi_.base<T>();
+      return MapElements<T, T>(out[0], {in[0]}, [lo, hi](T x, Latitude& la) {
         const auto v = Widen(x);
-        if (v < lo) return Narrow<T>(lo);
-        if (v > hi) return Narrow<T>(hi);
-        return x;  // includes NaN, which compares false both ways
+        if constexpr (kIsFloatStorage<T>) {
+          if (std::isnan(v)) {
+            la = Latitude::kAny;
+            return x;
+          }
+        }
+        T r = x;
+        const auto l = Widen(lo), h = Widen(hi);
+        if (v < l || (v == l && IsNegativeZero(v) && !IsNegativeZero(l))) r = lo;  // max(x, lo)
+        const auto rv = Widen(r);
+        if (rv > h || (rv == h && !IsNegativeZero(rv) && IsNegativeZero(h))) r = hi;  // min(., hi)
+        return r;
       });
     })};
   }
 
  private:
+  template <typename A>
+  static bool IsNegativeZero(A v) {
+    if constexpr (std::is_floating_point_v<A>) {
+      return v == 0 && std::signbit(v);
+    } else {
+      return false;
+    }
+  }
   Tensor lo_, hi_;  // scalar bounds already cast to the input type
 };
 
@@ -92,8 +111,8 @@ Operand Clamp(GraphBuilder& builder, const Operand& input, const MLClampOptions&
   // Steps 3-6. The text defaults minValue to Infinity and maxValue to -Infinity, which would make
   // step 7 reject every call without options; the intended defaults are -Infinity / +Infinity
   // (docs/deviations.md).
-  const MLNumber min = options.minValue.value_or(MLNumber::FromDouble(-INFINITY));
-  const MLNumber max = options.maxValue.value_or(MLNumber::FromDouble(INFINITY));
+  const MLNumber min = options.minValue.value_or(MLNumber::FromDouble(-kInfinity));
+  const MLNumber max = options.maxValue.value_or(MLNumber::FromDouble(kInfinity));
   Tensor lo = Tensor::Allocate(d.dataType, {});
   Tensor hi = Tensor::Allocate(d.dataType, {});
   const bool inverted = DispatchDataType(d.dataType, [&]<typename T>() {

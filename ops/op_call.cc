@@ -124,8 +124,8 @@ std::optional<MLNumber> NumberFromValue(const Value& v) {
   if (!v.is_string()) return std::nullopt;
   std::string s = v.str();
   if (s == "NaN") return MLNumber::FromDouble(std::nan(""));
-  if (s == "Infinity") return MLNumber::FromDouble(INFINITY);
-  if (s == "-Infinity") return MLNumber::FromDouble(-INFINITY);
+  if (s == "Infinity") return MLNumber::FromDouble(kInfinity);
+  if (s == "-Infinity") return MLNumber::FromDouble(-kInfinity);
   if (s == "-0") return MLNumber::FromDouble(-0.0);
   if (!s.empty() && s.back() == 'n') s.pop_back();
   if (s.empty()) return std::nullopt;

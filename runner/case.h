@@ -47,6 +47,7 @@ struct Case {
 struct CaseFile {
   std::string path;
   std::unique_ptr<Value> root;
+  bool single_case = false;  // the file was one case object (root wraps it in an array)
   std::vector<Case> cases;
   // Cases that could not be decoded: (index, name or "", message).
   std::vector<std::tuple<size_t, std::string, std::string>> broken;

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "ops/registry.h"
@@ -218,7 +219,9 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
       const OperandValue& got = values.at(exp.name);
       OutputResult o;
       o.name = exp.name;
-      const Tolerance tol = exact ? Tolerance::Ulp(0, "--exact") : ToleranceFor(c, b, exp.name);
+      Tolerance tol = Tolerance::Ulp(0, "--exact: bit-exact, signed zeros included");
+      tol.sign_exact = true;
+      if (!exact) tol = ToleranceFor(c, b, exp.name);
       o.tolerance = tol.Describe();
       if (exp.desc != b.graph->output_descriptor(exp.name)) {
         o.cmp.shape_ok = false;
@@ -283,12 +286,6 @@ void PrintResult(const CaseResult& r, bool verbose) {
   }
 }
 
-std::string ElementTextOfDouble(double d) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.9g", d);
-  return buf;
-}
-
 BuilderLimits Limits(uint64_t max_bytes) {
   BuilderLimits l;
   l.max_tensor_byte_length = max_bytes;
@@ -306,7 +303,7 @@ int CommandRun(const RunOptions& o) {
     try {
       f = LoadCaseFile(file);
     } catch (const InputError& e) {
-      CaseResult r{file, "", Verdict::kError, e.what(), {}};
+      CaseResult r{file, "(whole file)", Verdict::kError, e.what(), {}};
       PrintResult(r, o.verbose);
       s.Add(r.verdict);
       results.push_back(std::move(r));
@@ -430,7 +427,7 @@ int CommandGenerate(const std::string& in, const std::string& out, uint64_t max_
   }
   std::ofstream o(out);
   if (!o) throw InputError(out + ": cannot write");
-  o << WriteJson(*f.root) << "\n";
+  o << WriteJson(f.single_case ? f.root->items().front() : *f.root) << "\n";
   std::cout << "wrote " << out << " (" << f.cases.size() << " cases";
   if (problems) std::cout << ", " << problems << " with problems";
   std::cout << ")\n";
@@ -497,7 +494,9 @@ int CommandCheck(const std::vector<std::string>& case_paths, const std::string& 
               }
             }
             if (o.cmp.shape_ok) {
-              const Tensor got = DecodeTensorData(*data, desc.dataType, desc.shape, w, "");
+              const Tensor got =
+                  DecodeTensorData(*data, desc.dataType, desc.shape, w,
+                                   std::filesystem::path(actual_path).parent_path().string());
               o.cmp = CompareTensors(ref.data, got, ref.latitude, tol, 10);
             }
             if (!o.cmp.passed()) r.verdict = Verdict::kFail;
@@ -576,24 +575,31 @@ int CommandTrace(const std::string& file, const std::string& case_name, size_t v
       origin += ")";
     }
     const uint64_t n = v.data.element_count();
-    double mn = INFINITY, mx = -INFINITY;
-    uint64_t nan = 0, inf = 0, open = 0;
+    // Extremes are located by index and printed from the element itself (exact for int64).
+    uint64_t nan = 0, inf = 0, open = 0, or_nan = 0;
+    std::optional<uint64_t> lo, hi;
+    double lo_d = 0, hi_d = 0;
     for (uint64_t i = 0; i < n; ++i) {
+      if (v.latitude.valid()) {
+        const auto l = static_cast<Latitude>(v.latitude.At<uint8_t>(i));
+        if (l == Latitude::kAny) ++open;
+        if (l == Latitude::kValueOrNaN) ++or_nan;
+      }
       const double d = ElementAsDouble(v.data, i);
       if (std::isnan(d)) {
         ++nan;
         continue;
       }
       if (std::isinf(d)) ++inf;
-      mn = std::min(mn, d);
-      mx = std::max(mx, d);
-      if (v.latitude.valid() && v.latitude.At<uint8_t>(i) != 0) ++open;
+      if (!lo || d < lo_d) lo = i, lo_d = d;
+      if (!hi || d > hi_d) hi = i, hi_d = d;
     }
     std::cout << "[" << step++ << "] " << name << " = " << origin << "\n    "
               << DataTypeName(v.data.dtype()) << ShapeToString(v.data.shape()) << "  min "
-              << (n > nan ? ElementTextOfDouble(mn) : "-") << "  max "
-              << (n > nan ? ElementTextOfDouble(mx) : "-") << "  NaN " << nan << "  Inf " << inf;
+              << (lo ? ElementText(v.data, *lo) : "-") << "  max "
+              << (hi ? ElementText(v.data, *hi) : "-") << "  NaN " << nan << "  Inf " << inf;
     if (open) std::cout << "  implementation-defined " << open;
+    if (or_nan) std::cout << "  value-or-NaN " << or_nan;
     std::cout << "\n    values:";
     for (uint64_t i = 0; i < n && i < values; ++i) std::cout << " " << ElementText(v.data, i);
     if (n > values) std::cout << " ... (" << n << " elements)";
@@ -700,7 +706,13 @@ int CommandCoverage(const std::vector<std::string>& paths) {
         for (const OperatorSpec& op : c.operators) ++error_cases[op.name];
         continue;
       }
-      const BuiltCase b = BuildCase(c, RequestedOutputs(c));
+      BuiltCase b;
+      try {
+        b = BuildCase(c, RequestedOutputs(c));
+      } catch (const WebnnError& e) {
+        throw InputError(c.Where() + ": does not build: " + std::string(ErrorTypeName(e.type())) +
+                         ": " + e.what());
+      }
       for (const OperatorNode& node : b.graph->operators()) {
         const DataType t =
             b.graph->operand(node.inputs.empty() ? node.outputs[0] : node.inputs[0]).desc.dataType;

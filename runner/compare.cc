@@ -20,21 +20,22 @@ std::string CoordinatesOf(const Shape& shape, uint64_t linear) {
 
 namespace {
 
+// (ULP distance, absolute difference) of an expected and an actual element. Equal values (also
+// equal infinities, and NaN against NaN) are 0 apart in both.
 template <typename T>
 std::pair<double, double> Distance(T e, T a) {
-  if constexpr (std::is_same_v<T, float>) {
-    const uint64_t u = UlpDistanceFloat32(e, a);
-    const double ud =
-        u == kInfiniteDistance ? std::numeric_limits<double>::infinity() : static_cast<double>(u);
-    const double ad = (std::isnan(e) && std::isnan(a)) ? 0 : std::fabs(double{e} - double{a});
-    return {ud, std::isnan(ad) ? std::numeric_limits<double>::infinity() : ad};
-  } else if constexpr (std::is_same_v<T, Float16>) {
-    const uint64_t u = UlpDistanceFloat16(e, a);
-    const double ud =
-        u == kInfiniteDistance ? std::numeric_limits<double>::infinity() : static_cast<double>(u);
-    const double de = e.ToDouble(), da = a.ToDouble();
-    const double ad = (std::isnan(de) && std::isnan(da)) ? 0 : std::fabs(de - da);
-    return {ud, std::isnan(ad) ? std::numeric_limits<double>::infinity() : ad};
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  if constexpr (kIsFloatStorage<T>) {
+    uint64_t u;
+    if constexpr (std::is_same_v<T, float>) {
+      u = UlpDistanceFloat32(e, a);
+    } else {
+      u = UlpDistanceFloat16(e, a);
+    }
+    if (u == 0) return {0, 0};
+    const double de = ToDouble(e), da = ToDouble(a);
+    const double ad = std::fabs(de - da);
+    return {u == kInfiniteDistance ? kInf : static_cast<double>(u), std::isnan(ad) ? kInf : ad};
   } else {
     uint64_t u;
     if constexpr (std::is_signed_v<T>) {
@@ -43,6 +44,17 @@ std::pair<double, double> Distance(T e, T a) {
       u = IntegerDistance(static_cast<uint64_t>(e), static_cast<uint64_t>(a));
     }
     return {static_cast<double>(u), static_cast<double>(u)};
+  }
+}
+
+// +0 against -0 (only a mismatch when the tolerance asks for sign-exact zeros).
+template <typename T>
+bool ZeroSignsDiffer(T e, T a) {
+  if constexpr (kIsFloatStorage<T>) {
+    const double de = ToDouble(e), da = ToDouble(a);
+    return de == 0 && da == 0 && std::signbit(de) != std::signbit(da);
+  } else {
+    return false;
   }
 }
 
@@ -85,10 +97,11 @@ Comparison CompareTensors(const Tensor& expected, const Tensor& actual, const Te
         ++c.nan_accepted;
         continue;
       }
-      const auto [ud, ad] = Distance(e, a);
+      auto [ud, ad] = Distance(e, a);
+      if (tol.sign_exact && ZeroSignsDiffer(e, a)) ud = 1;  // one step apart, as -0 < +0
       c.max_ulp = std::max(c.max_ulp, ud);
       c.max_abs = std::max(c.max_abs, ad);
-      if (ud <= ulp_bound || ad <= abs_bound) continue;
+      if (ud <= ulp_bound || (ad <= abs_bound && !(tol.sign_exact && ud > 0))) continue;
       ++c.mismatches;
       if (c.first.size() < max_reported) {
         c.first.push_back({i, CoordinatesOf(expected.shape(), i), ElementText(expected, i),

@@ -34,8 +34,8 @@ double StrtodInMode(const std::string& text, int mode) {
 }
 
 bool IsFloat16Tie(double v) {
-  return Float16::FromDouble(std::nextafter(v, -INFINITY)) !=
-         Float16::FromDouble(std::nextafter(v, INFINITY));
+  return Float16::FromDouble(std::nextafter(v, -kInfinity)) !=
+         Float16::FromDouble(std::nextafter(v, kInfinity));
 }
 
 }  // namespace
@@ -97,8 +97,8 @@ T DecodeFloat(const Value& v, const std::string& where) {
   if (!v.is_string()) Bad(where, "expected a number, got " + v.KindName());
   const std::string& s = v.str();
   if (s == "NaN") return RoundTo<T>(std::nan(""));
-  if (s == "Infinity") return RoundTo<T>(INFINITY);
-  if (s == "-Infinity") return RoundTo<T>(-INFINITY);
+  if (s == "Infinity") return RoundTo<T>(kInfinity);
+  if (s == "-Infinity") return RoundTo<T>(-kInfinity);
   if (s == "-0") return RoundTo<T>(-0.0);
   uint64_t bits = 0;
   if (ParseHexBits(s, kBits, bits)) {
@@ -416,7 +416,10 @@ std::string ShortestFloat16(Float16 h) {
     std::snprintf(buf, sizeof buf, "%.*g", p, d);
     if (Float16FromDecimal(buf) == h) break;
   }
-  return buf;
+  // Same digits, laid out like the shortest double formatting (65500 rather than 6.55e+04).
+  char out[40];
+  const auto r = std::to_chars(out, out + sizeof out, std::strtod(buf, nullptr));
+  return std::string(out, r.ptr);
 }
 
 }  // namespace

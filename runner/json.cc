@@ -114,7 +114,7 @@ void Write(const Value& v, int indent, int depth, std::string& out) {
   const auto newline = [&](int d) {
     if (indent < 0) return;
     out += '\n';
-    out.append(static_cast<size_t>(indent * d), ' ');
+    out.append(static_cast<size_t>(indent) * static_cast<size_t>(d), ' ');
   };
   switch (v.kind()) {
     case Value::Kind::kNull:

@@ -97,6 +97,10 @@ TEST_CASE("canonical output is the shortest round-tripping decimal") {
   Tensor h = Tensor::Allocate(DataType::kFloat16, {1});
   h.base<Float16>()[0] = Float16{0x3555};  // 0.333251953125
   CHECK(ElementText(h, 0) == "0.3333");
+  h.base<Float16>()[0] = Float16{0x7bff};  // 65504: "65500" reads back as 65504
+  CHECK(ElementText(h, 0) == "65500");
+  h.base<Float16>()[0] = Float16{0x0001};  // 2^-24
+  CHECK(ElementText(h, 0) == "6e-08");
 }
 
 TEST_CASE("comparison: tolerance, NaN, signed zero, and latitude") {

@@ -27,6 +27,10 @@ out=$("$nnref" trace cases.json --case cli.add) || true
 grep -q "sum = add(a, b)" <<<"$out" || fail "trace lacks the add step: $out"
 grep -q "values: 2.25 9 6.25" <<<"$out" || fail "trace lacks sq values: $out"
 
+python3 -c 'import json,sys; d=json.load(open("cases.json")); json.dump(d["cases"][0], open(sys.argv[1],"w"))' "$tmp/one.json"
+"$nnref" generate "$tmp/one.json" -o "$tmp/one_filled.json" >/dev/null || fail "generate single case"
+head -c 1 "$tmp/one_filled.json" | grep -q '{' || fail "a single-case file must stay a single object"
+
 out=$("$nnref" ops --json)
 grep -q '"logicalNot"' <<<"$out" || fail "ops --json lacks logicalNot"
 echo "cli checks passed"
