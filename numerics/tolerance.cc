@@ -19,7 +19,7 @@ std::string Tolerance::Describe() const {
   } else {
     std::snprintf(buf, sizeof buf, "%g ULP or ATOL %g", ulp, atol);
   }
-  return buf;
+  return std::string(buf) + (sign_exact ? ", sign-exact zeros" : "");
 }
 
 namespace {

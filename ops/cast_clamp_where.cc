@@ -56,6 +56,12 @@ class ClampKernel final : public Kernel {
         }
         T r = x;
         const auto l = Widen(lo), h = Widen(hi);
+        if constexpr (kIsFloatStorage<T>) {
+          if (std::isnan(l) || std::isnan(h)) {  // max/min with a NaN bound: NaN, marked
+            la = Latitude::kAny;
+            return std::isnan(l) ? lo : hi;
+          }
+        }
         if (v < l || (v == l && IsNegativeZero(v) && !IsNegativeZero(l))) r = lo;  // max(x, lo)
         const auto rv = Widen(r);
         if (rv > h || (rv == h && !IsNegativeZero(rv) && IsNegativeZero(h))) r = hi;  // min(., hi)

@@ -172,10 +172,30 @@ OperandDescriptor DecodeDescriptor(const Value& tensor, const std::string& where
   return desc;
 }
 
+namespace {
+void DecodeCases(CaseFile& f);
+}  // namespace
+
 CaseFile LoadCaseFile(const std::string& path) {
   CaseFile f;
   f.path = path;
   f.root = std::make_unique<Value>(ReadJsonFile(path));
+  DecodeCases(f);
+  return f;
+}
+
+CaseFile LoadCaseText(const std::string& text, const std::string& path) {
+  CaseFile f;
+  f.path = path;
+  f.root = std::make_unique<Value>(ParseJson(text, path));
+  DecodeCases(f);
+  return f;
+}
+
+namespace {
+
+void DecodeCases(CaseFile& f) {
+  const std::string& path = f.path;
   std::vector<Value>* list = nullptr;
   if (f.root->is_array()) {
     list = &f.root->items();
@@ -220,7 +240,8 @@ CaseFile LoadCaseFile(const std::string& path) {
       f.broken.emplace_back(i, name, e.what());
     }
   }
-  return f;
 }
+
+}  // namespace
 
 }  // namespace nnref

@@ -56,6 +56,8 @@ struct CaseFile {
 // Loads and decodes a case file. A malformed file throws InputError; a malformed case is listed in
 // `broken` so the rest of the file still runs.
 CaseFile LoadCaseFile(const std::string& path);
+// The same from JSON text already in memory (`path` names it in messages and resolves npy paths).
+CaseFile LoadCaseText(const std::string& text, const std::string& path);
 
 // Decodes one TENSOR object's descriptor ("shape" or the older "dimensions").
 OperandDescriptor DecodeDescriptor(const Value& tensor, const std::string& where);

@@ -457,6 +457,14 @@ int CommandCheck(const std::vector<std::string>& case_paths, const std::string& 
   std::map<std::string, bool> used;
   for (const std::string& file : CollectFiles(case_paths)) {
     const CaseFile f = LoadCaseFile(file);
+    for (const auto& [index, name, message] : f.broken) {
+      CaseResult r{
+          file, name.empty() ? "#" + std::to_string(index) : name, Verdict::kError, message, {}};
+      used[r.name] = true;
+      PrintResult(r, false);
+      s.Add(r.verdict);
+      results.push_back(std::move(r));
+    }
     for (const Case& c : f.cases) {
       CaseResult r{file, c.name, Verdict::kPass, "", {}};
       const auto it = by_name.find(c.name);
@@ -578,7 +586,16 @@ int CommandTrace(const std::string& file, const std::string& case_name, size_t v
     // Extremes are located by index and printed from the element itself (exact for int64).
     uint64_t nan = 0, inf = 0, open = 0, or_nan = 0;
     std::optional<uint64_t> lo, hi;
-    double lo_d = 0, hi_d = 0;
+    // Element order by value in the element's own type (exact for 64-bit integers).
+    const auto less = [&](uint64_t x, uint64_t y) {
+      return DispatchDataType(v.data.dtype(), [&]<typename T>() {
+        if constexpr (kIsFloatStorage<T>) {
+          return ToDouble(v.data.At<T>(x)) < ToDouble(v.data.At<T>(y));
+        } else {
+          return v.data.At<T>(x) < v.data.At<T>(y);
+        }
+      });
+    };
     for (uint64_t i = 0; i < n; ++i) {
       if (v.latitude.valid()) {
         const auto l = static_cast<Latitude>(v.latitude.At<uint8_t>(i));
@@ -591,8 +608,8 @@ int CommandTrace(const std::string& file, const std::string& case_name, size_t v
         continue;
       }
       if (std::isinf(d)) ++inf;
-      if (!lo || d < lo_d) lo = i, lo_d = d;
-      if (!hi || d > hi_d) hi = i, hi_d = d;
+      if (!lo || less(i, *lo)) lo = i;
+      if (!hi || less(*hi, i)) hi = i;
     }
     std::cout << "[" << step++ << "] " << name << " = " << origin << "\n    "
               << DataTypeName(v.data.dtype()) << ShapeToString(v.data.shape()) << "  min "
@@ -701,6 +718,7 @@ int CommandCoverage(const std::vector<std::string>& paths) {
   std::map<std::string, int> error_cases;
   for (const std::string& file : CollectFiles(paths)) {
     const CaseFile f = LoadCaseFile(file);
+    if (!f.broken.empty()) throw InputError(std::get<2>(f.broken.front()));
     for (const Case& c : f.cases) {
       if (c.expected_error) {
         for (const OperatorSpec& op : c.operators) ++error_cases[op.name];

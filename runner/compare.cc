@@ -98,10 +98,12 @@ Comparison CompareTensors(const Tensor& expected, const Tensor& actual, const Te
         continue;
       }
       auto [ud, ad] = Distance(e, a);
-      if (tol.sign_exact && ZeroSignsDiffer(e, a)) ud = 1;  // one step apart, as -0 < +0
+      // Sign-exact zeros: +0 against -0 is a mismatch whatever the bounds.
+      const bool zero_sign = tol.sign_exact && ZeroSignsDiffer(e, a);
+      if (zero_sign) ud = std::max(ud, 1.0);
       c.max_ulp = std::max(c.max_ulp, ud);
       c.max_abs = std::max(c.max_abs, ad);
-      if (ud <= ulp_bound || (ad <= abs_bound && !(tol.sign_exact && ud > 0))) continue;
+      if (!zero_sign && (ud <= ulp_bound || ad <= abs_bound)) continue;
       ++c.mismatches;
       if (c.first.size() < max_reported) {
         c.first.push_back({i, CoordinatesOf(expected.shape(), i), ElementText(expected, i),

@@ -18,8 +18,11 @@ int main(int argc, char** argv) {
       app.add_subcommand("run", "run case files and compare with their expected outputs");
   run_cmd->add_option("paths", run.paths, "case files or directories (searched for *.json)")
       ->required();
-  run_cmd->add_option("--filter,-k", run.filters, "run only cases whose name contains this text");
-  run_cmd->add_option("--label,-l", run.labels, "run only cases carrying this label");
+  // One value per occurrence (repeat the flag for more), so that paths are never swallowed.
+  run_cmd->add_option("--filter,-k", run.filters, "run only cases whose name contains this text")
+      ->allow_extra_args(false);
+  run_cmd->add_option("--label,-l", run.labels, "run only cases carrying this label")
+      ->allow_extra_args(false);
   run_cmd->add_option("--report", run.report, "write a JSON report here");
   run_cmd->add_flag("--verbose,-v", run.verbose, "print passing cases too");
   run_cmd->add_flag("--exact", run.exact, "compare bit-exactly (0 ULP) instead of with tolerances");

@@ -123,4 +123,23 @@ TEST_CASE("comparison: tolerance, NaN, signed zero, and latitude") {
   CHECK(c.implementation_defined == 1);
 }
 
+TEST_CASE("sign-exact zeros: +0 vs -0 fails whatever the bound; other elements keep their bounds") {
+  Tensor e = Tensor::Allocate(DataType::kFloat32, {2});
+  Tensor a = Tensor::Allocate(DataType::kFloat32, {2});
+  e.base<float>()[0] = 0.0f;
+  a.base<float>()[0] = -0.0f;
+  e.base<float>()[1] = 0.2f;
+  a.base<float>()[1] = 0.2001f;  // within ATOL 0.001
+  Tolerance t = Tolerance::Atol(0.001);
+  CHECK(CompareTensors(e, a, Tensor(), t).mismatches == 0);  // zeros equal by default
+  t.sign_exact = true;
+  const Comparison c = CompareTensors(e, a, Tensor(), t);
+  CHECK(c.mismatches == 1);
+  CHECK(c.first[0].index == 0);
+  Tolerance u = Tolerance::Ulp(5);
+  u.sign_exact = true;
+  CHECK(CompareTensors(e, e, Tensor(), u).mismatches == 0);
+  CHECK(CompareTensors(e, a, Tensor(), u).first[0].index == 0);
+}
+
 }  // namespace nnref

@@ -31,6 +31,10 @@ python3 -c 'import json,sys; d=json.load(open("cases.json")); json.dump(d["cases
 "$nnref" generate "$tmp/one.json" -o "$tmp/one_filled.json" >/dev/null || fail "generate single case"
 head -c 1 "$tmp/one_filled.json" | grep -q '{' || fail "a single-case file must stay a single object"
 
+# -k takes one value per occurrence: the paths after it are still paths.
+out=$("$nnref" run -k cli.add "$tmp/filled.json" "$tmp/filled.json") || true
+grep -q "^2 passed, 0 failed, 4 skipped" <<<"$out" || fail "-k swallowed paths: $out"
+
 out=$("$nnref" ops --json)
 grep -q '"logicalNot"' <<<"$out" || fail "ops --json lacks logicalNot"
 echo "cli checks passed"

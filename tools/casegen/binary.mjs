@@ -150,6 +150,7 @@ function intExtremes(op, t) {
 }
 
 const OVERFLOW_CASE_TYPE = { add: 'int8', sub: 'uint32', mul: 'int32', pow: 'int64' };
+const NEGATIVE_EXPONENT_TYPES = ['int8', 'int32', 'int64'];
 
 function intOverflow(op, t) {
   const [lo, hi] = lim(t);
@@ -194,6 +195,16 @@ function intCases(op, t) {
       const tag = op === 'div' ? 'division_by_zero' : 'overflow';
       out.push(binCase(op, t, tag, T(t, [o.a.length], o.a), C(t, [o.b.length], o.b),
         [tag, 'implementation_defined']));
+    }
+    if (op === 'pow' && NEGATIVE_EXPONENT_TYPES.includes(t)) {
+      // Negative exponents: exact only for bases 1 and -1 (ops.mjs BINARY.pow), including the most negative
+      // exponent (even) and the one above it (odd); every other base gives a fraction (or, for 0, an infinity).
+      const [lo] = lim(t);
+      const exps = [-1n, -2n, -3n, lo, lo + 1n];
+      out.push(binCase(op, t, 'negative_exponent', T(t, [2, 1], [1n, -1n]), C(t, [1, exps.length], exps),
+        ['negative_exponent', 'broadcast']));
+      out.push(binCase(op, t, 'negative_exponent_fraction', T(t, [3, 1], [0n, 2n, -3n]), C(t, [1, 3], [-1n, -2n, -3n]),
+        ['negative_exponent', 'broadcast', 'implementation_defined']));
     }
   }
   return out;

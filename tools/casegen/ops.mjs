@@ -42,7 +42,14 @@ export const BINARY = {
   min: (t, a, b) => (isFloat(t) ? fmin(a, b) : a < b ? a : b),
   pow: (t, a, b) => {
     if (isFloat(t)) return roundTo(t, powC(a, b));
-    if (b < 0n) throw new Error('integer pow with a negative exponent is not generated');
+    if (b < 0n) {
+      // The exact result 1/a^|b| is an integer only for a = 1 (1) and a = -1 (+-1 by the parity of b).
+      // Otherwise the spec is silent (docs/deviations.md); written as 0, the truncated exact value (and 0
+      // for a = 0, whose result is infinite), and implementation-defined.
+      if (a === 1n) return 1n;
+      if (a === -1n) return b % 2n === 0n ? 1n : -1n;
+      return implDefined(0n);
+    }
     return intResult(t, a ** b);
   },
 };
@@ -113,9 +120,13 @@ export function castElement(from, to, v) {
 // ---------------------------------------------------------------------------------------------------------
 // clamp: min(max(x, lo), hi) with lo/hi already cast to the input type (undefined = no bound).
 
+// A float NaN input is implementation-defined (written NaN): the spec's emulation builds clamp from max/min,
+// which have no NaN rule, and implementations return NaN or a bound. Between equal zeros fmax prefers +0, so
+// clamp(-0, minValue 0) is +0.
 export function clampElement(t, x, lo, hi) {
   let r = x;
   if (isFloat(t)) {
+    if (Number.isNaN(x)) return implDefined(NaN);
     if (lo !== undefined) r = fmax(r, lo);
     if (hi !== undefined) r = fmin(r, hi);
     return r;
