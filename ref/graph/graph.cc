@@ -95,6 +95,11 @@ Operand GraphBuilder::Constant(DataType type, const MLNumber& value) {
 
 std::vector<Operand> GraphBuilder::AddOperator(OperatorNode node,
                                                std::vector<OperandDescriptor> outputs) {
+  // The output must be a tensor this implementation can hold: broadcasting two valid inputs can
+  // describe an absurd output ("check dimensions" applied to results as an implementation limit).
+  for (const OperandDescriptor& d : outputs) {
+    CheckDimensions(d, limits_, node.op + " output");
+  }
   const auto index = static_cast<int32_t>(operators_.size());
   std::vector<Operand> result;
   for (OperandDescriptor& d : outputs) {

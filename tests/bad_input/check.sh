@@ -29,4 +29,5 @@ expect bad_value.json "case 'bad value'" "graph.inputs.a.data[1]" "'one' is not 
 expect npy_missing.json "case 'missing npy'" "cannot open npy file"
 expect npy_truncated.json "case 'truncated npy'" "is truncated"
 expect deep.json "nested deeper than 200 levels"
+expect hostile_broadcast.json "case 'broadcast to 2^32 elements'" "add output: element count"
 exit $status
