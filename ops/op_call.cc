@@ -114,6 +114,128 @@ std::optional<MLNumber> OpCall::GetNumberOption(const Value& options, const char
   return n;
 }
 
+const Value& OpCall::Required(size_t index, const char* param) const {
+  const Value* v = At(index);
+  if (!v) Fail("missing argument " + std::to_string(index + 1) + " ('" + param + "')");
+  return *v;
+}
+
+// [EnforceRange] unsigned long.
+uint32_t OpCall::ToUint32(const Value& v, const std::string& where) const {
+  if (!v.is_number()) Fail(where + " must be an integer, got " + v.KindName());
+  const double d = v.number().d;
+  if (!std::isfinite(d) || std::trunc(d) != d || d < 0 || d > 4294967295.0) {
+    ThrowTypeError(op_ + ": " + where + " = " + v.number().text +
+                   " is not an unsigned long ([EnforceRange])");
+  }
+  return static_cast<uint32_t>(d);
+}
+
+double OpCall::ToDouble(const Value& v, const std::string& where) const {
+  if (v.is_number()) return v.number().d;
+  if (v.is_string()) {
+    if (auto n = NumberFromValue(v)) return n->AsDouble();
+  }
+  Fail(where + " must be a number, got " + v.KindName());
+}
+
+std::string OpCall::ToEnum(const Value& v, const std::string& where,
+                           const std::vector<std::string>& allowed) const {
+  if (!v.is_string()) Fail(where + " must be a string, got " + v.KindName());
+  for (const std::string& a : allowed) {
+    if (a == v.str()) return a;
+  }
+  std::string list;
+  for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
+  ThrowTypeError(op_ + ": " + where + " '" + v.str() + "' is not one of " + list);
+}
+
+uint32_t OpCall::GetUint32(size_t index, const char* param) const {
+  return ToUint32(Required(index, param), std::string("argument '") + param + "'");
+}
+
+std::vector<uint32_t> OpCall::GetUint32List(size_t index, const char* param) const {
+  const Value& v = Required(index, param);
+  const std::string where = std::string("argument '") + param + "'";
+  if (!v.is_array()) Fail(where + " must be an array of integers");
+  std::vector<uint32_t> out;
+  for (size_t i = 0; i < v.items().size(); ++i) {
+    out.push_back(ToUint32(v.items()[i], where + "[" + std::to_string(i) + "]"));
+  }
+  return out;
+}
+
+double OpCall::GetDouble(size_t index, const char* param) const {
+  return ToDouble(Required(index, param), std::string("argument '") + param + "'");
+}
+
+std::optional<bool> OpCall::GetBoolOption(const Value& options, const char* member) const {
+  const Value* v = options.Find(member);
+  if (!v || v->is_null()) return std::nullopt;
+  if (!v->is_bool()) Fail(std::string("options.") + member + " must be true or false");
+  return v->boolean();
+}
+
+std::optional<double> OpCall::GetDoubleOption(const Value& options, const char* member) const {
+  const Value* v = options.Find(member);
+  if (!v || v->is_null()) return std::nullopt;
+  return ToDouble(*v, std::string("options.") + member);
+}
+
+std::optional<uint32_t> OpCall::GetUint32Option(const Value& options, const char* member) const {
+  const Value* v = options.Find(member);
+  if (!v || v->is_null()) return std::nullopt;
+  return ToUint32(*v, std::string("options.") + member);
+}
+
+std::optional<std::vector<uint32_t>> OpCall::GetUint32ListOption(const Value& options,
+                                                                 const char* member) const {
+  const Value* v = options.Find(member);
+  if (!v || v->is_null()) return std::nullopt;
+  const std::string where = std::string("options.") + member;
+  if (!v->is_array()) Fail(where + " must be an array of integers");
+  std::vector<uint32_t> out;
+  for (size_t i = 0; i < v->items().size(); ++i) {
+    out.push_back(ToUint32(v->items()[i], where + "[" + std::to_string(i) + "]"));
+  }
+  return out;
+}
+
+std::optional<std::string> OpCall::GetEnumOption(const Value& options, const char* member,
+                                                 const std::vector<std::string>& allowed) const {
+  const Value* v = options.Find(member);
+  if (!v || v->is_null()) return std::nullopt;
+  return ToEnum(*v, std::string("options.") + member, allowed);
+}
+
+std::optional<std::vector<std::string>> OpCall::GetEnumListOption(
+    const Value& options, const char* member, const std::vector<std::string>& allowed) const {
+  const Value* v = options.Find(member);
+  if (!v || v->is_null()) return std::nullopt;
+  const std::string where = std::string("options.") + member;
+  if (!v->is_array()) Fail(where + " must be an array of strings");
+  std::vector<std::string> out;
+  for (size_t i = 0; i < v->items().size(); ++i) {
+    out.push_back(ToEnum(v->items()[i], where + "[" + std::to_string(i) + "]", allowed));
+  }
+  return out;
+}
+
+std::optional<Operand> OpCall::GetOperandOption(const Value& options, const char* member) const {
+  const Value* v = options.Find(member);
+  if (!v || v->is_null()) return std::nullopt;
+  return Resolve(*v, std::string("options.") + member);
+}
+
+std::optional<DataType> OpCall::GetDataTypeOption(const Value& options, const char* member) const {
+  const Value* v = options.Find(member);
+  if (!v || v->is_null()) return std::nullopt;
+  if (!v->is_string()) Fail(std::string("options.") + member + " must be a data type name");
+  const auto t = ParseDataType(v->str());
+  if (!t) ThrowTypeError(op_ + ": '" + v->str() + "' is not an MLOperandDataType");
+  return t;
+}
+
 std::optional<MLNumber> NumberFromValue(const Value& v) {
   if (v.is_number()) {
     const Number& n = v.number();

@@ -51,6 +51,24 @@ class OpCall {
   // Helpers for options members.
   MLOperatorOptions GetOperatorOptions(const Value& options) const;
   std::optional<MLNumber> GetNumberOption(const Value& options, const char* member) const;
+  // Typed readers for further argument and option kinds. Wrong JSON kinds raise InputError;
+  // values WebIDL conversion would reject ([EnforceRange] out of range or non-integral, an unknown
+  // enum value) raise TypeError, as the binding would.
+  uint32_t GetUint32(size_t index, const char* param) const;
+  std::vector<uint32_t> GetUint32List(size_t index, const char* param) const;
+  double GetDouble(size_t index, const char* param) const;
+  std::optional<bool> GetBoolOption(const Value& options, const char* member) const;
+  std::optional<double> GetDoubleOption(const Value& options, const char* member) const;
+  std::optional<uint32_t> GetUint32Option(const Value& options, const char* member) const;
+  std::optional<std::vector<uint32_t>> GetUint32ListOption(const Value& options,
+                                                           const char* member) const;
+  std::optional<std::string> GetEnumOption(const Value& options, const char* member,
+                                           const std::vector<std::string>& allowed) const;
+  std::optional<std::vector<std::string>> GetEnumListOption(
+      const Value& options, const char* member, const std::vector<std::string>& allowed) const;
+  std::optional<Operand> GetOperandOption(const Value& options, const char* member) const;
+  std::optional<DataType> GetDataTypeOption(const Value& options, const char* member) const;
+
   // Fails when more positional arguments were given than the method takes.
   void ExpectAtMost(size_t count) const;
 
@@ -59,6 +77,11 @@ class OpCall {
  private:
   const Value* At(size_t index) const;
   Operand Resolve(const Value& v, const std::string& where) const;
+  const Value& Required(size_t index, const char* param) const;
+  uint32_t ToUint32(const Value& v, const std::string& where) const;
+  double ToDouble(const Value& v, const std::string& where) const;
+  std::string ToEnum(const Value& v, const std::string& where,
+                     const std::vector<std::string>& allowed) const;
 
   GraphBuilder& builder_;
   std::string op_;
