@@ -78,6 +78,76 @@ const std::vector<ToleranceRow> kRows = {
      "to a float type: one rounding (the runner applies 0 for integer outputs, see below)"},
     {"clamp", U, 0, 0, 0, "selects an input or a bound exactly"},
     {"where", U, 0, 0, 0, "selects an input exactly"},
+    // matrix products, linear, normalizations, quantization (ops/matmul_gemm.cc,
+    // ops/normalization.cc, ops/quantization.cc)
+    {"matmul", U, 0, 0, 2,
+     "size = K: a dot product of length K is K products and K-1 additions, each rounding once "
+     "in an implementation that accumulates in the operand type"},
+    {"gemm", U, 0, 0, 1,
+     "size = the emulation's roundings: 2K for alpha*A x B's dot products, +1 for alpha*A when "
+     "alpha != 1, +1 for the add of c, +1 for beta*C when beta != 1 (after casting)"},
+    {"linear", U, 2, 2, 0, "the emulation mul(x, alpha) then add(beta): two roundings"},
+    {"batchNormalization", U, 6, 6, 0,
+     "the emulation's six element-wise steps (sub, add epsilon, sqrt, div, mul scale, add bias) "
+     "each round once"},
+    {"instanceNormalization", U, 840, 8400, 0,
+     "two reduceMean over the spatial axes (error grows with their size when accumulated in the "
+     "operand type) plus seven element-wise steps; float16 sums lose far more"},
+    {"layerNormalization", U, 840, 8400, 0, "as instanceNormalization, over the axes given"},
+    {"quantizeLinear", U, 0, 0, 0,
+     "integer output, compared exactly; the row lets it feed a float output (dequantizeLinear)"},
+    {"dequantizeLinear", U, 1, 1, 0,
+     "one rounding of (input - zeroPoint) * scale: for 8-bit inputs the emulation's cast and sub "
+     "are exact in both float types (32-bit inputs beyond 2^24 / 2^11 round earlier: such cases "
+     "set their own tolerance)"},
+    // sliding-window operators (size: the products or elements summed per output element)
+    {"conv2d", U, 0, 0, 2,
+     "sum of kernelHeight*kernelWidth*inputChannels/groups products (size): 2 ULP each for "
+     "implementations accumulating in the operand type"},
+    {"convTranspose2d", U, 0, 0, 2,
+     "as conv2d: at most kernelHeight*kernelWidth*inputChannels/groups products (size) per "
+     "output element"},
+    {"averagePool2d", U, 2, 2, 1,
+     "windowSize + 2: a sum of the window's elements (size) in the operand type, then a division"},
+    {"l2Pool2d", U, 2, 2, 1,
+     "windowSize + 2: a sum of squares of the window's elements (size), then a square root"},
+    {"maxPool2d", U, 0, 0, 0, "selects an input element exactly"},
+    {"resample2d", U, 0, 0, 2,
+     "nearest-neighbor copies an element (size 0); linear: three interpolations per element "
+     "(size 3), 2 ULP each for weights and products in the operand type"},
+    // activations, softmax, reductions (ops/activations.cc, ops/softmax.cc, ops/reduction.cc)
+    {"relu", U, 0, 0, 0, "max(0, x) selects exactly"},
+    {"leakyRelu", U, 1, 1, 0, "one rounding of alpha * x"},
+    {"prelu", U, 1, 1, 0, "one rounding of slope * x"},
+    {"hardSigmoid", U, 2, 2, 0, "the emulation's mul and add round once each; max/min are exact"},
+    {"hardSwish", U, 4, 4, 0,
+     "the emulation's add, mul and div round once each (max/min exact), one ulp spare"},
+    {"elu", U, 18, 18, 0,
+     "exp(x) - 1 in the operand type cancels near 0 (expm1 does not), then mul and add"},
+    {"gelu", U, 18, 18, 0,
+     "erf approximation, and 1 + erf(x/sqrt(2)) cancels for negative x, then two muls"},
+    {"sigmoid", U, 34, 10, 0,
+     "exp approximation (32 ulp in float32, as exp) plus add and div; float16 is computed wider"},
+    {"softplus", U, 18, 18, 0, "log(1 + exp(x)) with approximate exp and log"},
+    {"softsign", U, 3, 3, 0, "abs exact, then add and div round once each, one ulp spare"},
+    {"tanh", U, 16, 16, 0,
+     "tanh from exp-based approximations (the spec's (e^2x - 1)/(e^2x + 1) cancels near 0); the "
+     "conformance suite's bound, kept for float16 where GPUs evaluate the float32 formula and "
+     "round"},
+    {"softmax", U, 3, 3, 3,
+     "size = the axis length: a sum of size exponentials (each an approximate exp and an add), "
+     "then the subtraction of the max, an exp and a division (3 * size + 3)"},
+    {"reduceSum", U, 0, 0, 1, "size = reduced element count: one rounding per addition"},
+    {"reduceL1", U, 0, 0, 1, "as reduceSum (abs is exact)"},
+    {"reduceMean", U, 2, 2, 1, "as reduceSum, then a division (+2)"},
+    {"reduceSumSquare", U, 0, 0, 2, "a rounded square and a rounded addition per element"},
+    {"reduceL2", U, 1, 1, 2, "as reduceSumSquare, then a square root (+1)"},
+    {"reduceProduct", U, 0, 0, 1, "one rounding per multiplication"},
+    {"reduceLogSum", U, 18, 18, 1, "as reduceSum, then an approximate log (+18)"},
+    {"reduceLogSumExp", U, 18, 18, 1,
+     "an approximate exp and an addition per element, then an approximate log (+18)"},
+    {"reduceMax", U, 0, 0, 0, "selects an input element exactly"},
+    {"reduceMin", U, 0, 0, 0, "selects an input element exactly"},
 };
 
 }  // namespace

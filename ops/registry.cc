@@ -1,9 +1,19 @@
 #include "ops/registry.h"
 
+#include "ops/activations.h"
 #include "ops/cast_clamp_where.h"
+#include "ops/conv2d.h"
+#include "ops/conv_transpose2d.h"
 #include "ops/elementwise_binary.h"
 #include "ops/elementwise_logical.h"
 #include "ops/elementwise_unary.h"
+#include "ops/matmul_gemm.h"
+#include "ops/normalization.h"
+#include "ops/pool2d.h"
+#include "ops/quantization.h"
+#include "ops/reduction.h"
+#include "ops/resample2d.h"
+#include "ops/softmax.h"
 
 namespace nnref {
 

@@ -13,6 +13,16 @@ import { unaryFiles } from './unary.mjs';
 import { castFiles } from './cast.mjs';
 import { clampWhereFiles } from './clampwhere.mjs';
 import { graphFiles } from './graph.mjs';
+import { activationFiles } from './activations.mjs';
+import { softmaxFiles } from './softmax.mjs';
+import { reduceFiles } from './reduce.mjs';
+import { matrixFiles } from './matrix.mjs';
+import { linearFiles } from './linear.mjs';
+import { normalizationFiles } from './normalization.mjs';
+import { quantizationFiles } from './quantization.mjs';
+import { convFiles } from './conv.mjs';
+import { poolFiles } from './pool.mjs';
+import { resampleFiles } from './resample.mjs';
 import { elementCount } from './values.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -56,6 +66,9 @@ function main() {
   const check = process.argv.includes('--check');
   const files = {
     ...binaryFiles(), ...logicalFiles(), ...unaryFiles(), ...castFiles(), ...clampWhereFiles(), ...graphFiles(),
+    ...activationFiles(), ...softmaxFiles(), ...reduceFiles(),
+    ...matrixFiles(), ...linearFiles(), ...normalizationFiles(), ...quantizationFiles(),
+    ...convFiles(), ...poolFiles(), ...resampleFiles(),
   };
   if (!existsSync(outDir)) mkdirSync(outDir, { recursive: true });
   let total = 0;

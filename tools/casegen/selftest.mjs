@@ -6,9 +6,12 @@ import {
   convertNumber, maxFinite, isMidpoint, decimalEqualsDouble, roundHalfEvenDouble,
 } from './numerics.mjs';
 import { splitmix64, expandData, shortestFloat } from './values.mjs';
+import { hiprecChecks } from './hiprec_check.mjs';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ratexactChecks } from './ratexact_selftest.mjs';
+import { windowChecks } from './winselftest.mjs';
 
 let failures = 0;
 let checks = 0;
@@ -183,6 +186,9 @@ for (const [x, want] of F16) check(same(roundF16(x), want), `roundF16(${x}) = ${
   }
 }
 
+// 10b. Exact / fixed-point numerics of the activation, softmax and reduction cases (hiprec_check.mjs).
+hiprecChecks(check);
+
 // 11. The generated files (if present): valid JSON, unique names, data lengths equal element counts,
 //     every valid case has expected outputs.
 {
@@ -209,6 +215,12 @@ for (const [x, want] of F16) check(same(roundF16(x), want), `roundF16(${x}) = ${
   }
   console.log(`checked ${n} generated cases in ${mine.length} files`);
 }
+
+// 12. Exact rationals, sqrt-expression rounding and the matrix/normalization/quantization evaluators.
+ratexactChecks(check);
+
+// 13. conv2d / convTranspose2d / pooling / resample2d: exact rounding helpers and an independent re-evaluation.
+windowChecks(check);
 
 console.log(`${checks} checks, ${failures} failures`);
 process.exit(failures ? 1 : 0);

@@ -1,0 +1,46 @@
+// Pooling operations — WebNN §api-mlgraphbuilder-pool2d: averagePool2d, l2Pool2d, maxPool2d.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ops/conv_common.h"
+#include "ops/limits.h"
+#include "ops/op_call.h"
+
+namespace nnref {
+
+// §tensor-limits-pooling-averagepool2d-l2pool2d and §tensor-limits-pooling-maxpool2d
+extern const OpLimits kAveragePool2dL2Pool2dLimits;
+extern const OpLimits kMaxPool2dLimits;
+
+enum class PoolOp : uint8_t { kAverage, kL2, kMax };
+const char* PoolOpName(PoolOp op);  // "averagePool2d", "l2Pool2d", "maxPool2d"
+
+enum class MLRoundingType : uint8_t { kFloor, kCeil };
+
+struct MLPool2dOptions : MLOperatorOptions {
+  std::optional<std::vector<uint32_t>> windowDimensions;  // [windowHeight, windowWidth]
+  std::optional<std::vector<uint32_t>> padding;    // [beginningHeight, endingHeight, ...Width]
+  std::optional<std::vector<uint32_t>> strides;    // [strideHeight, strideWidth]
+  std::optional<std::vector<uint32_t>> dilations;  // [dilationHeight, dilationWidth]
+  MLInputOperandLayout layout = MLInputOperandLayout::kNchw;
+  MLRoundingType outputShapeRounding = MLRoundingType::kFloor;
+  std::optional<std::vector<uint32_t>> outputSizes;  // [outputHeight, outputWidth]
+};
+
+// "create a pooling operation" with the method's allowed data types.
+Operand Pool2d(GraphBuilder& builder, PoolOp op, const Operand& input,
+               const MLPool2dOptions& options = {});
+Operand AveragePool2d(GraphBuilder& builder, const Operand& input,
+                      const MLPool2dOptions& options = {});
+Operand L2Pool2d(GraphBuilder& builder, const Operand& input, const MLPool2dOptions& options = {});
+Operand MaxPool2d(GraphBuilder& builder, const Operand& input, const MLPool2dOptions& options = {});
+
+// Reads MLPool2dOptions; the older member name `roundingType` is accepted for
+// `outputShapeRounding` with a warning on stderr (spec-notes #2).
+template <PoolOp K>
+std::vector<Operand> CallPool2d(OpCall& call);
+
+}  // namespace nnref

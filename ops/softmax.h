@@ -1,0 +1,18 @@
+// softmax — WebNN §api-mlgraphbuilder-softmax-method.
+#pragma once
+
+#include <vector>
+
+#include "ops/limits.h"
+#include "ops/op_call.h"
+
+namespace nnref {
+
+extern const OpLimits kSoftmaxLimits;  // §tensor-limits-softmax
+
+Operand Softmax(GraphBuilder& builder, const Operand& input, uint32_t axis,
+                const MLOperatorOptions& options = {});
+
+std::vector<Operand> CallSoftmax(OpCall& call);
+
+}  // namespace nnref

@@ -1,0 +1,101 @@
+// tools/bench: times the reference kernels on the shapes of docs/performance.md. The reference is
+// a plain loop nest by design; these figures are a baseline for the fast paths, not a target the
+// reference is tuned for. Usage: build/bin/nnref_bench [--repeat N] [--filter NAME]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ops/conv2d.h"
+#include "ops/matmul_gemm.h"
+#include "ops/normalization.h"
+#include "ops/softmax.h"
+#include "runner/data.h"
+
+namespace nnref {
+namespace {
+
+Tensor Random(const Shape& shape, uint64_t seed) {
+  Tensor t = Tensor::Allocate(DataType::kFloat32, shape);
+  SplitMix64 rng(seed);
+  float* p = t.base<float>();
+  for (uint64_t i = 0; i < t.element_count(); ++i) {
+    p[i] = static_cast<float>(rng.NextUnit() * 2.0 - 1.0);
+  }
+  return t;
+}
+
+struct Bench {
+  const char* name;
+  double flops;  // floating-point operations of one run (multiply-add = 2)
+  std::function<std::shared_ptr<const Graph>(GraphBuilder&)> build;
+  std::vector<std::pair<std::string, Shape>> inputs;
+};
+
+}  // namespace
+}  // namespace nnref
+
+int main(int argc, char** argv) {
+  using namespace nnref;
+  int repeat = 3;
+  std::string filter;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = std::atoi(argv[++i]);
+    if (!std::strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
+  }
+  const OperandDescriptor conv_in{DataType::kFloat32, {1, 64, 56, 56}};
+  const std::vector<Bench> benches = {
+      {"conv2d float32 1x64x56x56 * 64x64x3x3 pad 1", 2.0 * 64 * 56 * 56 * 64 * 9,
+       [&](GraphBuilder& b) {
+         const Operand x = b.Input("x", conv_in);
+         const Operand w = b.Constant({DataType::kFloat32, {64, 64, 3, 3}}, Random({64, 64, 3, 3}, 2));
+         MLConv2dOptions o;
+         o.padding = std::vector<uint32_t>{1, 1, 1, 1};
+         return b.Build({{"y", Conv2d(b, x, w, o)}});
+       },
+       {{"x", {1, 64, 56, 56}}}},
+      {"matmul float32 512x512 * 512x512", 2.0 * 512 * 512 * 512,
+       [](GraphBuilder& b) {
+         const Operand a = b.Input("a", {DataType::kFloat32, {512, 512}});
+         const Operand c = b.Input("b", {DataType::kFloat32, {512, 512}});
+         return b.Build({{"y", Matmul(b, a, c)}});
+       },
+       {{"a", {512, 512}}, {"b", {512, 512}}}},
+      {"softmax float32 64x1000 axis 1", 3.0 * 64 * 1000,
+       [](GraphBuilder& b) {
+         const Operand x = b.Input("x", {DataType::kFloat32, {64, 1000}});
+         return b.Build({{"y", Softmax(b, x, 1)}});
+       },
+       {{"x", {64, 1000}}}},
+      {"layerNormalization float32 128x768", 5.0 * 128 * 768,
+       [](GraphBuilder& b) {
+         const Operand x = b.Input("x", {DataType::kFloat32, {128, 768}});
+         return b.Build({{"y", LayerNormalization(b, x)}});
+       },
+       {{"x", {128, 768}}}},
+  };
+  std::printf("%-48s %12s %12s %10s\n", "benchmark", "min ms", "median ms", "GFLOP/s");
+  for (const Bench& bench : benches) {
+    if (!filter.empty() && std::string(bench.name).find(filter) == std::string::npos) continue;
+    GraphBuilder builder;
+    const auto graph = bench.build(builder);
+    std::map<std::string, Tensor> inputs;
+    uint64_t seed = 10;
+    for (const auto& [name, shape] : bench.inputs) inputs[name] = Random(shape, seed++);
+    std::vector<double> ms;
+    for (int r = 0; r < repeat; ++r) {
+      const auto t0 = std::chrono::steady_clock::now();
+      const auto out = graph->Compute(inputs);
+      const auto t1 = std::chrono::steady_clock::now();
+      ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    }
+    std::sort(ms.begin(), ms.end());
+    const double median = ms[ms.size() / 2];
+    std::printf("%-48s %12.2f %12.2f %10.3f\n", bench.name, ms.front(), median,
+                bench.flops / (ms.front() * 1e6));
+  }
+  return 0;
+}
