@@ -6,10 +6,11 @@
 //    float16) values is exact in double; the products are summed in a double accumulator `dot`
 //    in ascending k (starting from -0, so all -0 products give -0) and the sum is rounded once to
 //    the output type.
-//  - gemm: the emulation is matmul(alpha*A, B) + beta*C. nnref evaluates
-//    alpha*dot (+ beta*c when c exists) in double and rounds once, with alpha and beta first cast
-//    to a's data type as steps 5-6 say. Without c the emulation returns the product alone, so
-//    nothing is added (a -0 product stays -0).
+//  - gemm: the emulation is matmul(alpha*A, B) + beta*C, and nnref evaluates it in that order in
+//    double: each alpha*a (exact in double) times b, summed as for matmul, plus beta*c when c
+//    exists, rounded once; alpha and beta are first cast to a's data type (steps 5-6). Keeping
+//    the emulation's order keeps its signed zeros and special values (alpha = 0 with an infinite
+//    a gives NaN). Without c the emulation returns the product alone, so nothing is added.
 //  - linear: alpha*x + beta (alpha, beta cast to the input type by steps 4-5), correctly rounded
 //    once: alpha*x is exact in double (two float32 significands need at most 48 bits), and the sum
 //    is rounded to double to odd (SumToOdd, ops/exact_round.h) before the one rounding to the
@@ -61,9 +62,12 @@ double CastOptionTo(DataType type, double v) {
 
 // Matrix products over the trailing two axes. `a` is viewed as batch + [rows, depth], `b` as
 // batch + [depth, cols] (both already broadcast to the output's batch shape, strides arbitrary).
-// finish(dot, m, n) turns the double accumulator of output element (m, n) into the stored value.
+// Each a element is first multiplied by `a_scale` (gemm's alpha; 1 for matmul), which is exact
+// in double. finish(dot, m, n) turns the double accumulator of output element (m, n) into the
+// stored value.
 template <typename T, typename Finish>
-Tensor MatrixProduct(const Tensor& a, const Tensor& b, const Shape& out_shape, Finish&& finish) {
+Tensor MatrixProduct(const Tensor& a, const Tensor& b, const Shape& out_shape, double a_scale,
+                     Finish&& finish) {
   const size_t rank = out_shape.size();
   const auto rows = static_cast<int64_t>(out_shape[rank - 2]);
   const auto cols = static_cast<int64_t>(out_shape[rank - 1]);
@@ -89,7 +93,8 @@ Tensor MatrixProduct(const Tensor& a, const Tensor& b, const Shape& out_shape, F
             // IEEE addition, so that a sum of -0 products stays -0 as it would in the operand type.
             double dot = -0.0;
             for (int64_t k = 0; k < depth; ++k) {
-              dot += ToDouble(a_row[k * a_depth_stride]) * ToDouble(b_col[k * b_depth_stride]);
+              const double scaled_a = a_scale * ToDouble(a_row[k * a_depth_stride]);  // exact
+              dot += scaled_a * ToDouble(b_col[k * b_depth_stride]);
             }
             po[off[0] + m * cols + n] = finish(dot, m, n);
           }
@@ -113,7 +118,7 @@ class MatmulKernel final : public Kernel {
     const Tensor b = in[1]->data.BroadcastTo(b_shape);
     return {DispatchFloatType(out[0].dataType, [&]<typename T>() {
       return OperandValue{
-          MatrixProduct<T>(a, b, shape,
+          MatrixProduct<T>(a, b, shape, 1.0,
                            [](double dot, int64_t, int64_t) { return RoundTo<T>(dot); }),
           {}};
     })};
@@ -141,9 +146,9 @@ class GemmKernel final : public Kernel {
       const int64_t c_row_stride = has_c ? c.strides()[0] : 0;
       const int64_t c_col_stride = has_c ? c.strides()[1] : 0;
       return OperandValue{
-          MatrixProduct<T>(a, b, shape,
+          MatrixProduct<T>(a, b, shape, alpha,
                            [&](double dot, int64_t m, int64_t n) {
-                             double v = alpha * dot;
+                             double v = dot;
                              if (has_c) {
                                v += beta * ToDouble(pc[m * c_row_stride + n * c_col_stride]);
                              }

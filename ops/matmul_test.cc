@@ -202,6 +202,20 @@ TEST_CASE("gemm float16: alpha*A*B + beta*C is rounded once") {
   CHECK(r.data.base<Float16>()[0].bits == 0x1e01);
 }
 
+TEST_CASE("gemm follows the emulation's order: alpha*A first (signed zeros)") {
+  // alpha = -1, A = [[+0, -0]], B = [[1], [1]]: alpha*A = [[-0, +0]], products -0 and +0, sum +0.
+  // (Scaling the finished dot product instead would give -1 * (+0 + -0) = -0.)
+  GraphBuilder b;
+  const Operand x = b.Input("x", {DataType::kFloat32, {1, 2}});
+  const Operand y = b.Input("y", {DataType::kFloat32, {2, 1}});
+  MLGemmOptions o;
+  o.alpha = -1;
+  const OperandValue r =
+      Run(b, Gemm(b, x, y, o), {{"x", F32({1, 2}, {0.0f, -0.0f})}, {"y", F32({2, 1}, {1, 1})}});
+  CHECK(r.data.base<float>()[0] == 0.0f);
+  CHECK_FALSE(std::signbit(r.data.base<float>()[0]));
+}
+
 TEST_CASE("gemm: alpha and beta are cast to the operand type first") {
   // float16(0.1) = 0.0999755859375; 1 * that * 1 is exact.
   GraphBuilder b;

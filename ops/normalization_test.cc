@@ -286,7 +286,7 @@ TEST_CASE("layerNormalization with empty axes gives the bias (spec-notes #13)") 
     const Operand x = b.Input("x", {DataType::kFloat32, {2}});
     const Operand bias = b.Input("bias", {DataType::kFloat32, {}});
     MLLayerNormalizationOptions o;
-    o.axes = std::vector<uint32_t>{};
+    o.axes.emplace();  // present and empty
     o.bias = bias;
     const OperandValue r =
         Run(b, LayerNormalization(b, x, o), {{"x", F32({2}, {5, -7})}, {"bias", F32({}, {0.25f})}});

@@ -37,8 +37,21 @@ std::string OperatorDisplayName(const char* op, const MLOperatorOptions& options
 }
 
 OpCall::OpCall(GraphBuilder& builder, std::string op, std::vector<PositionalArg> args,
-               OperandLookup lookup)
-    : builder_(builder), op_(std::move(op)), args_(std::move(args)), lookup_(std::move(lookup)) {}
+               OperandLookup lookup, WarningSink warn)
+    : builder_(builder),
+      op_(std::move(op)),
+      args_(std::move(args)),
+      lookup_(std::move(lookup)),
+      warn_(std::move(warn)) {}
+
+void OpCall::Warn(const std::string& what) const {
+  const std::string message = op_ + ": " + what;
+  if (warn_) {
+    warn_(message);
+  } else {
+    std::fprintf(stderr, "warning: %s\n", message.c_str());
+  }
+}
 
 void OpCall::Fail(const std::string& what) const { throw InputError(op_ + ": " + what); }
 

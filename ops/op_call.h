@@ -32,11 +32,13 @@ struct PositionalArg {
 };
 
 using OperandLookup = std::function<std::optional<Operand>(const std::string& name)>;
+// Receives non-fatal remarks about a call (e.g. an old option name accepted as an alias).
+using WarningSink = std::function<void(const std::string& message)>;
 
 class OpCall {
  public:
   OpCall(GraphBuilder& builder, std::string op, std::vector<PositionalArg> args,
-         OperandLookup lookup);
+         OperandLookup lookup, WarningSink warn = {});
 
   GraphBuilder& builder() const { return builder_; }
   const std::string& op() const { return op_; }
@@ -73,6 +75,8 @@ class OpCall {
   void ExpectAtMost(size_t count) const;
 
   [[noreturn]] void Fail(const std::string& what) const;
+  // A non-fatal remark, prefixed with the operator name; to the sink, or stderr without one.
+  void Warn(const std::string& what) const;
 
  private:
   const Value* At(size_t index) const;
@@ -87,6 +91,7 @@ class OpCall {
   std::string op_;
   std::vector<PositionalArg> args_;
   OperandLookup lookup_;
+  WarningSink warn_;
 };
 
 // Reads an MLNumber from a JSON value: a number, or a string "NaN"/"Infinity"/"-Infinity"/"-0",

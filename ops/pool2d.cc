@@ -317,10 +317,10 @@ std::vector<Operand> CallPool2d(OpCall& call) {
   std::optional<std::string> rounding = call.GetEnumOption(o, "outputShapeRounding", roundings);
   // spec-notes #2: `roundingType` is the older name of the member; the current name wins.
   if (auto old = call.GetEnumOption(o, "roundingType", roundings)) {
-    std::fprintf(stderr, "warning: %s: options.roundingType is the older name of %s\n",
-                 call.op().c_str(),
-                 rounding ? "outputShapeRounding, which is also given and wins"
-                          : "outputShapeRounding (spec-notes #2)");
+    call.Warn(rounding ? "options.roundingType is the older name of outputShapeRounding, which is "
+                         "also given and wins"
+                       : "options.roundingType is the older name of outputShapeRounding "
+                         "(spec-notes #2)");
     if (!rounding) rounding = old;
   }
   if (rounding == "ceil") options.outputShapeRounding = MLRoundingType::kCeil;

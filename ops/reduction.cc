@@ -1,12 +1,15 @@
 // Reduction operations — WebNN §api-mlgraphbuilder-reduce.
 //
 // Numerics, float types. Accumulator: double, with Neumaier's compensated summation for the sums
-// (sum, L1, sumSquare, L2, mean, logSum, and the exponentials of logSumExp), so a sum is close to
-// the exact sum of the inputs; a float32 square and every float32/float16 sum of at most 2^31
-// squares are exact or finite in double, so L2 needs no hypot-style scaling. The result is rounded
-// once to the output type.
-//  - mean: the compensated sum divided by the element count.
-//  - L2: sqrt of the sum of squares.  logSum: log of the sum (NaN for a negative sum, as log).
+// (sum, L1, sumSquare, L2, mean, logSum, and the exponentials of logSumExp), which carries the
+// exact sum as hi + lo (up to the rounding of the compensation term). A float32 square is exact in
+// double and a sum of at most 2^31 of them is finite, so L2 needs no hypot-style scaling.
+//  - sum, L1, sumSquare: hi + lo rounded to double to odd, then once to the output type: the
+//    correctly rounded exact sum (1 + 2^-24 + 2^-60 gives float32 1 + 2^-23, not the tie's 1).
+//    The sum starts at -0, the identity of IEEE addition, so a sum of -0s is -0.
+//  - mean: (hi + lo) / count, and L2: sqrt(hi + lo), both rounded to odd from the exact division
+//    or square-root remainder (fma), then once to the output type: correctly rounded.
+//  - logSum: log of the sum (NaN for a negative sum, as log).
 //  - logSumExp: m + log1p(sum over the other elements of exp(x_i - m)), m the maximum (one
 //    occurrence of it is the 1 of log1p); no overflow where exp(x) alone would overflow, and full
 //    accuracy when the other terms are tiny. A NaN input gives NaN; m = +Inf gives +Inf and an
@@ -24,8 +27,10 @@
 #include "ops/reduction.h"
 
 #include <cmath>
+#include <utility>
 
 #include "ops/elementwise.h"
+#include "ops/exact_round.h"
 
 namespace nnref {
 
@@ -70,18 +75,52 @@ const OpLimits kFloatLimits = {
 const OpLimits kMaxMinLimits = {
     {{"input", DataTypeSet::All(), "", 0, kMaxRankAny}, {"output", {}, "input", 0, kMaxRankAny}}};
 
-// Neumaier's compensated sum. `sum` is the plain running sum: once it is not finite (an infinite
-// or NaN input), it is the IEEE result and the compensation is ignored.
+// Neumaier's compensated sum. `sum` is the plain running sum, started at -0 (the IEEE identity
+// of addition, so a sum of -0s is -0); once it is not finite (an infinite or NaN input) it is the
+// IEEE result and the compensation is ignored. Otherwise sum + comp is the exact sum up to the
+// rounding of comp itself (relative 2^-53 of the accumulated errors).
 struct CompensatedSum {
-  double sum = 0;
+  double sum = -0.0;
   double comp = 0;
   void Add(double v) {
     const double t = sum + v;
     comp += std::fabs(sum) >= std::fabs(v) ? (sum - t) + v : (v - t) + sum;
     sum = t;
   }
-  double Value() const { return std::isfinite(sum) ? sum + comp : sum; }
+  // The sum as hi + lo, hi the double nearest to it and lo the remainder (TwoSum).
+  std::pair<double, double> Split() const {
+    if (!std::isfinite(sum) || comp == 0) return {sum, 0.0};
+    const double hi = sum + comp;
+    const double bb = hi - sum;
+    return {hi, (sum - (hi - bb)) + (comp - bb)};
+  }
+  double Value() const { return Split().first; }
 };
+
+// Results of hi + lo (a Split()) rounded to double *to odd* (ops/exact_round.h), so that one more
+// rounding to float32/float16 gives the correctly rounded result of the exact value:
+// the sum itself, its quotient by n (the division remainder hi - q*n is exact by fma), and its
+// square root (the remainder hi - s*s is exact by fma). In each case the first approximation is
+// within one double ulp of the exact value, and the remainder gives the side.
+double SumRoundedToOdd(std::pair<double, double> v) { return RoundToOdd(v.first, v.second); }
+
+double QuotientRoundedToOdd(std::pair<double, double> v, double n) {
+  const auto [hi, lo] = v;
+  const double q0 = hi / n;
+  if (!std::isfinite(q0) || lo == 0) {
+    if (!std::isfinite(q0)) return q0;
+    return RoundToOdd(q0, std::fma(-q0, n, hi));
+  }
+  const double q = q0 + (std::fma(-q0, n, hi) + lo) / n;
+  return RoundToOdd(q, std::fma(-q, n, hi) + lo);
+}
+
+double SqrtRoundedToOdd(std::pair<double, double> v) {
+  const auto [hi, lo] = v;
+  const double s = std::sqrt(hi);
+  if (!std::isfinite(s) || s == 0) return s;
+  return RoundToOdd(s, std::fma(-s, s, hi) + lo);
+}
 
 // Whether a (non-NaN) candidate replaces the current extreme, with max(-0, +0) = +0 and
 // min(-0, +0) = -0.
@@ -139,7 +178,7 @@ T ReduceFloat(ReduceOp op, const Visit& visit, uint64_t count, Latitude& la) {
       });
       if (nan) return RoundTo<T>(std::nan(""));
       if (std::isinf(m)) return RoundTo<T>(m);  // +Inf: sum is Inf; -Inf: log(0)
-      CompensatedSum rest;                      // the accumulator
+      CompensatedSum rest{0.0, 0.0};            // the accumulator; +0: log(exp(-0)) is +0
       bool skipped = false;
       visit([&](T v) {
         const double d = ToDouble(v);
@@ -149,7 +188,9 @@ T ReduceFloat(ReduceOp op, const Visit& visit, uint64_t count, Latitude& la) {
         }
         rest.Add(std::exp(d - m));
       });
-      return RoundTo<T>(m + std::log1p(rest.Value()));
+      // An empty rest is the empty sum -0; log(sum exp) of a single -0 is log(1) = +0, so use +0.
+      const double r = rest.Value() == 0 ? 0.0 : rest.Value();
+      return RoundTo<T>(m + std::log1p(r));
     }
     default: {
       CompensatedSum acc;  // the accumulator
@@ -167,16 +208,15 @@ T ReduceFloat(ReduceOp op, const Visit& visit, uint64_t count, Latitude& la) {
             acc.Add(d);
         }
       });
-      const double s = acc.Value();
       switch (op) {
         case ReduceOp::kL2:
-          return RoundTo<T>(std::sqrt(s));
+          return RoundTo<T>(SqrtRoundedToOdd(acc.Split()));
         case ReduceOp::kMean:
-          return RoundTo<T>(s / static_cast<double>(count));
+          return RoundTo<T>(QuotientRoundedToOdd(acc.Split(), static_cast<double>(count)));
         case ReduceOp::kLogSum:
-          return RoundTo<T>(std::log(s));
+          return RoundTo<T>(std::log(acc.Value()));
         default:
-          return RoundTo<T>(s);
+          return RoundTo<T>(SumRoundedToOdd(acc.Split()));
       }
     }
   }

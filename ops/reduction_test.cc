@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "ops/cast_clamp_where.h"
+#include "ops/elementwise_unary.h"
 #include "ops/registry.h"
 #include "ops/softmax.h"
 
@@ -108,6 +109,15 @@ TEST_CASE("reduceL1 with empty axes is abs element-wise; reduceSumSquare / L2 / 
   CHECK(Reduce1<float>(ReduceOp::kSum, DataType::kFloat32, {5},
                        {1, 0x1p-24f, 0x1p-24f, 0x1p-24f, 0x1p-24f})
             .data.base<float>()[0] == 1 + 0x1p-22f);
+  // 1 + 2^-24 + 2^-60 lies just above a float32 tie: the exact sum rounds up to 1 + 2^-23 (the
+  // double sum 1 + 2^-24 would tie to 1). The same for the mean (4 + 2^-22 + 2^-58) / 4.
+  CHECK(Reduce1<float>(ReduceOp::kSum, DataType::kFloat32, {3}, {1, 0x1p-24f, 0x1p-60f})
+            .data.base<float>()[0] == 1 + 0x1p-23f);
+  CHECK(Reduce1<float>(ReduceOp::kMean, DataType::kFloat32, {4}, {2, 0x1p-22f, 0x1p-58f, 2})
+            .data.base<float>()[0] == 1 + 0x1p-23f);
+  // A sum of -0s is -0 (IEEE), as the emulation's additions give.
+  CHECK(BitsOf(Reduce1<float>(ReduceOp::kSum, DataType::kFloat32, {2}, {-0.0f, -0.0f})
+                   .data.base<float>()[0]) == 0x80000000);
   // 1 + 2^-60 - 1: a plain double sum gives 0; the compensated sum keeps 2^-60.
   CHECK(Reduce1<float>(ReduceOp::kSum, DataType::kFloat32, {3}, {1, 0x1p-60f, -1})
             .data.base<float>()[0] == 0x1p-60f);
@@ -298,6 +308,19 @@ TEST_CASE("softmax: NaN and +Infinity follow the emulation (the whole line is Na
   CHECK(std::isnan(y[3]));
   CHECK_FALSE(std::isnan(y[4]));
   CHECK_FALSE(r.latitude.valid());
+}
+
+TEST_CASE("softmax: input latitude marks only the lines it reaches") {
+  GraphBuilder b;
+  const Operand x = b.Input("x", {DataType::kFloat32, {2, 2}});
+  const Operand s = ElementwiseUnary(b, UnaryOp::kSign, x);  // sign(NaN): 0, value-or-NaN
+  const OperandValue r =
+      Run(b, Softmax(b, s, 1), {{"x", Make<float>(DataType::kFloat32, {2, 2}, {NAN, 1, 2, 3})}});
+  CHECK(Lat(r, 0) == kAnyMark);
+  CHECK(Lat(r, 1) == kAnyMark);
+  CHECK(Lat(r, 2) == 0);
+  CHECK(Lat(r, 3) == 0);
+  CHECK(r.data.base<float>()[2] == 0.5f);
 }
 
 TEST_CASE("softmax validation and tolerance size") {

@@ -48,6 +48,7 @@ struct CaseResult {
   Verdict verdict = Verdict::kPass;
   std::string message;
   std::vector<OutputResult> outputs;
+  std::vector<std::string> warnings = {};  // non-fatal remarks from the builder methods
 };
 
 struct Summary {
@@ -153,6 +154,11 @@ void WriteReport(const std::string& path, const Summary& s,
                                    {"verdict", Value::Str(VerdictName(r.verdict))},
                                    {"outputs", Value::Object(std::move(outs))},
                                    {"message", Value::Str(r.message)}}));
+    if (!r.warnings.empty()) {
+      std::vector<Value> w;
+      for (const std::string& x : r.warnings) w.push_back(Value::Str(x));
+      cases.back().members().emplace_back("warnings", Value::Array(std::move(w)));
+    }
   }
   const Value root =
       Value::Object({{"summary", Value::Object({{"passed", Num(static_cast<double>(s.passed))},
@@ -212,6 +218,7 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
                   " while building: " + e.what();
       return r;
     }
+    r.warnings = b.warnings;
     const auto values = RunBuiltCase(b);
     for (const TensorSpec& exp : c.expected_outputs) {
       const std::string field = c.Where() + ": graph.expectedOutputs." + exp.name;
@@ -262,6 +269,7 @@ bool Selected(const Case& c, const RunOptions& o) {
 }
 
 void PrintResult(const CaseResult& r, bool verbose) {
+  for (const std::string& w : r.warnings) std::cerr << "warning: " << w << "\n";
   if (r.verdict == Verdict::kPass && !verbose) return;
   if (r.verdict == Verdict::kSkip && !verbose) return;
   std::cout << (r.verdict == Verdict::kPass    ? "PASS "

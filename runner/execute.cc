@@ -63,12 +63,14 @@ BuiltCase BuildCase(const Case& c, const std::vector<std::string>& outputs,
     if (!info) throw InputError(w + ": unknown operator '" + spec.name + "'");
     std::vector<PositionalArg> args;
     for (const auto& [k, v] : spec.args) args.push_back({k, v});
-    OpCall call(builder, spec.name, std::move(args),
-                [&b](const std::string& name) -> std::optional<Operand> {
-                  const auto it = b.named.find(name);
-                  if (it == b.named.end()) return std::nullopt;
-                  return it->second;
-                });
+    OpCall call(
+        builder, spec.name, std::move(args),
+        [&b](const std::string& name) -> std::optional<Operand> {
+          const auto it = b.named.find(name);
+          if (it == b.named.end()) return std::nullopt;
+          return it->second;
+        },
+        [&b, &w](const std::string& message) { b.warnings.push_back(w + ": " + message); });
     std::vector<Operand> results;
     try {
       results = info->call(call);

@@ -20,6 +20,7 @@ struct BuiltCase {
   std::map<uint32_t, std::string> operand_names;  // operand id -> case name
   std::map<std::string, Tensor> input_values;     // data for graph inputs
   std::vector<std::string> output_names;          // in the order they were requested
+  std::vector<std::string> warnings;              // non-fatal remarks from builder methods
 };
 
 // The outputs a case asks for: its expectedOutputs names, or else every operator output that no

@@ -48,29 +48,34 @@ int main(int argc, char** argv) {
   }
   const OperandDescriptor conv_in{DataType::kFloat32, {1, 64, 56, 56}};
   const std::vector<Bench> benches = {
-      {"conv2d float32 1x64x56x56 * 64x64x3x3 pad 1", 2.0 * 64 * 56 * 56 * 64 * 9,
+      {"conv2d float32 1x64x56x56 * 64x64x3x3 pad 1",
+       2.0 * 64 * 56 * 56 * 64 * 9,
        [&](GraphBuilder& b) {
          const Operand x = b.Input("x", conv_in);
-         const Operand w = b.Constant({DataType::kFloat32, {64, 64, 3, 3}}, Random({64, 64, 3, 3}, 2));
+         const Operand w =
+             b.Constant({DataType::kFloat32, {64, 64, 3, 3}}, Random({64, 64, 3, 3}, 2));
          MLConv2dOptions o;
          o.padding = std::vector<uint32_t>{1, 1, 1, 1};
          return b.Build({{"y", Conv2d(b, x, w, o)}});
        },
        {{"x", {1, 64, 56, 56}}}},
-      {"matmul float32 512x512 * 512x512", 2.0 * 512 * 512 * 512,
+      {"matmul float32 512x512 * 512x512",
+       2.0 * 512 * 512 * 512,
        [](GraphBuilder& b) {
          const Operand a = b.Input("a", {DataType::kFloat32, {512, 512}});
          const Operand c = b.Input("b", {DataType::kFloat32, {512, 512}});
          return b.Build({{"y", Matmul(b, a, c)}});
        },
        {{"a", {512, 512}}, {"b", {512, 512}}}},
-      {"softmax float32 64x1000 axis 1", 3.0 * 64 * 1000,
+      {"softmax float32 64x1000 axis 1",
+       3.0 * 64 * 1000,
        [](GraphBuilder& b) {
          const Operand x = b.Input("x", {DataType::kFloat32, {64, 1000}});
          return b.Build({{"y", Softmax(b, x, 1)}});
        },
        {{"x", {64, 1000}}}},
-      {"layerNormalization float32 128x768", 5.0 * 128 * 768,
+      {"layerNormalization float32 128x768",
+       5.0 * 128 * 768,
        [](GraphBuilder& b) {
          const Operand x = b.Input("x", {DataType::kFloat32, {128, 768}});
          return b.Build({{"y", LayerNormalization(b, x)}});

@@ -295,6 +295,10 @@ function floatCases(op, t, seed) {
     : [0.1, 0.2, 0.3, 2049, 1.00048828125, 3]), { axes: [1], labels: ['rounding'] }));
   const rows = specialRows(op, t);
   out.push(redCase(op, t, 'special_values', T(t, [rows.length, 4], rows.flat()), { axes: [1], labels: ['special_values'] }));
+  // Empty axes: the reduction of each single value (sum(-0) = -0, logSum(-1) = NaN, L2(-3) = 3, ...).
+  const one = [Infinity, -Infinity, -0, 0, 1, -1, 0.5, -2.5, MIN_SUB[t], -MIN_SUB[t], MAX[t], -MAX[t]];
+  if (op !== 'reduceMax' && op !== 'reduceMin') one.unshift(NaN);
+  out.push(redCase(op, t, 'empty_axes_special_values', T(t, [one.length], one), { axes: [], labels: ['special_values', 'empty_axes'] }));
   if (op === 'reduceMax' || op === 'reduceMin') {
     out.push(redCase(op, t, 'nan_input', T(t, [3, 3], [NaN, 1, 2, 0, NaN, -1, 3, 4, 5]), { axes: [1],
       labels: ['special_values', 'implementation_defined'] }));
