@@ -148,6 +148,21 @@ const std::vector<ToleranceRow> kRows = {
      "an approximate exp and an addition per element, then an approximate log (+18)"},
     {"reduceMax", U, 0, 0, 0, "selects an input element exactly"},
     {"reduceMin", U, 0, 0, 0, "selects an input element exactly"},
+    // recurrent networks (ops/rnn.cc): per_size 2 with size = steps * (inputSize + hiddenSize +
+    // extra), i.e. 2 ULP per term of every gate's two dot products plus a per-step budget
+    {"gru", U, 0, 0, 2,
+     "size = steps * (inputSize + hiddenSize + 46): per step, each gate's input and recurrent "
+     "dot products (2 ULP per product-add) and 92 ULP for the rest of the emulated gruCell: "
+     "bias adds, two sigmoids (34 each), tanh (16), the reset mul and the update's mul, sub, "
+     "mul, add; the state carried between steps (rounded per step by implementations, kept in "
+     "double by nnref) accumulates that once per step"},
+    {"gruCell", U, 0, 0, 2, "as gru with steps = 1: size = inputSize + hiddenSize + 46"},
+    {"lstm", U, 0, 0, 2,
+     "size = steps * (inputSize + hiddenSize + 55): per step, the gates' dot products (2 ULP "
+     "per product-add) and 110 ULP for the rest of the emulated lstmCell: bias and peephole "
+     "adds/muls, three sigmoids feeding products (34 each on the path), two tanh (16 each), "
+     "the cell update's two muls and add and the final mul; accumulated once per step"},
+    {"lstmCell", U, 0, 0, 2, "as lstm with steps = 1: size = inputSize + hiddenSize + 55"},
 };
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "ops/quantization.h"
 #include "ops/reduction.h"
 #include "ops/resample2d.h"
+#include "ops/rnn.h"
 #include "ops/softmax.h"
 
 namespace nnref {

@@ -23,6 +23,7 @@ import { quantizationFiles } from './quantization.mjs';
 import { convFiles } from './conv.mjs';
 import { poolFiles } from './pool.mjs';
 import { resampleFiles } from './resample.mjs';
+import { rnnFiles } from './rnn.mjs';
 import { elementCount } from './values.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -69,6 +70,7 @@ function main() {
     ...activationFiles(), ...softmaxFiles(), ...reduceFiles(),
     ...matrixFiles(), ...linearFiles(), ...normalizationFiles(), ...quantizationFiles(),
     ...convFiles(), ...poolFiles(), ...resampleFiles(),
+    ...rnnFiles(),
   };
   if (!existsSync(outDir)) mkdirSync(outDir, { recursive: true });
   let total = 0;
