@@ -11,31 +11,11 @@
 
 #include "ops/cast_clamp_where.h"
 #include "ops/registry.h"
+#include "ref/testing.h"
 
 namespace nnref {
 
 namespace {
-
-template <typename T>
-Tensor Make(DataType t, const Shape& s, std::initializer_list<T> v) {
-  Tensor x = Tensor::Allocate(t, s);
-  size_t i = 0;
-  for (T e : v) x.base<T>()[i++] = e;
-  return x;
-}
-
-ErrorType ErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const WebnnError& e) {
-    return e.type();
-  }
-  return ErrorType::kUnknownError;
-}
-
-OperandValue Run(GraphBuilder& b, const Operand& out, const std::map<std::string, Tensor>& in) {
-  return b.Build({{"out", out}})->Compute(in).at("out");
-}
 
 // Applies a float32 activation to `values` and returns the result.
 template <typename Fn>

@@ -10,6 +10,7 @@
 #include "ops/conv2d.h"
 #include "ops/conv_transpose2d.h"
 #include "ops/registry.h"
+#include "ref/testing.h"
 
 namespace nnref {
 
@@ -51,19 +52,6 @@ std::vector<float> Permute(const std::vector<float>& in, const Shape& shape,
 }
 Shape PermuteShape(const Shape& s, std::array<size_t, 4> perm) {
   return {s[perm[0]], s[perm[1]], s[perm[2]], s[perm[3]]};
-}
-
-ErrorType ErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const WebnnError& e) {
-    return e.type();
-  }
-  return ErrorType::kUnknownError;
-}
-
-OperandValue Run(GraphBuilder& b, const Operand& out, const std::map<std::string, Tensor>& in) {
-  return b.Build({{"out", out}})->Compute(in).at("out");
 }
 
 std::vector<float> Values(const OperandValue& v) {

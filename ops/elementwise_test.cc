@@ -9,33 +9,9 @@
 #include "ops/elementwise_binary.h"
 #include "ops/elementwise_logical.h"
 #include "ops/elementwise_unary.h"
+#include "ref/testing.h"
 
 namespace nnref {
-
-namespace {
-
-template <typename T>
-Tensor Make(DataType t, const Shape& s, std::initializer_list<T> v) {
-  Tensor x = Tensor::Allocate(t, s);
-  size_t i = 0;
-  for (T e : v) x.base<T>()[i++] = e;
-  return x;
-}
-
-ErrorType ErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const WebnnError& e) {
-    return e.type();
-  }
-  return ErrorType::kUnknownError;
-}
-
-OperandValue Run(GraphBuilder& b, const Operand& out, const std::map<std::string, Tensor>& in) {
-  return b.Build({{"out", out}})->Compute(in).at("out");
-}
-
-}  // namespace
 
 TEST_CASE("add broadcasts [2,1] with [3] (hand-computed)") {
   GraphBuilder b;

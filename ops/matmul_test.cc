@@ -6,18 +6,11 @@
 
 #include "ops/elementwise_unary.h"
 #include "ops/matmul_gemm.h"
+#include "ref/testing.h"
 
 namespace nnref {
 
 namespace {
-
-template <typename T>
-Tensor Make(DataType t, const Shape& s, std::initializer_list<T> v) {
-  Tensor x = Tensor::Allocate(t, s);
-  size_t i = 0;
-  for (T e : v) x.base<T>()[i++] = e;
-  return x;
-}
 
 Tensor F32(const Shape& s, std::initializer_list<float> v) {
   return Make<float>(DataType::kFloat32, s, v);
@@ -28,19 +21,6 @@ Tensor F16(const Shape& s, std::initializer_list<double> v) {
   size_t i = 0;
   for (double e : v) x.base<Float16>()[i++] = Float16::FromDouble(e);
   return x;
-}
-
-ErrorType ErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const WebnnError& e) {
-    return e.type();
-  }
-  return ErrorType::kUnknownError;
-}
-
-OperandValue Run(GraphBuilder& b, const Operand& out, const std::map<std::string, Tensor>& in) {
-  return b.Build({{"out", out}})->Compute(in).at("out");
 }
 
 void CheckFloats(const Tensor& t, std::initializer_list<double> expected) {

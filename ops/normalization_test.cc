@@ -6,6 +6,8 @@
 
 #include <cmath>
 
+#include "ref/testing.h"
+
 namespace nnref {
 
 namespace {
@@ -22,19 +24,6 @@ Tensor F16(const Shape& s, std::initializer_list<double> v) {
   size_t i = 0;
   for (double e : v) x.base<Float16>()[i++] = Float16::FromDouble(e);
   return x;
-}
-
-ErrorType ErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const WebnnError& e) {
-    return e.type();
-  }
-  return ErrorType::kUnknownError;
-}
-
-OperandValue Run(GraphBuilder& b, const Operand& out, const std::map<std::string, Tensor>& in) {
-  return b.Build({{"out", out}})->Compute(in).at("out");
 }
 
 void CheckFloats(const Tensor& t, std::initializer_list<double> expected) {

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "ops/pool2d.h"
+#include "ref/testing.h"
 
 namespace nnref {
 
@@ -26,15 +27,6 @@ std::vector<float> Range(size_t n, float start) {
   std::vector<float> v(n);
   for (size_t i = 0; i < n; ++i) v[i] = start + static_cast<float>(i);
   return v;
-}
-
-ErrorType ErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const WebnnError& e) {
-    return e.type();
-  }
-  return ErrorType::kUnknownError;
 }
 
 // Runs op on a float32 nchw input; returns {shape, values}.

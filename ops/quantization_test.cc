@@ -7,29 +7,14 @@
 
 #include <cmath>
 
+#include "ref/testing.h"
+
 namespace nnref {
 
 namespace {
 
-template <typename T>
-Tensor Make(DataType t, const Shape& s, std::initializer_list<T> v) {
-  Tensor x = Tensor::Allocate(t, s);
-  size_t i = 0;
-  for (T e : v) x.base<T>()[i++] = e;
-  return x;
-}
-
 Tensor F32(const Shape& s, std::initializer_list<float> v) {
   return Make<float>(DataType::kFloat32, s, v);
-}
-
-ErrorType ErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const WebnnError& e) {
-    return e.type();
-  }
-  return ErrorType::kUnknownError;
 }
 
 // quantizeLinear(x, scale, zeroPoint) on float32 inputs with zero points of type Z.

@@ -13,31 +13,11 @@
 #include "ops/elementwise_unary.h"
 #include "ops/registry.h"
 #include "ops/softmax.h"
+#include "ref/testing.h"
 
 namespace nnref {
 
 namespace {
-
-template <typename T>
-Tensor Make(DataType t, const Shape& s, std::initializer_list<T> v) {
-  Tensor x = Tensor::Allocate(t, s);
-  size_t i = 0;
-  for (T e : v) x.base<T>()[i++] = e;
-  return x;
-}
-
-ErrorType ErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const WebnnError& e) {
-    return e.type();
-  }
-  return ErrorType::kUnknownError;
-}
-
-OperandValue Run(GraphBuilder& b, const Operand& out, const std::map<std::string, Tensor>& in) {
-  return b.Build({{"out", out}})->Compute(in).at("out");
-}
 
 template <typename T>
 OperandValue Reduce1(ReduceOp op, DataType t, const Shape& shape, std::initializer_list<T> values,

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "ops/resample2d.h"
+#include "ref/testing.h"
 
 namespace nnref {
 
@@ -20,15 +21,6 @@ Tensor MakeF32(const Shape& s, const std::vector<float>& v) {
   REQUIRE(v.size() == x.element_count());
   for (size_t i = 0; i < v.size(); ++i) x.base<float>()[i] = v[i];
   return x;
-}
-
-ErrorType ErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const WebnnError& e) {
-    return e.type();
-  }
-  return ErrorType::kUnknownError;
 }
 
 OperandValue Resample(const Shape& s, const std::vector<float>& x, const MLResample2dOptions& o) {

@@ -9,6 +9,8 @@
 #include <functional>
 #include <map>
 
+#include "ref/testing.h"
+
 namespace nnref {
 
 namespace {
@@ -20,15 +22,6 @@ Tensor F32(const Shape& s, std::initializer_list<float> v) {
   size_t i = 0;
   for (float e : v) x.base<float>()[i++] = e;
   return x;
-}
-
-ErrorType ErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const WebnnError& e) {
-    return e.type();
-  }
-  return ErrorType::kUnknownError;
 }
 
 std::vector<double> Values(const Tensor& t) {

@@ -2,18 +2,9 @@
 
 #include <doctest/doctest.h>
 
-namespace nnref {
+#include "ref/testing.h"
 
-namespace {
-ErrorType ErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const WebnnError& e) {
-    return e.type();
-  }
-  return ErrorType::kUnknownError;
-}
-}  // namespace
+namespace nnref {
 
 TEST_CASE("input: the method steps' errors") {
   GraphBuilder b;
