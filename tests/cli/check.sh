@@ -35,6 +35,11 @@ head -c 1 "$tmp/one_filled.json" | grep -q '{' || fail "a single-case file must 
 out=$("$nnref" run -k cli.add "$tmp/filled.json" "$tmp/filled.json") || true
 grep -q "^2 passed, 0 failed, 4 skipped" <<<"$out" || fail "-k swallowed paths: $out"
 
+# WPT-style data: bare array, free-text names, "dimensions", positional enum/axis arguments,
+# operand names inside options, an inline "metricType" tolerance. Values derived by hand in the file.
+out=$("$nnref" run wpt_style.json --exact) || fail "wpt-style cases: $out"
+grep -q "^7 passed, 0 failed" <<<"$out" || fail "wpt-style summary: $out"
+
 out=$("$nnref" ops --json)
 grep -q '"logicalNot"' <<<"$out" || fail "ops --json lacks logicalNot"
 echo "cli checks passed"
