@@ -10,32 +10,6 @@
 
 namespace nnref {
 
-namespace {
-
-Tensor F32(const Shape& s, std::initializer_list<float> v) {
-  return Make<float>(DataType::kFloat32, s, v);
-}
-
-Tensor F16(const Shape& s, std::initializer_list<double> v) {
-  Tensor x = Tensor::Allocate(DataType::kFloat16, s);
-  size_t i = 0;
-  for (double e : v) x.base<Float16>()[i++] = Float16::FromDouble(e);
-  return x;
-}
-
-void CheckFloats(const Tensor& t, std::initializer_list<double> expected) {
-  REQUIRE(t.element_count() == expected.size());
-  size_t i = 0;
-  for (double e : expected) {
-    const double v = t.dtype() == DataType::kFloat16 ? t.At<Float16>(i).ToDouble()
-                                                     : static_cast<double>(t.At<float>(i));
-    CHECK_MESSAGE(v == e, "element " << i << ": " << v << " != " << e);
-    ++i;
-  }
-}
-
-}  // namespace
-
 TEST_CASE("matmul: [2,3] x [3,2] by hand") {
   GraphBuilder b;
   const Operand x = b.Input("x", {DataType::kFloat32, {2, 3}});

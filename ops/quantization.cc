@@ -167,37 +167,48 @@ void CarryLatitude(const BlockwiseGeometry& g, std::span<const OperandValue* con
   }
 }
 
-// inputs: input, scale, zeroPoint (all three orders are the method's).
+// out = elem(input, scale, zeroPoint, latitude) over the blockwise broadcast of scale and
+// zeroPoint to the input (inputs in the method's order: input, scale, zeroPoint); storage types TX
+// of the input, TS of scale, TZ of zeroPoint, TO of the output.
+template <typename TX, typename TS, typename TZ, typename TO, typename Elem>
+OperandValue MapBlockwise(std::span<const OperandValue* const> in, const OperandDescriptor& out,
+                          Elem elem) {
+  const Tensor &x = in[0]->data, &scale = in[1]->data, &zero_point = in[2]->data;
+  const BlockwiseGeometry g(x.shape(), scale.shape());
+  const Strides so = g.ForInput(ContiguousStrides(x.shape())), sx = g.ForInput(x.strides());
+  const Strides ss = g.ForParam(scale.strides()), sz = g.ForParam(zero_point.strides());
+  OperandValue result{Tensor::Allocate(out.dataType, out.shape), {}};
+  Tensor lat = NewLatitude(out.shape);
+  uint8_t* l = lat.base<uint8_t>();
+  bool any = false;
+  const TX* px = x.base<TX>();
+  const TS* ps = scale.base<TS>();
+  const TZ* pz = zero_point.base<TZ>();
+  TO* po = result.data.base<TO>();
+  ForEachOffsets<4>(g.shape(), {&so, &sx, &ss, &sz}, [&](const std::array<int64_t, 4>& off) {
+    Latitude la = Latitude::kExact;
+    po[off[0]] = elem(px[off[1]], ps[off[2]], pz[off[3]], la);
+    if (la != Latitude::kExact) {
+      l[off[0]] = static_cast<uint8_t>(la);
+      any = true;
+    }
+  });
+  CarryLatitude(g, in, {false, true, true}, so, lat, any);
+  if (any) result.latitude = std::move(lat);
+  return result;
+}
+
 class QuantizeLinearKernel final : public Kernel {
  public:
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
-    const Tensor &x = in[0]->data, &scale = in[1]->data, &zero_point = in[2]->data;
-    const BlockwiseGeometry g(x.shape(), scale.shape());
-    const Strides so = g.ForInput(ContiguousStrides(x.shape())), sx = g.ForInput(x.strides());
-    const Strides ss = g.ForParam(scale.strides()), sz = g.ForParam(zero_point.strides());
-    OperandValue result{Tensor::Allocate(out[0].dataType, out[0].shape), {}};
-    Tensor lat = NewLatitude(out[0].shape);
-    uint8_t* l = lat.base<uint8_t>();
-    bool any = false;
-    DispatchFloatType(x.dtype(), [&]<typename T>() {
-      DispatchQuantizedType(out[0].dataType, [&]<typename Z>() {
-        const T *px = x.base<T>(), *ps = scale.base<T>();
-        const Z* pz = zero_point.base<Z>();
-        Z* po = result.data.base<Z>();
-        ForEachOffsets<4>(g.shape(), {&so, &sx, &ss, &sz}, [&](const std::array<int64_t, 4>& off) {
-          Latitude la = Latitude::kExact;
-          po[off[0]] = QuantizeElement<T, Z>(px[off[1]], ps[off[2]], pz[off[3]], la);
-          if (la != Latitude::kExact) {
-            l[off[0]] = static_cast<uint8_t>(la);
-            any = true;
-          }
+    return {DispatchFloatType(in[0]->data.dtype(), [&]<typename T>() {
+      return DispatchQuantizedType(out[0].dataType, [&]<typename Z>() {
+        return MapBlockwise<T, T, Z, Z>(in, out[0], [](T x, T s, Z z, Latitude& la) {
+          return QuantizeElement<T, Z>(x, s, z, la);
         });
       });
-    });
-    CarryLatitude(g, in, {false, true, true}, so, lat, any);
-    if (any) result.latitude = std::move(lat);
-    return {std::move(result)};
+    })};
   }
 };
 
@@ -205,32 +216,13 @@ class DequantizeLinearKernel final : public Kernel {
  public:
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
-    const Tensor &x = in[0]->data, &scale = in[1]->data, &zero_point = in[2]->data;
-    const BlockwiseGeometry g(x.shape(), scale.shape());
-    const Strides so = g.ForInput(ContiguousStrides(x.shape())), sx = g.ForInput(x.strides());
-    const Strides ss = g.ForParam(scale.strides()), sz = g.ForParam(zero_point.strides());
-    OperandValue result{Tensor::Allocate(out[0].dataType, out[0].shape), {}};
-    Tensor lat = NewLatitude(out[0].shape);
-    uint8_t* l = lat.base<uint8_t>();
-    bool any = false;
-    DispatchQuantizedType(x.dtype(), [&]<typename Z>() {
-      DispatchFloatType(out[0].dataType, [&]<typename T>() {
-        const Z *px = x.base<Z>(), *pz = zero_point.base<Z>();
-        const T* ps = scale.base<T>();
-        T* po = result.data.base<T>();
-        ForEachOffsets<4>(g.shape(), {&so, &sx, &ss, &sz}, [&](const std::array<int64_t, 4>& off) {
-          Latitude la = Latitude::kExact;
-          po[off[0]] = DequantizeElement<T, Z>(px[off[1]], pz[off[3]], ps[off[2]], la);
-          if (la != Latitude::kExact) {
-            l[off[0]] = static_cast<uint8_t>(la);
-            any = true;
-          }
+    return {DispatchQuantizedType(in[0]->data.dtype(), [&]<typename Z>() {
+      return DispatchFloatType(out[0].dataType, [&]<typename T>() {
+        return MapBlockwise<Z, T, Z, T>(in, out[0], [](Z x, T s, Z z, Latitude& la) {
+          return DequantizeElement<T, Z>(x, z, s, la);
         });
       });
-    });
-    CarryLatitude(g, in, {false, true, true}, so, lat, any);
-    if (any) result.latitude = std::move(lat);
-    return {std::move(result)};
+    })};
   }
 };
 

@@ -13,10 +13,6 @@ namespace nnref {
 
 namespace {
 
-Tensor F32(const Shape& s, std::initializer_list<float> v) {
-  return Make<float>(DataType::kFloat32, s, v);
-}
-
 // quantizeLinear(x, scale, zeroPoint) on float32 inputs with zero points of type Z.
 template <typename Z>
 OperandValue Quantize(const Tensor& x, const Tensor& scale, const Tensor& zero_point) {

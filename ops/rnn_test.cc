@@ -17,13 +17,6 @@ namespace {
 
 using Act = MLRecurrentNetworkActivation;
 
-Tensor F32(const Shape& s, std::initializer_list<float> v) {
-  Tensor x = Tensor::Allocate(DataType::kFloat32, s);
-  size_t i = 0;
-  for (float e : v) x.base<float>()[i++] = e;
-  return x;
-}
-
 std::vector<double> Values(const Tensor& t) {
   std::vector<double> v;
   for (uint64_t i = 0; i < t.element_count(); ++i) {

@@ -1,6 +1,8 @@
 // Helpers shared by the unit tests (test code only; never included by the libraries).
 #pragma once
 
+#include <doctest/doctest.h>
+
 #include <functional>
 #include <initializer_list>
 #include <map>
@@ -28,6 +30,30 @@ Tensor Make(DataType t, const Shape& s, std::initializer_list<T> v) {
   size_t i = 0;
   for (T e : v) x.base<T>()[i++] = e;
   return x;
+}
+
+inline Tensor F32(const Shape& s, std::initializer_list<float> v) {
+  return Make<float>(DataType::kFloat32, s, v);
+}
+
+// A float16 tensor from doubles, each rounded once to binary16.
+inline Tensor F16(const Shape& s, std::initializer_list<double> v) {
+  Tensor x = Tensor::Allocate(DataType::kFloat16, s);
+  size_t i = 0;
+  for (double e : v) x.base<Float16>()[i++] = Float16::FromDouble(e);
+  return x;
+}
+
+// Checks a float32/float16 tensor element by element against exact expected values.
+inline void CheckFloats(const Tensor& t, std::initializer_list<double> expected) {
+  REQUIRE(t.element_count() == expected.size());
+  size_t i = 0;
+  for (double e : expected) {
+    const double v = t.dtype() == DataType::kFloat16 ? t.At<Float16>(i).ToDouble()
+                                                     : static_cast<double>(t.At<float>(i));
+    CHECK_MESSAGE(v == e, "element " << i << ": " << v << " != " << e);
+    ++i;
+  }
 }
 
 // Builds `out` as the only output and computes it.
