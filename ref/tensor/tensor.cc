@@ -62,6 +62,48 @@ Tensor Tensor::WithShape(const Shape& shape) const {
   return Tensor(dtype_, shape, ContiguousStrides(shape), offset_, buffer_);
 }
 
+Tensor Tensor::Permute(const std::vector<uint32_t>& perm) const {
+  assert(perm.size() == shape_.size());
+  Shape shape(perm.size());
+  Strides strides(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) {
+    shape[i] = shape_[perm[i]];
+    strides[i] = strides_[perm[i]];
+  }
+  return Tensor(dtype_, std::move(shape), std::move(strides), offset_, buffer_);
+}
+
+Tensor Tensor::Slice(const std::vector<uint64_t>& starts, const std::vector<uint64_t>& sizes,
+                     const std::vector<uint64_t>& steps) const {
+  assert(starts.size() == shape_.size() && sizes.size() == shape_.size() &&
+         steps.size() == shape_.size());
+  int64_t offset = offset_;
+  Strides strides(shape_.size());
+  for (size_t i = 0; i < shape_.size(); ++i) {
+    // An empty slice may start at the end of the axis; it addresses no element.
+    if (sizes[i] != 0) offset += static_cast<int64_t>(starts[i]) * strides_[i];
+    strides[i] = strides_[i] * static_cast<int64_t>(steps[i]);
+  }
+  return Tensor(dtype_, sizes, std::move(strides), offset, buffer_);
+}
+
+Tensor Tensor::Reverse(const std::vector<uint32_t>& axes) const {
+  int64_t offset = offset_;
+  Strides strides = strides_;
+  for (uint32_t a : axes) {
+    if (shape_[a] == 0) continue;
+    offset += static_cast<int64_t>(shape_[a] - 1) * strides[a];
+    strides[a] = -strides[a];
+  }
+  return Tensor(dtype_, shape_, std::move(strides), offset, buffer_);
+}
+
+Tensor Tensor::Reshape(const Shape& shape) const {
+  assert(ElementCount(shape) == element_count());
+  if (IsContiguous()) return WithShape(shape);
+  return Contiguous().WithShape(shape);
+}
+
 Tensor Tensor::Contiguous() const {
   if (IsContiguous()) return *this;
   Tensor out = Allocate(dtype_, shape_);

@@ -67,6 +67,17 @@ class Tensor {
   // Views (no copies).
   Tensor BroadcastTo(const Shape& target) const;  // target must be broadcast-compatible
   Tensor WithShape(const Shape& shape) const;     // contiguous only: same elements, new shape
+  // Axis i of the result is axis perm[i] of this view (perm is a permutation of 0..rank-1).
+  Tensor Permute(const std::vector<uint32_t>& perm) const;
+  // Elements starts[i], starts[i]+steps[i], ... (sizes[i] of them) along every axis; steps >= 1.
+  // The caller has checked the bounds.
+  Tensor Slice(const std::vector<uint64_t>& starts, const std::vector<uint64_t>& sizes,
+               const std::vector<uint64_t>& steps) const;
+  // The elements of `axes` in reverse order (negative strides).
+  Tensor Reverse(const std::vector<uint32_t>& axes) const;
+  // Same elements in row-major order with a new shape of the same element count: a view when
+  // the strides allow one (contiguous, or only size-1 axes differ), else a dense copy.
+  Tensor Reshape(const Shape& shape) const;
 
   // This tensor if contiguous, else a dense copy.
   Tensor Contiguous() const;

@@ -61,4 +61,31 @@ TEST_CASE("rank-0 iteration visits one element") {
   CHECK(calls == 1);
 }
 
+
+TEST_CASE("permute, slice and reverse are views over the same buffer") {
+  Tensor t = Tensor::Allocate(DataType::kInt32, {2, 3, 4});
+  for (int i = 0; i < 24; ++i) t.base<int32_t>()[i] = i;
+  const Tensor p = t.Permute({2, 0, 1});
+  CHECK(p.buffer() == t.buffer());
+  CHECK(p.shape() == Shape{4, 2, 3});
+  CHECK(p.strides() == Strides{1, 12, 4});
+  CHECK(p.At<int32_t>(1 * 6 + 1 * 3 + 2) == 12 + 8 + 1);  // [1][1][2] -> t[1][2][1]
+  const Tensor s = t.Slice({1, 0, 1}, {1, 2, 2}, {1, 2, 2});
+  CHECK(s.buffer() == t.buffer());
+  CHECK(s.offset() == 12 + 1);
+  CHECK(s.strides() == Strides{12, 8, 2});
+  CHECK(s.At<int32_t>(3) == 12 + 8 + 3);  // [0][1][1] -> t[1][2][3]
+  const Tensor r = t.Reverse({0, 2});
+  CHECK(r.buffer() == t.buffer());
+  CHECK(r.offset() == 12 + 3);
+  CHECK(r.strides() == Strides{-12, 4, -1});
+  CHECK(r.At<int32_t>(0) == 15);  // t[1][0][3]
+  CHECK(r.Contiguous().At<int32_t>(23) == 8);  // [1][2][3] -> t[0][2][0]
+  const Tensor v = t.Reshape({6, 4});
+  CHECK(v.buffer() == t.buffer());
+  const Tensor c = p.Reshape({24});
+  CHECK(c.buffer() != t.buffer());
+  CHECK(c.At<int32_t>(1) == 4);  // p[0][0][1] -> t[0][1][0]
+}
+
 }  // namespace nnref
