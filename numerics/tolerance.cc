@@ -163,6 +163,29 @@ const std::vector<ToleranceRow> kRows = {
      "adds/muls, three sigmoids feeding products (34 each on the path), two tanh (16 each), "
      "the cell update's two muls and add and the final mul; accumulated once per step"},
     {"lstmCell", U, 0, 0, 2, "as lstm with steps = 1: size = inputSize + hiddenSize + 55"},
+    // shape and data movement (ops/data_movement*.cc): every output element is an input element
+    // (or pad's cast constant, or triangular's zero), moved without arithmetic
+    {"reshape", U, 0, 0, 0, "a view of the input: same elements, new shape"},
+    {"transpose", U, 0, 0, 0, "a view of the input: elements moved, not computed"},
+    {"expand", U, 0, 0, 0, "a view of the input: elements repeated, not computed"},
+    {"slice", U, 0, 0, 0, "a view of the input: elements selected, not computed"},
+    {"reverse", U, 0, 0, 0, "a view of the input: elements moved, not computed"},
+    {"split", U, 0, 0, 0, "views of the input: elements selected, not computed"},
+    {"concat", U, 0, 0, 0, "copies input elements exactly"},
+    {"pad", U, 0, 0, 0, "copies input elements; the constant is cast once, as the spec says"},
+    {"tile", U, 0, 0, 0, "copies input elements exactly"},
+    {"triangular", U, 0, 0, 0, "copies input elements or writes zero"},
+    // indexing (ops/indexing.cc, ops/scatter.cc, ops/arg_cumulative.cc)
+    {"gather", U, 0, 0, 0, "copies input elements exactly"},
+    {"gatherElements", U, 0, 0, 0, "copies input elements exactly"},
+    {"gatherND", U, 0, 0, 0, "copies input elements exactly"},
+    {"scatterElements", U, 0, 0, 0, "copies input and update elements exactly"},
+    {"scatterND", U, 0, 0, 0, "copies input and update elements exactly"},
+    {"argMin", U, 0, 0, 0, "integer index output: exact (ties are accepted by their set)"},
+    {"argMax", U, 0, 0, 0, "integer index output: exact (ties are accepted by their set)"},
+    {"cumulativeSum", U, 0, 0, 1,
+     "size = the axis length: an implementation adding in the operand type rounds once per "
+     "addition (nnref's own prefix sums are exact, rounded once)"},
 };
 
 }  // namespace

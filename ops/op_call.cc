@@ -134,14 +134,23 @@ const Value& OpCall::Required(size_t index, const char* param) const {
 }
 
 // [EnforceRange] unsigned long.
-uint32_t OpCall::ToUint32(const Value& v, const std::string& where) const {
+// WebIDL ConvertToInt for unsigned long: with [EnforceRange], NaN/Infinity or an integer part
+// outside [0, 2^32-1] is a TypeError and a fraction is dropped; without it, NaN/Infinity give 0
+// and the integer part is taken modulo 2^32.
+uint32_t OpCall::ToUint32(const Value& v, const std::string& where, bool enforce_range) const {
   if (!v.is_number()) Fail(where + " must be an integer, got " + v.KindName());
   const double d = v.number().d;
-  if (!std::isfinite(d) || std::trunc(d) != d || d < 0 || d > 4294967295.0) {
-    ThrowTypeError(op_ + ": " + where + " = " + v.number().text +
-                   " is not an unsigned long ([EnforceRange])");
+  if (enforce_range) {
+    const double x = std::isfinite(d) ? std::trunc(d) : d;
+    if (!std::isfinite(x) || x < 0 || x > 4294967295.0) {
+      ThrowTypeError(op_ + ": " + where + " = " + v.number().text +
+                     " is not an unsigned long ([EnforceRange])");
+    }
+    return static_cast<uint32_t>(x);
   }
-  return static_cast<uint32_t>(d);
+  if (!std::isfinite(d)) return 0;
+  const double m = std::fmod(std::trunc(d), 4294967296.0);  // exact; sign of d
+  return static_cast<uint32_t>(m < 0 ? m + 4294967296.0 : m);
 }
 
 double OpCall::ToDouble(const Value& v, const std::string& where) const {
@@ -163,17 +172,18 @@ std::string OpCall::ToEnum(const Value& v, const std::string& where,
   ThrowTypeError(op_ + ": " + where + " '" + v.str() + "' is not one of " + list);
 }
 
-uint32_t OpCall::GetUint32(size_t index, const char* param) const {
-  return ToUint32(Required(index, param), std::string("argument '") + param + "'");
+uint32_t OpCall::GetUint32(size_t index, const char* param, bool enforce_range) const {
+  return ToUint32(Required(index, param), std::string("argument '") + param + "'", enforce_range);
 }
 
-std::vector<uint32_t> OpCall::GetUint32List(size_t index, const char* param) const {
+std::vector<uint32_t> OpCall::GetUint32List(size_t index, const char* param,
+                                            bool enforce_range) const {
   const Value& v = Required(index, param);
   const std::string where = std::string("argument '") + param + "'";
   if (!v.is_array()) Fail(where + " must be an array of integers");
   std::vector<uint32_t> out;
   for (size_t i = 0; i < v.items().size(); ++i) {
-    out.push_back(ToUint32(v.items()[i], where + "[" + std::to_string(i) + "]"));
+    out.push_back(ToUint32(v.items()[i], where + "[" + std::to_string(i) + "]", enforce_range));
   }
   return out;
 }

@@ -56,8 +56,11 @@ class OpCall {
   // Typed readers for further argument and option kinds. Wrong JSON kinds raise InputError;
   // values WebIDL conversion would reject ([EnforceRange] out of range or non-integral, an unknown
   // enum value) raise TypeError, as the binding would.
-  uint32_t GetUint32(size_t index, const char* param) const;
-  std::vector<uint32_t> GetUint32List(size_t index, const char* param) const;
+  // `enforce_range` = the IDL type carries [EnforceRange] (most do); without it WebIDL's
+  // ConvertToInt takes the value modulo 2^32 (tile's repetitions, cumulativeSum's axis).
+  uint32_t GetUint32(size_t index, const char* param, bool enforce_range = true) const;
+  std::vector<uint32_t> GetUint32List(size_t index, const char* param,
+                                      bool enforce_range = true) const;
   double GetDouble(size_t index, const char* param) const;
   std::optional<bool> GetBoolOption(const Value& options, const char* member) const;
   std::optional<double> GetDoubleOption(const Value& options, const char* member) const;
@@ -82,7 +85,7 @@ class OpCall {
   const Value* At(size_t index) const;
   Operand Resolve(const Value& v, const std::string& where) const;
   const Value& Required(size_t index, const char* param) const;
-  uint32_t ToUint32(const Value& v, const std::string& where) const;
+  uint32_t ToUint32(const Value& v, const std::string& where, bool enforce_range = true) const;
   double ToDouble(const Value& v, const std::string& where) const;
   std::string ToEnum(const Value& v, const std::string& where,
                      const std::vector<std::string>& allowed) const;

@@ -47,11 +47,19 @@ TEST_CASE("argument readers: EnforceRange and enum conversion are TypeErrors") {
               });
   CHECK(call.GetUint32(0, "a") == 2u);
   CHECK(ErrorOf([&] { call.GetUint32(1, "b"); }) == ErrorType::kTypeError);
-  CHECK(ErrorOf([&] { call.GetUint32(2, "c"); }) == ErrorType::kTypeError);
+  // WebIDL ConvertToInt: [EnforceRange] drops a fraction (1.5 -> 1) and rejects only NaN,
+  // infinities and integer parts out of range; without it, -1 is taken modulo 2^32.
+  CHECK(call.GetUint32(2, "c") == 1u);
+  CHECK(call.GetUint32(1, "b", /*enforce_range=*/false) == 4294967295u);
+  CHECK(call.GetUint32(2, "c", /*enforce_range=*/false) == 1u);
   CHECK(call.GetUint32List(3, "d") == std::vector<uint32_t>{1, 3});
   CHECK(ErrorOf([&] { call.GetUint32List(0, "a"); }) == ErrorType::kUnknownError);  // not a list
   const Value& o = call.GetOptions(4);
   CHECK(ErrorOf([&] { call.GetUint32Option(o, "axis"); }) == ErrorType::kTypeError);  // > 2^32-1
+  const Value big = Value::Array({Num(4294967298.0, "4294967298"), Num(-2.5, "-2.5")});
+  OpCall wrap(b, "op", {{"r", &big}}, [](const std::string&) { return std::nullopt; });
+  CHECK(wrap.GetUint32List(0, "r", /*enforce_range=*/false) == std::vector<uint32_t>{2, 4294967294u});
+  CHECK(ErrorOf([&] { wrap.GetUint32List(0, "r"); }) == ErrorType::kTypeError);
   CHECK(call.GetEnumOption(o, "layout", {"nchw", "nhwc"}) == "nhwc");
   CHECK(ErrorOf([&] { call.GetEnumOption(o, "bad", {"nchw", "nhwc"}); }) == ErrorType::kTypeError);
   CHECK(call.GetBoolOption(o, "keep") == true);

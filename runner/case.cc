@@ -5,6 +5,7 @@
 #include <set>
 
 #include "runner/json.h"
+#include "runner/timeline.h"
 
 namespace nnref {
 
@@ -87,23 +88,49 @@ Case DecodeCase(Value& node, const std::string& file, size_t index) {
     if (!e->is_string()) Bad(where + ": expectedError", "must be an error name string");
     c.expected_error = e->str();
   }
+  if (const Value* timeline = node.Find("timeline")) {
+    if (node.Find("graph")) Bad(where, "a case has either 'graph' or 'timeline', not both");
+    if (c.expected_error) {
+      Bad(where + ": expectedError", "a timeline case expects errors on its steps");
+    }
+    c.timeline = DecodeTimeline(*timeline, c);
+    return c;
+  }
   const Value& graph = Require(node, "graph", where);
   if (!graph.is_object()) Bad(where + ": graph", "must be an object");
+  DecodeGraph(graph, where + ": graph", c, false);
+  return c;
+}
+
+}  // namespace
+
+void DecodeGraph(const Value& graph, const std::string& gpath, Case& c, bool build_step) {
   std::set<std::string> names;
   if (const Value* inputs = graph.Find("inputs")) {
-    if (!inputs->is_object()) Bad(where + ": graph.inputs", "must be an object");
+    if (!inputs->is_object()) Bad(gpath + ".inputs", "must be an object");
     for (const auto& [k, v] : inputs->members()) {
-      const std::string w = where + ": graph.inputs." + k;
+      const std::string w = gpath + ".inputs." + k;
       if (!names.insert(k).second) Bad(w, "the name is used twice");
+      if (const Value* t = build_step && v.is_object() ? v.Find("tensor") : nullptr) {
+        if (!t->is_string() || t->str().empty()) Bad(w + ".tensor", "must be a tensor name");
+        TensorSpec spec;
+        spec.name = k;
+        spec.constant = true;
+        spec.constant_tensor = t->str();
+        c.inputs.push_back(std::move(spec));
+        continue;
+      }
       c.inputs.push_back(DecodeTensor(k, v, w, true));
-      if (!c.inputs.back().data) Bad(w, "missing 'data'");
+      if (!c.inputs.back().data && (!build_step || c.inputs.back().constant)) {
+        Bad(w, "missing 'data'");
+      }
     }
   }
-  const Value& ops = Require(graph, "operators", where + ": graph");
-  if (!ops.is_array()) Bad(where + ": graph.operators", "must be an array");
+  const Value& ops = Require(graph, "operators", gpath);
+  if (!ops.is_array()) Bad(gpath + ".operators", "must be an array");
   for (size_t i = 0; i < ops.items().size(); ++i) {
     const Value& o = ops.items()[i];
-    const std::string w = where + ": graph.operators[" + std::to_string(i) + "]";
+    const std::string w = gpath + ".operators[" + std::to_string(i) + "]";
     if (!o.is_object()) Bad(w, "must be an object");
     OperatorSpec spec;
     const Value& n = Require(o, "name", w);
@@ -134,17 +161,17 @@ Case DecodeCase(Value& node, const std::string& file, size_t index) {
     c.operators.push_back(std::move(spec));
   }
   if (const Value* exp = graph.Find("expectedOutputs")) {
-    if (!exp->is_object()) Bad(where + ": graph.expectedOutputs", "must be an object");
+    if (!exp->is_object()) Bad(gpath + ".expectedOutputs", "must be an object");
     c.has_expected_outputs = true;
     for (const auto& [k, v] : exp->members()) {
-      c.expected_outputs.push_back(
-          DecodeTensor(k, v, where + ": graph.expectedOutputs." + k, false));
+      c.expected_outputs.push_back(DecodeTensor(k, v, gpath + ".expectedOutputs." + k, false));
     }
   }
-  return c;
 }
 
-}  // namespace
+Tolerance DecodeCaseTolerance(const Value& tolerance, const std::string& where) {
+  return DecodeTolerance(tolerance, where);
+}
 
 OperandDescriptor DecodeDescriptor(const Value& tensor, const std::string& where) {
   const Value& d = Require(tensor, "descriptor", where);
@@ -206,7 +233,7 @@ void DecodeCases(CaseFile& f) {
     }
     if (!cases->is_array()) throw InputError(path + ": 'cases' must be an array");
     list = &cases->items();
-  } else if (f.root->is_object() && f.root->Find("graph")) {
+  } else if (f.root->is_object() && (f.root->Find("graph") || f.root->Find("timeline"))) {
     // A single case object: wrap it so that every form is a list.
     Value single = std::move(*f.root);
     *f.root = Value::Array();

@@ -18,7 +18,11 @@ struct TensorSpec {
   OperandDescriptor desc;
   const Value* data = nullptr;  // absent for expected outputs given without data
   bool constant = false;
+  // Timeline build steps only: the operand is constant(tensor) of the MLTensor of this name.
+  std::string constant_tensor;
 };
+
+struct TimelineScript;  // runner/timeline.h
 
 struct OperatorSpec {
   std::string name;                                        // builder method
@@ -39,6 +43,8 @@ struct Case {
   std::vector<TensorSpec> expected_outputs;
   bool has_expected_outputs = false;
   Value* node = nullptr;  // the case object in the file's tree (for generate)
+  // A timeline case (docs/case-format.md "Timeline cases") has this instead of a graph.
+  std::shared_ptr<const TimelineScript> timeline;
 
   // "FILE: case 'NAME'" for messages.
   std::string Where() const;
@@ -61,5 +67,13 @@ CaseFile LoadCaseText(const std::string& text, const std::string& path);
 
 // Decodes one TENSOR object's descriptor ("shape" or the older "dimensions").
 OperandDescriptor DecodeDescriptor(const Value& tensor, const std::string& where);
+
+// Decodes a graph object (inputs, operators, expectedOutputs) into `c`; `where` names the graph
+// in messages ("FILE: case 'X': graph"). In a timeline build step (`build_step`), inputs need no
+// data (constants do) and an input may be {"tensor": NAME}, a constant(tensor).
+void DecodeGraph(const Value& graph, const std::string& where, Case& c, bool build_step);
+
+// Decodes a case-format tolerance object ({"metric", "value", "reason", "signExact"}).
+Tolerance DecodeCaseTolerance(const Value& tolerance, const std::string& where);
 
 }  // namespace nnref

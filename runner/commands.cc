@@ -10,11 +10,13 @@
 #include <sstream>
 
 #include "ops/registry.h"
+#include "runner/api_case.h"
 #include "runner/case.h"
 #include "runner/compare.h"
 #include "runner/data.h"
 #include "runner/execute.h"
 #include "runner/json.h"
+#include "runner/timeline.h"
 
 namespace nnref {
 
@@ -85,7 +87,9 @@ std::vector<std::string> CollectFiles(const std::vector<std::string>& paths) {
     if (std::filesystem::is_directory(p, ec)) {
       std::vector<std::string> found;
       for (const auto& e : std::filesystem::recursive_directory_iterator(p, ec)) {
-        if (e.is_regular_file() && e.path().extension() == ".json") {
+        // A folder with a graph.nnef is an NNEF case (`nnref nnef --case`), not WebNN cases.
+        if (e.is_regular_file() && e.path().extension() == ".json" &&
+            !std::filesystem::exists(e.path().parent_path() / "graph.nnef", ec)) {
           found.push_back(e.path().string());
         }
       }
@@ -112,17 +116,18 @@ Value Num(double d) {
 }
 
 Value ComparisonJson(const Comparison& c, const std::string& tolerance) {
+  if (!c.shape_ok) return Value::Object({{"shapeMismatch", Value::Str(c.shape_message)}});
   std::vector<std::pair<std::string, Value>> m;
-  if (!c.shape_ok) {
-    m.emplace_back("shapeMismatch", Value::Str(c.shape_message));
-    return Value::Object(std::move(m));
-  }
+  m.reserve(10);  // also keeps GCC 12's -Warray-bounds false positive on the first insert quiet
   m.emplace_back("maxUlp", Num(c.max_ulp));
   m.emplace_back("maxAbs", Num(c.max_abs));
   m.emplace_back("mismatches", Num(static_cast<double>(c.mismatches)));
   m.emplace_back("implementationDefinedSkipped",
                  Num(static_cast<double>(c.implementation_defined)));
   if (c.nan_accepted) m.emplace_back("nanAccepted", Num(static_cast<double>(c.nan_accepted)));
+  if (c.one_of_accepted) {
+    m.emplace_back("oneOfAccepted", Num(static_cast<double>(c.one_of_accepted)));
+  }
   m.emplace_back("tolerance", Value::Str(tolerance));
   if (c.first.empty()) {
     m.emplace_back("firstMismatch", Value());
@@ -182,14 +187,30 @@ std::string MismatchLines(const Comparison& c) {
   return s;
 }
 
-// Runs a case against its expectedOutputs (or expectedError).
+// Runs a timeline case (runner/timeline.h): each readTensor comparison is one output.
+CaseResult RunTimelineCase(const Case& c, const BuilderLimits& limits, bool exact) {
+  const TimelineResult t = RunTimeline(c, limits, exact);
+  CaseResult r{c.file, c.name, Verdict::kPass, t.message, {}};
+  r.verdict = t.verdict == TimelineResult::Verdict::kPass   ? Verdict::kPass
+              : t.verdict == TimelineResult::Verdict::kFail ? Verdict::kFail
+                                                            : Verdict::kError;
+  for (const TimelineCheck& check : t.checks) {
+    r.outputs.push_back(OutputResult{check.name, check.cmp, check.tolerance});
+  }
+  r.warnings = t.warnings;
+  return r;
+}
+
+// Runs a case against its expectedOutputs (or expectedError). Graph cases are built on a context
+// and computed with createTensor, writeTensor, dispatch and readTensor (runner/api_case.h).
 CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = false) {
+  if (c.timeline) return RunTimelineCase(c, limits, exact);
   CaseResult r{c.file, c.name, Verdict::kPass, "", {}};
   try {
     const std::vector<std::string> outputs = RequestedOutputs(c);
     if (c.expected_error) {
       try {
-        BuildCase(c, outputs, limits);
+        BuildCaseOnContext(c, outputs, limits);
       } catch (const WebnnError& e) {
         const std::string got(ErrorTypeName(e.type()));
         if (got == *c.expected_error) {
@@ -209,17 +230,18 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
       r.message = c.Where() + ": no expectedOutputs to compare with (nnref generate fills them)";
       return r;
     }
-    BuiltCase b;
+    ApiCase a;
     try {
-      b = BuildCase(c, outputs, limits);
+      a = BuildCaseOnContext(c, outputs, limits);
     } catch (const WebnnError& e) {
       r.verdict = Verdict::kError;
       r.message = c.Where() + ": unexpected " + std::string(ErrorTypeName(e.type())) +
                   " while building: " + e.what();
       return r;
     }
+    const BuiltCase& b = a.built;
     r.warnings = b.warnings;
-    const auto values = RunBuiltCase(b);
+    const auto values = DispatchCase(a);
     for (const TensorSpec& exp : c.expected_outputs) {
       const std::string field = c.Where() + ": graph.expectedOutputs." + exp.name;
       if (!exp.data) throw InputError(field + ": missing 'data'");
@@ -239,7 +261,7 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
         // Check the expected data's size before decoding (hostile shapes are caught above).
         const Tensor expected = DecodeTensorData(*exp.data, exp.desc.dataType, exp.desc.shape,
                                                  field + ".data", c.base_dir);
-        o.cmp = CompareTensors(expected, got.data, got.latitude, tol);
+        o.cmp = CompareTensors(expected, got.data, got.latitude, tol, 5, got.one_of.get());
       }
       if (!o.cmp.passed()) r.verdict = Verdict::kFail;
       r.outputs.push_back(std::move(o));
@@ -289,6 +311,9 @@ void PrintResult(const CaseResult& r, bool verbose) {
               << o.cmp.max_abs << " abs)";
     if (o.cmp.implementation_defined) {
       std::cout << "; " << o.cmp.implementation_defined << " implementation-defined skipped";
+    }
+    if (o.cmp.one_of_accepted) {
+      std::cout << "; " << o.cmp.one_of_accepted << " accepted as another value of their set";
     }
     std::cout << "\n" << MismatchLines(o.cmp);
   }
@@ -361,12 +386,20 @@ Value TensorJson(const OperandValue& v) {
   std::vector<Value> data;
   const uint64_t n = v.data.element_count();
   std::vector<Value> open, or_nan;
+  std::vector<std::pair<std::string, Value>> one_of;  // element index -> its acceptable values
   for (uint64_t i = 0; i < n; ++i) {
     data.push_back(CanonicalElement(v.data, i));
     if (v.latitude.valid()) {
       const auto l = static_cast<Latitude>(v.latitude.At<uint8_t>(i));
       if (l == Latitude::kAny) open.push_back(Num(static_cast<double>(i)));
       if (l == Latitude::kValueOrNaN) or_nan.push_back(Num(static_cast<double>(i)));
+      if (l == Latitude::kOneOf && v.one_of) {
+        const Tensor set = v.one_of->Values(i);
+        std::vector<Value> values;
+        for (uint64_t j = 0; j < set.element_count(); ++j)
+          values.push_back(CanonicalElement(set, j));
+        one_of.emplace_back(std::to_string(i), Value::Array(std::move(values)));
+      }
     }
   }
   std::vector<std::pair<std::string, Value>> m;
@@ -374,6 +407,7 @@ Value TensorJson(const OperandValue& v) {
   m.emplace_back("descriptor", DescriptorJson({v.data.dtype(), v.data.shape()}));
   if (!open.empty()) m.emplace_back("implementationDefined", Value::Array(std::move(open)));
   if (!or_nan.empty()) m.emplace_back("valueOrNaN", Value::Array(std::move(or_nan)));
+  if (!one_of.empty()) m.emplace_back("oneOf", Value::Object(std::move(one_of)));
   return Value::Object(std::move(m));
 }
 
@@ -397,11 +431,12 @@ int CommandGenerate(const std::string& in, const std::string& out, uint64_t max_
     ++problems;
   }
   for (Case& c : f.cases) {
+    if (c.timeline) continue;  // a timeline case's expectations are its own steps
     try {
       const std::vector<std::string> outputs = RequestedOutputs(c);
       if (c.expected_error) {
         try {
-          BuildCase(c, outputs, Limits(max_tensor_bytes));
+          BuildCaseOnContext(c, outputs, Limits(max_tensor_bytes));
           std::cerr << "error: " << c.Where() << ": expected " << *c.expected_error
                     << " but the graph built\n";
           ++problems;
@@ -414,8 +449,8 @@ int CommandGenerate(const std::string& in, const std::string& out, uint64_t max_
         }
         continue;
       }
-      const BuiltCase b = BuildCase(c, outputs, Limits(max_tensor_bytes));
-      const auto values = RunBuiltCase(b);
+      ApiCase a = BuildCaseOnContext(c, outputs, Limits(max_tensor_bytes));
+      const auto values = DispatchCase(a);
       std::vector<std::pair<std::string, Value>> expected;
       for (const std::string& name : outputs)
         expected.emplace_back(name, TensorJson(values.at(name)));
@@ -479,6 +514,10 @@ int CommandCheck(const std::vector<std::string>& case_paths, const std::string& 
       if (it == by_name.end()) {
         r.verdict = Verdict::kSkip;
         r.message = "no result for this case in " + actual_path;
+      } else if (c.timeline) {
+        used[c.name] = true;
+        r.verdict = Verdict::kSkip;
+        r.message = "a timeline case has no outputs to check (nnref run checks its steps)";
       } else if (c.expected_error) {
         used[c.name] = true;
         r.verdict = Verdict::kSkip;
@@ -488,8 +527,9 @@ int CommandCheck(const std::vector<std::string>& case_paths, const std::string& 
         try {
           std::vector<std::string> names;
           for (const auto& [k, v] : it->second->members()) names.push_back(k);
-          const BuiltCase b = BuildCase(c, names, Limits(max_tensor_bytes));
-          const auto values = RunBuiltCase(b);
+          ApiCase a = BuildCaseOnContext(c, names, Limits(max_tensor_bytes));
+          const BuiltCase& b = a.built;
+          const auto values = DispatchCase(a);
           for (const auto& [name, given] : it->second->members()) {
             const std::string w = actual_path + ": case '" + c.name + "': outputs." + name;
             const OperandValue& ref = values.at(name);
@@ -513,7 +553,7 @@ int CommandCheck(const std::vector<std::string>& case_paths, const std::string& 
               const Tensor got =
                   DecodeTensorData(*data, desc.dataType, desc.shape, w,
                                    std::filesystem::path(actual_path).parent_path().string());
-              o.cmp = CompareTensors(ref.data, got, ref.latitude, tol, 10);
+              o.cmp = CompareTensors(ref.data, got, ref.latitude, tol, 10, ref.one_of.get());
             }
             if (!o.cmp.passed()) r.verdict = Verdict::kFail;
             r.outputs.push_back(std::move(o));
@@ -558,6 +598,14 @@ int CommandTrace(const std::string& file, const std::string& case_name, size_t v
   }
   const Case& c = *found;
   std::cout << "case " << c.name << " (" << c.file << ")\n";
+  if (c.timeline) {  // a timeline case: one line per step
+    const TimelineResult t = RunTimeline(c, Limits(max_tensor_bytes), false);
+    for (const std::string& line : t.log) std::cout << line << "\n";
+    const CaseResult r = RunTimelineCase(c, Limits(max_tensor_bytes), false);
+    std::cout << "verdict: " << VerdictName(r.verdict) << "\n";
+    PrintResult(r, true);
+    return r.verdict == Verdict::kPass ? 0 : r.verdict == Verdict::kError ? 2 : 1;
+  }
   BuiltCase b;
   try {
     b = BuildCase(c, RequestedOutputs(c), Limits(max_tensor_bytes));
@@ -592,7 +640,7 @@ int CommandTrace(const std::string& file, const std::string& case_name, size_t v
     }
     const uint64_t n = v.data.element_count();
     // Extremes are located by index and printed from the element itself (exact for int64).
-    uint64_t nan = 0, inf = 0, open = 0, or_nan = 0;
+    uint64_t nan = 0, inf = 0, open = 0, or_nan = 0, one_of = 0;
     std::optional<uint64_t> lo, hi;
     // Element order by value in the element's own type (exact for 64-bit integers).
     const auto less = [&](uint64_t x, uint64_t y) {
@@ -609,6 +657,7 @@ int CommandTrace(const std::string& file, const std::string& case_name, size_t v
         const auto l = static_cast<Latitude>(v.latitude.At<uint8_t>(i));
         if (l == Latitude::kAny) ++open;
         if (l == Latitude::kValueOrNaN) ++or_nan;
+        if (l == Latitude::kOneOf) ++one_of;
       }
       const double d = ElementAsDouble(v.data, i);
       if (std::isnan(d)) {
@@ -625,6 +674,7 @@ int CommandTrace(const std::string& file, const std::string& case_name, size_t v
               << (hi ? ElementText(v.data, *hi) : "-") << "  NaN " << nan << "  Inf " << inf;
     if (open) std::cout << "  implementation-defined " << open;
     if (or_nan) std::cout << "  value-or-NaN " << or_nan;
+    if (one_of) std::cout << "  one-of " << one_of;
     std::cout << "\n    values:";
     for (uint64_t i = 0; i < n && i < values; ++i) std::cout << " " << ElementText(v.data, i);
     if (n > values) std::cout << " ... (" << n << " elements)";
@@ -655,31 +705,8 @@ int CommandOps(bool json) {
     std::cout << Registry().size() << " operators\n";
     return 0;
   }
-  // The spec's MLOpSupportLimits dictionary shape.
-  const auto limits_json = [](const DataTypeSet& types, uint32_t min_rank, uint32_t max_rank) {
-    std::vector<Value> list;
-    for (DataType t : types.List()) list.push_back(Value::Str(std::string(DataTypeName(t))));
-    return Value::Object(
-        {{"dataTypes", Value::Array(std::move(list))},
-         {"rankRange", Value::Object({{"min", Num(min_rank)}, {"max", Num(max_rank)}})}});
-  };
-  std::vector<std::pair<std::string, Value>> root;
-  root.reserve(Registry().size() + 5);  // (also avoids a GCC 12 -Warray-bounds false positive)
-  root.emplace_back("preferredInputLayout", Value::Str("nchw"));
-  root.emplace_back("maxTensorByteLength",
-                    Num(static_cast<double>(BuilderLimits{}.max_tensor_byte_length)));
-  root.emplace_back("input", limits_json(DataTypeSet::All(), 0, kMaxRankAny));
-  root.emplace_back("constant", limits_json(DataTypeSet::All(), 0, kMaxRankAny));
-  root.emplace_back("output", limits_json(DataTypeSet::All(), 0, kMaxRankAny));
-  for (const OpInfo& op : Registry()) {
-    std::vector<std::pair<std::string, Value>> m;
-    for (const TensorLimits& t : op.limits->operands) {
-      const TensorLimits* src = t.same_as.empty() ? &t : op.limits->Find(t.same_as);
-      m.emplace_back(std::string(t.operand), limits_json(src->types, t.min_rank, t.max_rank));
-    }
-    root.emplace_back(std::string(op.name), Value::Object(std::move(m)));
-  }
-  std::cout << WriteJson(Value::Object(std::move(root))) << "\n";
+  // opSupportLimits() (§api-mlcontext-opsupportlimits), the same function the library API uses.
+  std::cout << WriteJson(OpSupportLimitsValue(OpSupportLimitsFor(BuilderLimits{}))) << "\n";
   return 0;
 }
 
@@ -728,6 +755,7 @@ int CommandCoverage(const std::vector<std::string>& paths) {
     const CaseFile f = LoadCaseFile(file);
     if (!f.broken.empty()) throw InputError(std::get<2>(f.broken.front()));
     for (const Case& c : f.cases) {
+      if (c.timeline) continue;  // coverage counts graph cases
       if (c.expected_error) {
         for (const OperatorSpec& op : c.operators) ++error_cases[op.name];
         continue;

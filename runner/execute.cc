@@ -55,10 +55,30 @@ BuiltCase BuildCase(const Case& c, const std::vector<std::string>& outputs,
     b.named[in.name] = o;
     b.operand_names[o.id.value] = in.name;
   }
+  AddCaseOperators(c, builder, b);
+  std::vector<std::pair<std::string, Operand>> outs;
+  for (const std::string& name : outputs) {
+    const auto it = b.named.find(name);
+    if (it == b.named.end()) {
+      throw InputError(where + ": graph.expectedOutputs." + name +
+                       ": no input or operator output has this name");
+    }
+    outs.emplace_back(name, it->second);
+  }
+  b.output_names = outputs;
+  b.graph = builder.Build(outs);
+  // Inputs the graph does not use are still decoded above (their data is validated) but not fed.
+  for (auto it = b.input_values.begin(); it != b.input_values.end();) {
+    it = b.graph->input_descriptors().count(it->first) ? std::next(it) : b.input_values.erase(it);
+  }
+  return b;
+}
+
+void AddCaseOperators(const Case& c, GraphBuilder& builder, BuiltCase& b, const std::string& at) {
+  const std::string where = at.empty() ? c.Where() + ": graph" : at;
   for (size_t i = 0; i < c.operators.size(); ++i) {
     const OperatorSpec& spec = c.operators[i];
-    const std::string w =
-        where + ": graph.operators[" + std::to_string(i) + "] (" + spec.name + ")";
+    const std::string w = where + ".operators[" + std::to_string(i) + "] (" + spec.name + ")";
     const OpInfo* info = FindOp(spec.name);
     if (!info) throw InputError(w + ": unknown operator '" + spec.name + "'");
     std::vector<PositionalArg> args;
@@ -86,22 +106,6 @@ BuiltCase BuildCase(const Case& c, const std::vector<std::string>& outputs,
       b.operand_names[results[k].id.value] = spec.outputs[k];
     }
   }
-  std::vector<std::pair<std::string, Operand>> outs;
-  for (const std::string& name : outputs) {
-    const auto it = b.named.find(name);
-    if (it == b.named.end()) {
-      throw InputError(where + ": graph.expectedOutputs." + name +
-                       ": no input or operator output has this name");
-    }
-    outs.emplace_back(name, it->second);
-  }
-  b.output_names = outputs;
-  b.graph = builder.Build(outs);
-  // Inputs the graph does not use are still decoded above (their data is validated) but not fed.
-  for (auto it = b.input_values.begin(); it != b.input_values.end();) {
-    it = b.graph->input_descriptors().count(it->first) ? std::next(it) : b.input_values.erase(it);
-  }
-  return b;
 }
 
 std::map<std::string, OperandValue> RunBuiltCase(const BuiltCase& b,
@@ -111,14 +115,17 @@ std::map<std::string, OperandValue> RunBuiltCase(const BuiltCase& b,
 
 Tolerance ToleranceFor(const Case& c, const BuiltCase& b, const std::string& output) {
   if (c.tolerance) return *c.tolerance;
-  const OperandId id = b.named.at(output).id;
+  return DefaultToleranceFor(*b.graph, b.named.at(output).id);
+}
+
+Tolerance DefaultToleranceFor(const Graph& graph, OperandId id) {
   // Integer outputs are exact whatever feeds them (case format: casts to integers 0, ...).
-  if (IsInteger(b.graph->operand(id).desc.dataType)) {
+  if (IsInteger(graph.operand(id).desc.dataType)) {
     return Tolerance::Ulp(0, "integer output: exact");
   }
   Tolerance total;
   std::string reasons;
-  for (const OperatorNode* node : b.graph->OperatorsFeeding(id)) {
+  for (const OperatorNode* node : graph.OperatorsFeeding(id)) {
     const std::optional<Tolerance> t = DefaultTolerance(node->tolerance);
     if (!t) throw InputError("internal: no default tolerance row for operator " + node->op);
     total += *t;

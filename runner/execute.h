@@ -32,6 +32,12 @@ std::vector<std::string> RequestedOutputs(const Case& c);
 BuiltCase BuildCase(const Case& c, const std::vector<std::string>& outputs,
                     const BuilderLimits& limits = {});
 
+// Adds the operators of the case to `builder` through the registry (ops/op_call.h), resolving
+// operand names through b.named and recording the outputs' names there. `at` prefixes messages
+// (default "FILE: case 'NAME': graph").
+void AddCaseOperators(const Case& c, GraphBuilder& builder, BuiltCase& b,
+                      const std::string& at = "");
+
 // Executes a built case; `observer` sees every operand as it is computed.
 std::map<std::string, OperandValue> RunBuiltCase(const BuiltCase& b,
                                                  const ExecutionObserver& observer = {});
@@ -39,5 +45,8 @@ std::map<std::string, OperandValue> RunBuiltCase(const BuiltCase& b,
 // The tolerance for one output: the case's own, else the sum of the default rows of the
 // operators feeding it. Throws InputError when an operator has no row.
 Tolerance ToleranceFor(const Case& c, const BuiltCase& b, const std::string& output);
+// The default tolerance of operand `id` of `graph`: 0 for integer types, else the sum of the
+// default rows of the operators feeding it.
+Tolerance DefaultToleranceFor(const Graph& graph, OperandId id);
 
 }  // namespace nnref

@@ -4,6 +4,7 @@
 
 #include "ref/error.h"
 #include "runner/commands.h"
+#include "runner/nnef_command.h"
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -61,6 +62,24 @@ int main(int argc, char** argv) {
   auto* cov_cmd = app.add_subcommand("coverage", "print the operator coverage table (markdown)");
   cov_cmd->add_option("paths", cov_paths, "case files or directories")->required();
 
+  nnref::NnefOptions nnef;
+  auto* nnef_cmd = app.add_subcommand(
+      "nnef", "run an NNEF model folder (graph.nnef, variable .dat files, graph.quant)");
+  nnef_cmd
+      ->add_option("model", nnef.path,
+                   "model folder or graph.nnef; with --case a case folder or a folder of them")
+      ->required();
+  nnef_cmd->add_option("--input,-i", nnef.inputs, "NAME=FILE.dat (repeat for each input)")
+      ->allow_extra_args(false);
+  nnef_cmd->add_option("--output-dir,-o", nnef.output_dir,
+                       "where the outputs are written as NAME.dat (default: .)");
+  nnef_cmd->add_flag("--check", nnef.check, "only parse and validate; print the flattened graph");
+  nnef_cmd->add_flag("--case", nnef.cases,
+                     "MODEL is a case folder of cases/nnef (or a folder of them): run and compare");
+  nnef_cmd->add_flag("--trace", nnef.trace, "print every tensor as it is computed");
+  nnef_cmd->add_option("--values", nnef.values, "leading values printed by --trace (default 8)");
+  nnef_cmd->add_flag("--verbose,-v", nnef.verbose, "with --case: print passing cases too");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -75,6 +94,10 @@ int main(int argc, char** argv) {
     if (*ops_cmd) return nnref::CommandOps(ops_json);
     if (*tol_cmd) return nnref::CommandTolerance(tol_markdown);
     if (*cov_cmd) return nnref::CommandCoverage(cov_paths);
+    if (*nnef_cmd) {
+      nnef.max_tensor_bytes = max_bytes;
+      return nnref::CommandNnef(nnef);
+    }
   } catch (const nnref::InputError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;

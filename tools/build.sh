@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# Configures and builds one flavour: tools/build.sh [release|asan] (default release).
-# release -> build/, asan -> build-asan/ (ASan + UBSan incl. float-cast-overflow).
+# Configures and builds one flavour: tools/build.sh [release|asan|tsan] (default release).
+# release -> build/, asan -> build-asan/ (ASan + UBSan incl. float-cast-overflow),
+# tsan -> build-tsan/ (ThreadSanitizer; only the targets the timeline tests need).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flavour=${1:-release}
+targets=()
 case "$flavour" in
   release) dir=build; args=(-DCMAKE_BUILD_TYPE=Release) ;;
   asan) dir=build-asan; args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DNNREF_SANITIZE=ON) ;;
-  *) echo "usage: tools/build.sh [release|asan]" >&2; exit 2 ;;
+  tsan) dir=build-tsan; args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DNNREF_TSAN=ON)
+        targets=(--target nnref webnn_api_test webnn_example) ;;
+  *) echo "usage: tools/build.sh [release|asan|tsan]" >&2; exit 2 ;;
 esac
 cmake -S . -B "$dir" -G Ninja -DNNREF_WERROR=ON "${args[@]}" >/dev/null
-cmake --build "$dir" -j"$(nproc)"
+cmake --build "$dir" -j"$(nproc)" "${targets[@]}"

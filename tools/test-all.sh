@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # README command 2: install, then build and run the whole test suite twice — a Release build
 # (warnings as errors; includes the slow exhaustive float16 check) and an ASan+UBSan build (unit
-# tests and the corpus; the slow label is skipped there).
+# tests and the corpus; the slow label is skipped there) — then the timeline tests under TSan.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
@@ -10,4 +10,10 @@ tools/build.sh release
 tools/build.sh asan
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 (cd build-asan && ctest --output-on-failure -j"$(nproc)" -LE slow)
-echo "test-all: release and asan+ubsan suites passed"
+# ThreadSanitizer over the MLContext timeline: the API tests (with the multi-threaded stress
+# test), the example, and the timeline and WebNN case files (every graph case now runs through a
+# context's timeline thread).
+tools/build.sh tsan
+export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+(cd build-tsan && ctest --output-on-failure -j"$(nproc)" -R '^(webnn_api_test|example\.|case\.timeline\.|case\.webnn\.)')
+echo "test-all: release, asan+ubsan and tsan suites passed"

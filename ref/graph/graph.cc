@@ -195,6 +195,28 @@ std::vector<const OperatorNode*> Graph::OperatorsFeeding(OperandId id) const {
   return result;
 }
 
+namespace {
+
+// `latitude` with every kOneOf code turned into kAny: the same tensor when it has none, else a
+// fresh copy (the tensor may be a view shared with an input's latitude).
+Tensor OneOfToAny(const Tensor& latitude) {
+  if (!latitude.valid()) return latitude;
+  const uint64_t n = latitude.element_count();
+  const auto one_of = static_cast<uint8_t>(Latitude::kOneOf);
+  bool found = false;
+  for (uint64_t i = 0; i < n && !found; ++i) found = latitude.At<uint8_t>(i) == one_of;
+  if (!found) return latitude;
+  Tensor copy = NewLatitude(latitude.shape());
+  uint8_t* p = copy.base<uint8_t>();
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint8_t code = latitude.At<uint8_t>(i);
+    p[i] = code == one_of ? static_cast<uint8_t>(Latitude::kAny) : code;
+  }
+  return copy;
+}
+
+}  // namespace
+
 std::map<std::string, OperandValue> Graph::Compute(const std::map<std::string, Tensor>& inputs,
                                                    const ExecutionObserver& observer) const {
   std::vector<OperandValue> values(operands_.size());
@@ -240,7 +262,15 @@ std::map<std::string, OperandValue> Graph::Compute(const std::map<std::string, T
         std::memset(v.latitude.buffer()->data(), static_cast<int>(Latitude::kAny),
                     v.latitude.buffer()->size());
       }
+      // A kOneOf set names elements of the operand it was made for. A set passed on from an
+      // input (a view or copy) or kOneOf codes copied without a set are no longer described:
+      // those elements become kAny.
+      for (const OperandValue* input : in) {
+        if (v.one_of && v.one_of == input->one_of) v.one_of = nullptr;
+      }
+      if (!v.one_of) v.latitude = OneOfToAny(v.latitude);
       if (v.latitude.valid() && !AnyLatitude(v.latitude)) v.latitude = Tensor();
+      if (!v.latitude.valid()) v.one_of = nullptr;
       values[node.outputs[k].value] = std::move(v);
       if (observer) observer(node.outputs[k], values[node.outputs[k].value]);
     }

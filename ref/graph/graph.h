@@ -29,15 +29,32 @@ struct OperandDescriptor {
   std::string ToString() const;
 };
 
-// What the spec leaves open for one element of a result. Comparison skips kAny elements and
-// accepts NaN as well as the reference value for kValueOrNaN elements (reporting both).
-enum class Latitude : uint8_t { kExact = 0, kAny = 1, kValueOrNaN = 2 };
+// What the spec leaves open for one element of a result. Comparison skips kAny elements, accepts
+// NaN as well as the reference value for kValueOrNaN elements, and accepts any value of the
+// element's set in OperandValue::one_of for kOneOf elements (argMin/argMax ties), reporting each.
+enum class Latitude : uint8_t { kExact = 0, kAny = 1, kValueOrNaN = 2, kOneOf = 3 };
+
+// The acceptable values of an operand's kOneOf elements, the reference's own value among them.
+// Elements are row-major linear indices of the operand it was computed with. The executor keeps
+// a set only on the output of the kernel that made it: a kernel that passes one on (a view) or
+// copies kOneOf codes without a set of its own gets those elements marked kAny instead.
+class OneOfSet {
+ public:
+  virtual ~OneOfSet() = default;
+  // Whether element `element` of `t` (a tensor of the operand's data type and shape) is in that
+  // element's set.
+  virtual bool Contains(uint64_t element, const Tensor& t) const = 0;
+  // The element's set in ascending order, as a 1-D tensor of the operand's data type.
+  virtual Tensor Values(uint64_t element) const = 0;
+};
 
 // A computed operand: its data and, when some element is not fully determined by the spec, a
-// uint8 tensor of Latitude codes of the same shape (invalid tensor = every element exact).
+// uint8 tensor of Latitude codes of the same shape (invalid tensor = every element exact), plus
+// the sets of its kOneOf elements.
 struct OperandValue {
   Tensor data;
   Tensor latitude;
+  std::shared_ptr<const OneOfSet> one_of = nullptr;  // null when no element is kOneOf
 };
 
 // Implementation limits used by "check dimensions" (WebNN §api-mloperanddescriptor).

@@ -1,6 +1,7 @@
 #include "ref/tensor/tensor.h"
 
 #include <cassert>
+#include <optional>
 
 namespace nnref {
 
@@ -98,9 +99,59 @@ Tensor Tensor::Reverse(const std::vector<uint32_t>& axes) const {
   return Tensor(dtype_, shape_, std::move(strides), offset, buffer_);
 }
 
+namespace {
+
+// Strides under which `new_shape` walks the elements of the view (old_shape, old_strides) in the
+// same row-major order, or nullopt when no such strides exist. Size-1 axes of the view are
+// dropped; then the two shapes are cut into the shortest groups of consecutive axes with equal
+// products. Within a group the view's axes must be chained (stride[k] == stride[k+1] *
+// size[k+1]: the group is one run of equally spaced elements, whatever the sign or zero stride),
+// and the new axes of the group are laid out densely over that run.
+std::optional<Strides> ReshapeViewStrides(const Shape& old_shape, const Strides& old_strides,
+                                          const Shape& new_shape) {
+  Shape dims;
+  Strides steps;
+  for (size_t i = 0; i < old_shape.size(); ++i) {
+    if (old_shape[i] == 1) continue;
+    dims.push_back(old_shape[i]);
+    steps.push_back(old_strides[i]);
+  }
+  Strides out(new_shape.size(), 1);  // trailing size-1 new axes keep stride 1 (never stepped)
+  size_t old_begin = 0, new_begin = 0;
+  while (old_begin < dims.size() && new_begin < new_shape.size()) {
+    size_t old_end = old_begin, new_end = new_begin;
+    uint64_t old_product = dims[old_begin], new_product = new_shape[new_begin];
+    // Equal total counts (all dimensions >= 1) keep both indices in range.
+    while (old_product != new_product) {
+      if (new_product < old_product) {
+        new_product *= new_shape[++new_end];
+      } else {
+        old_product *= dims[++old_end];
+      }
+    }
+    for (size_t k = old_begin; k < old_end; ++k) {
+      if (steps[k] != steps[k + 1] * static_cast<int64_t>(dims[k + 1])) return std::nullopt;
+    }
+    out[new_end] = steps[old_end];
+    for (size_t k = new_end; k > new_begin; --k) {
+      out[k - 1] = out[k] * static_cast<int64_t>(new_shape[k]);
+    }
+    old_begin = old_end + 1;
+    new_begin = new_end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
 Tensor Tensor::Reshape(const Shape& shape) const {
   assert(ElementCount(shape) == element_count());
   if (IsContiguous()) return WithShape(shape);
+  if (element_count() != 0) {
+    if (auto strides = ReshapeViewStrides(shape_, strides_, shape)) {
+      return Tensor(dtype_, shape, std::move(*strides), offset_, buffer_);
+    }
+  }
   return Contiguous().WithShape(shape);
 }
 

@@ -75,8 +75,9 @@ class Tensor {
                const std::vector<uint64_t>& steps) const;
   // The elements of `axes` in reverse order (negative strides).
   Tensor Reverse(const std::vector<uint32_t>& axes) const;
-  // Same elements in row-major order with a new shape of the same element count: a view when
-  // the strides allow one (contiguous, or only size-1 axes differ), else a dense copy.
+  // Same elements in row-major order with a new shape of the same element count: a view whenever
+  // strides for the new shape exist (each group of merged or split axes is one equally spaced
+  // run: contiguous, permuted blocks kept whole, reversed or broadcast runs), else a dense copy.
   Tensor Reshape(const Shape& shape) const;
 
   // This tensor if contiguous, else a dense copy.

@@ -40,6 +40,19 @@ grep -q "^2 passed, 0 failed, 4 skipped" <<<"$out" || fail "-k swallowed paths: 
 out=$("$nnref" run wpt_style.json --exact) || fail "wpt-style cases: $out"
 grep -q "^7 passed, 0 failed" <<<"$out" || fail "wpt-style summary: $out"
 
+# Timeline cases: a passing script, a wrong value located at its step, a missing error.
+out=$("$nnref" run timeline.json --report "$tmp/t.json"); rc=$?
+[ $rc -eq 1 ] || fail "timeline run exits $rc, want 1: $out"
+grep -q "^1 passed, 2 failed" <<<"$out" || fail "timeline summary: $out"
+grep -q "case 'cli.timeline.wrong_value': timeline\[2\] (readTensor): the data read differs" <<<"$out" ||
+  fail "timeline mismatch not located: $out"
+grep -q "at \[1\] (index 1): expected 9, got 8" <<<"$out" || fail "timeline mismatch element: $out"
+grep -q "timeline\[1\] (writeTensor): expected TypeError, but the step succeeded" <<<"$out" ||
+  fail "timeline missing error: $out"
+grep -q '"timeline\[5\] readTensor y": {' "$tmp/t.json" || fail "timeline report lacks the read"
+out=$("$nnref" trace timeline.json --case cli.timeline.pass) || fail "timeline trace: $out"
+grep -q "\[5\] readTensor: 'y' = \[-1, 2.5\]" <<<"$out" || fail "timeline trace lacks the read: $out"
+
 out=$("$nnref" ops --json)
 grep -q '"logicalNot"' <<<"$out" || fail "ops --json lacks logicalNot"
 echo "cli checks passed"

@@ -24,6 +24,8 @@ import { convFiles } from './conv.mjs';
 import { poolFiles } from './pool.mjs';
 import { resampleFiles } from './resample.mjs';
 import { rnnFiles } from './rnn.mjs';
+import { datamoveFiles } from './datamove.mjs';
+import { indexingFiles } from './indexing.mjs';
 import { elementCount } from './values.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -71,6 +73,8 @@ function main() {
     ...matrixFiles(), ...linearFiles(), ...normalizationFiles(), ...quantizationFiles(),
     ...convFiles(), ...poolFiles(), ...resampleFiles(),
     ...rnnFiles(),
+    ...datamoveFiles(),
+    ...indexingFiles(),
   };
   if (!existsSync(outDir)) mkdirSync(outDir, { recursive: true });
   let total = 0;

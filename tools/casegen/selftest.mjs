@@ -12,6 +12,8 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ratexactChecks } from './ratexact_selftest.mjs';
 import { windowChecks } from './winselftest.mjs';
+import { datamoveChecks } from './datamove_selftest.mjs';
+import { indexingChecks } from './indexing.mjs';
 
 let failures = 0;
 let checks = 0;
@@ -221,6 +223,12 @@ ratexactChecks(check);
 
 // 13. conv2d / convTranspose2d / pooling / resample2d: exact rounding helpers and an independent re-evaluation.
 windowChecks(check);
+
+// 14. gather/scatter/argMin/argMax/cumulativeSum: the spec's worked examples and cross-checks (indexing.mjs).
+indexingChecks(check);
+
+// 15. Data movement (reshape ... triangular): a second implementation and the spec's examples.
+datamoveChecks(check);
 
 console.log(`${checks} checks, ${failures} failures`);
 process.exit(failures ? 1 : 0);

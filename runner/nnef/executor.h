@@ -1,0 +1,84 @@
+// Execution of a flattened NNEF graph (runner/nnef/ir.h) on the reference kernels.
+//
+// The FlatGraph's primitive invocations become one ref::Graph (ref/graph/graph.h): the WebNN
+// kernels of ops/ where NNEF and WebNN agree (element-wise arithmetic, comparisons and logic,
+// select, the sum/mean/min/max reductions, matmul, 2-D convolutions with a zero border and
+// non-negative padding, 2-D symmetric linear up-sampling with a replicate border), and the NNEF
+// kernels of runner/nnef/kernels.h for the rest. NNEF's own rules are applied before a WebNN kernel
+// is called: shapes are aligned by appending singleton dimensions (NNEF broadcasting extends
+// shapes to the right, chapter 2.2, where WebNN's aligns them to the right), padding and
+// stride/dilation defaults follow chapter 4.3, and groups = 0 means depth-wise.
+//
+// Types: scalar tensors are float32, integer tensors int64, logical tensors uint8 (0/1).
+// Variables are loaded from `<model dir>/<label>.dat` and persist between Run calls; `update`
+// replaces a variable's value after the cycle (chapter 4.8). A graph.quant entry applies its
+// quantization to the tensor right after it is computed (chapter 7.1).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ref/graph/graph.h"
+#include "runner/nnef/ir.h"
+#include "runner/nnef/quant_file.h"
+
+namespace nnref::nnef {
+
+struct ExecutorOptions {
+  uint64_t max_tensor_bytes = uint64_t{1} << 31;  // per tensor (inputs, files, results)
+  // Largest number of window terms one sliding-window operation may add (output elements x
+  // window volume): a bound against hostile windows that would run for days.
+  uint64_t max_window_terms = uint64_t{1} << 34;
+};
+
+// Called for every tensor of the graph as it is computed: its identifier, the invocation that
+// produced it (nullptr for graph inputs and variables), the kernel that computed it (the
+// ref::Graph operator: a WebNN method name such as "conv2d", or an NNEF kernel such as "conv";
+// empty for inputs and constants) and the value.
+using TraceSink = std::function<void(const std::string& id, const Invocation* producer,
+                                     std::string_view kernel, const OperandValue&)>;
+
+class Executor {
+ public:
+  // Builds the executable graph. `model_dir` holds the variables' tensor files; `quant` may be
+  // null. Throws NnefError: tensor-file (missing/invalid variable data, shape conflicts),
+  // quant-file (unknown identifiers or algorithms), validate (arguments the kernels cannot take)
+  // or execute (custom operations without semantics).
+  Executor(const FlatGraph& graph, const std::string& model_dir, const QuantFile* quant,
+           ExecutorOptions options = {});
+  ~Executor();
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
+
+  const FlatGraph& graph() const { return graph_; }
+  // Type and shape each graph input expects.
+  TensorType InputType(const std::string& name) const;
+  Shape InputShape(const std::string& name) const;
+  // The output tensors' NNEF types, by output name.
+  TensorType OutputType(const std::string& name) const;
+
+  // One execution cycle. `inputs` holds every graph input (storage type and shape as above;
+  // NnefError stage execute otherwise). Returns the graph outputs by name, then applies the
+  // variable updates.
+  std::map<std::string, OperandValue> Run(const std::map<std::string, Tensor>& inputs,
+                                          const TraceSink& trace = {});
+
+  // The default tolerance of an output: exact for integer and logical outputs; for scalar ones
+  // the sum of the default-table rows (numerics/tolerance.cc) of the operations feeding it, each
+  // NNEF kernel judged by the row of the WebNN operator with the same numerics.
+  Tolerance DefaultToleranceFor(const std::string& output) const;
+
+  // The current value of a variable, by label (as written in the graph).
+  const Tensor& Variable(const std::string& label) const;
+
+ private:
+  struct Impl;
+  FlatGraph graph_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace nnref::nnef

@@ -1,0 +1,360 @@
+// `nnref nnef`: run a model folder and write its outputs as tensor files, check a model (parse,
+// validate, print the flattened graph), or run case folders of cases/nnef and compare with their
+// expected tensor files. The case layout is documented in docs/cli.md (NNEF section).
+#include "runner/nnef_command.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "runner/compare.h"
+#include "runner/data.h"
+#include "runner/json.h"
+#include "runner/nnef/executor.h"
+#include "runner/nnef/parser.h"
+#include "runner/nnef/quant_file.h"
+#include "runner/nnef/tensor_file.h"
+
+namespace nnref {
+
+namespace fs = std::filesystem;
+using nnef::Executor;
+using nnef::FlatGraph;
+using nnef::Invocation;
+using nnef::NnefError;
+using nnef::QuantFile;
+using nnef::TensorType;
+
+namespace {
+
+// The model folder of a path: the folder itself, or the folder holding a graph.nnef file.
+std::string ModelDir(const std::string& path) {
+  if (fs::is_directory(path)) return path;
+  const fs::path p(path);
+  return p.has_parent_path() ? p.parent_path().string() : ".";
+}
+
+std::unique_ptr<QuantFile> LoadQuant(const std::string& dir) {
+  const fs::path q = fs::path(dir) / "graph.quant";
+  if (!fs::exists(q)) return nullptr;
+  return std::make_unique<QuantFile>(nnef::ReadQuantFile(q.string()));
+}
+
+std::string TypeText(const Tensor& t) {
+  switch (t.dtype()) {
+    case DataType::kInt64:
+      return "integer";
+    case DataType::kUint8:
+      return "logical";
+    default:
+      return "scalar";
+  }
+}
+
+std::string ValuesText(const Tensor& t, size_t count) {
+  std::string s;
+  const uint64_t n = t.element_count();
+  for (uint64_t i = 0; i < n && i < count; ++i) s += (i ? ", " : "") + ElementText(t, i);
+  if (n > count) s += ", ... (" + std::to_string(n) + " values)";
+  return s;
+}
+
+uint64_t OpenCount(const OperandValue& v) {
+  if (!v.latitude.valid()) return 0;
+  uint64_t n = 0;
+  for (uint64_t i = 0; i < v.latitude.element_count(); ++i) n += v.latitude.At<uint8_t>(i) != 0;
+  return n;
+}
+
+nnef::TraceSink MakeTrace(size_t values) {
+  return [values](const std::string& id, const Invocation* producer, std::string_view kernel,
+                  const OperandValue& v) {
+    std::cout << "  " << id;
+    if (producer != nullptr) {
+      std::cout << " = " << producer->op;
+      if (producer->pos.line > 0) std::cout << " (line " << producer->pos.line << ")";
+    }
+    if (!kernel.empty() && (producer == nullptr || kernel != producer->op)) {
+      std::cout << " [" << kernel << "]";
+    }
+    std::cout << " : tensor<" << TypeText(v.data) << "> " << ShapeToString(v.data.shape()) << " "
+              << ValuesText(v.data, values);
+    if (const uint64_t open = OpenCount(v)) {
+      std::cout << " [" << open << " implementation-defined]";
+    }
+    std::cout << "\n";
+  };
+}
+
+// Decodes an input tensor file for graph input `name`.
+Tensor LoadInput(const Executor& ex, const QuantFile* quant, const std::string& name,
+                 const std::string& path, uint64_t max_bytes) {
+  const nnef::TensorFile f = nnef::ReadTensorFile(path, max_bytes);
+  const nnef::QuantEntry* q = quant != nullptr ? quant->Find(name) : nullptr;
+  return nnef::DecodeTensorFile(f, ex.InputType(name), q ? &q->algorithm : nullptr, path,
+                                max_bytes);
+}
+
+int RunModel(const NnefOptions& o) {
+  const FlatGraph g = nnef::ParseModel(o.path);
+  for (const auto& w : g.warnings) std::cerr << "warning: " << w << "\n";
+  const std::string dir = ModelDir(o.path);
+  const std::unique_ptr<QuantFile> quant = LoadQuant(dir);
+  Executor ex(g, dir, quant.get(), {o.max_tensor_bytes});
+  std::map<std::string, Tensor> inputs;
+  for (const std::string& spec : o.inputs) {
+    const size_t eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw InputError("--input " + spec + ": expected NAME=FILE.dat");
+    }
+    const std::string name = spec.substr(0, eq);
+    if (std::find(g.inputs.begin(), g.inputs.end(), name) == g.inputs.end()) {
+      std::string list;
+      for (const std::string& i : g.inputs) list += (list.empty() ? "" : ", ") + i;
+      throw InputError("--input " + spec + ": graph '" + g.name + "' has no input '" + name +
+                       "' (inputs: " + list + ")");
+    }
+    inputs[name] = LoadInput(ex, quant.get(), name, spec.substr(eq + 1), o.max_tensor_bytes);
+  }
+  if (o.trace) std::cout << "graph " << g.name << "\n";
+  const auto outputs = ex.Run(inputs, o.trace ? MakeTrace(o.values) : nnef::TraceSink{});
+  for (const std::string& id : g.outputs) {
+    const OperandValue& v = outputs.at(id);
+    const std::string path = (fs::path(o.output_dir) / (id + ".dat")).string();
+    const Tensor data = v.data.Contiguous();
+    nnef::WriteTensorFile(
+        path, nnef::EncodeTensor(data, nnef::DefaultFormat(data, ex.OutputType(id)), path));
+    std::cout << id << ": tensor<" << TypeText(data) << "> " << ShapeToString(data.shape())
+              << " -> " << path;
+    if (const uint64_t open = OpenCount(v)) {
+      std::cout << " (" << open << " elements implementation-defined)";
+    }
+    std::cout << "\n";
+  }
+  return 0;
+}
+
+// Parses and validates: the document (chapter 6 steps 1-3), graph.quant, and every variable's
+// tensor file that is present (format and stored shape, step 4). Prints the flattened graph.
+int CheckModel(const NnefOptions& o) {
+  const FlatGraph g = nnef::ParseModel(o.path);
+  std::cout << g.ToString();
+  for (const auto& w : g.warnings) std::cerr << "warning: " << w << "\n";
+  const std::string dir = ModelDir(o.path);
+  const std::unique_ptr<QuantFile> quant = LoadQuant(dir);
+  if (quant) {
+    for (const nnef::QuantEntry& e : quant->entries) {
+      if (g.tensors.find(e.tensor) == g.tensors.end()) {
+        throw NnefError(nnef::Stage::kQuantFile, e.pos,
+                        "'" + e.tensor + "' is not a tensor identifier of the graph");
+      }
+      (void)nnef::MakeQuantizer(e.algorithm);
+    }
+  }
+  for (const Invocation& inv : g.ops) {
+    if (inv.op != "variable") continue;
+    const nnef::ArgValue* label = inv.Arg("label");
+    if (label == nullptr) continue;
+    const std::string path = (fs::path(dir) / (label->str + ".dat")).string();
+    if (!fs::exists(path)) {
+      std::cerr << "note: " << path << " not found; variable '" << label->str << "' not checked\n";
+      continue;
+    }
+    const nnef::TensorFile f = nnef::ReadTensorFile(path, o.max_tensor_bytes);
+    const std::string id = inv.results.empty() ? "" : inv.results[0].value.str;
+    const nnef::TensorInfo& info = g.Tensor(id);
+    Shape want(info.shape.begin(), info.shape.end()), have = f.header.shape;
+    while (!want.empty() && want.back() == 1) want.pop_back();
+    while (!have.empty() && have.back() == 1) have.pop_back();
+    if (want != have) {
+      throw NnefError(nnef::Stage::kTensorFile, {path, 0, 0},
+                      "the stored shape " + ShapeToString(f.header.shape) +
+                          " conflicts with the variable's shape",
+                      "NNEF 1.0.2 chapter 6, step 4");
+    }
+    const nnef::QuantEntry* q = quant ? quant->Find(id) : nullptr;
+    (void)nnef::DecodeTensorFile(f, inv.dtype, q ? &q->algorithm : nullptr, path,
+                                 o.max_tensor_bytes);
+  }
+  return 0;
+}
+
+// ----- cases ------------------------------------------------------------------------------------
+
+std::vector<std::string> CaseDirs(const std::string& path) {
+  std::vector<std::string> dirs;
+  if (fs::exists(fs::path(path) / "case.json")) return {path};
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) throw InputError(path + ": not a folder");
+  for (const auto& e : fs::recursive_directory_iterator(path, ec)) {
+    if (e.is_regular_file() && e.path().filename() == "case.json") {
+      dirs.push_back(e.path().parent_path().string());
+    }
+  }
+  if (dirs.empty()) throw InputError(path + ": no case folder (with a case.json) below it");
+  std::sort(dirs.begin(), dirs.end());
+  return dirs;
+}
+
+struct Verdict {
+  enum class Kind : uint8_t { kPass, kFail, kError } kind = Kind::kPass;
+  std::string detail;
+};
+
+Verdict Fail(std::string d) { return {Verdict::Kind::kFail, std::move(d)}; }
+Verdict Error(std::string d) { return {Verdict::Kind::kError, std::move(d)}; }
+
+const std::string* StringMember(const Value& obj, const char* key, const std::string& where) {
+  const Value* v = obj.Find(key);
+  if (v == nullptr) return nullptr;
+  if (!v->is_string()) throw InputError(where + ": '" + key + "' must be a string");
+  return &v->str();
+}
+
+std::vector<std::pair<std::string, std::string>> FileMap(const Value& obj, const char* key,
+                                                         const std::string& where) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const Value* v = obj.Find(key);
+  if (v == nullptr) return out;
+  if (!v->is_object()) throw InputError(where + ": '" + key + "' must be an object");
+  for (const auto& [name, file] : v->members()) {
+    if (!file.is_string()) {
+      throw InputError(where + ": " + key + "." + name + " must be a file name");
+    }
+    out.emplace_back(name, file.str());
+  }
+  return out;
+}
+
+std::optional<Tolerance> ToleranceMember(const Value& obj, const std::string& where) {
+  const Value* t = obj.Find("tolerance");
+  if (t == nullptr) return std::nullopt;
+  const Value* metric = t->Find("metricType");
+  const Value* value = t->Find("value");
+  if (!t->is_object() || metric == nullptr || !metric->is_string() || value == nullptr ||
+      !value->is_number() || !(value->number().d >= 0)) {
+    throw InputError(where +
+                     ": tolerance must be {\"metricType\": \"ULP\"|\"ATOL\", \"value\": N}");
+  }
+  if (metric->str() == "ULP") return Tolerance::Ulp(value->number().d, "case tolerance");
+  if (metric->str() == "ATOL") return Tolerance::Atol(value->number().d, "case tolerance");
+  throw InputError(where + ": tolerance metricType must be \"ULP\" or \"ATOL\"");
+}
+
+std::string Describe(const std::string& output, const Comparison& c, const Tolerance& t) {
+  if (!c.shape_ok) return "output '" + output + "': " + c.shape_message;
+  std::string s = "output '" + output + "': " + std::to_string(c.mismatches) + " of " +
+                  std::to_string(c.elements) + " elements outside " + t.Describe();
+  for (const Mismatch& m : c.first) {
+    s += "\n    at " + m.coordinates + ": expected " + m.expected + ", nnref " + m.actual +
+         " (ulp " + std::to_string(m.ulp) + ", abs " + std::to_string(m.abs) + ")";
+  }
+  return s;
+}
+
+Verdict RunCase(const std::string& dir, const NnefOptions& o) {
+  const std::string where = (fs::path(dir) / "case.json").string();
+  const Value spec = ReadJsonFile(where);
+  if (!spec.is_object()) throw InputError(where + ": expected an object");
+  const std::string* expected_error = StringMember(spec, "expectedError", where);
+  const std::string* message = StringMember(spec, "message", where);
+  const std::optional<Tolerance> tolerance = ToleranceMember(spec, where);
+  const auto inputs = FileMap(spec, "inputs", where);
+  const auto outputs = FileMap(spec, "outputs", where);
+  const auto at = [&](const std::string& file) { return (fs::path(dir) / file).string(); };
+
+  std::unique_ptr<QuantFile> quant;
+  std::unique_ptr<Executor> ex;
+  std::map<std::string, OperandValue> results;
+  try {
+    const FlatGraph g = nnef::ParseModel(dir);
+    quant = LoadQuant(dir);
+    ex = std::make_unique<Executor>(g, dir, quant.get(), nnef::ExecutorOptions{o.max_tensor_bytes});
+    std::map<std::string, Tensor> feed;
+    for (const auto& [name, file] : inputs) {
+      if (std::find(g.inputs.begin(), g.inputs.end(), name) == g.inputs.end()) {
+        return Error(where + ": inputs." + name + " is not an input of graph '" + g.name + "'");
+      }
+      feed[name] = LoadInput(*ex, quant.get(), name, at(file), o.max_tensor_bytes);
+    }
+    results = ex->Run(feed, o.trace ? MakeTrace(o.values) : nnef::TraceSink{});
+  } catch (const NnefError& e) {
+    if (expected_error == nullptr) return Error(e.what());
+    const std::string stage(nnef::StageName(e.stage()));
+    if (stage != *expected_error) {
+      return Fail("expected a " + *expected_error + " error, got: " + e.what());
+    }
+    if (message != nullptr && std::string(e.what()).find(*message) == std::string::npos) {
+      return Fail("the " + stage + " error does not mention \"" + *message + "\": " + e.what());
+    }
+    return {Verdict::Kind::kPass, std::string("rejected as expected: ") + e.what()};
+  }
+  if (expected_error != nullptr) {
+    return Fail("expected a " + *expected_error + " error, but the model ran");
+  }
+  if (outputs.empty()) return Error(where + ": no outputs to compare");
+  std::string failures;
+  for (const auto& [name, file] : outputs) {
+    const auto it = results.find(name);
+    if (it == results.end()) return Error(where + ": outputs." + name + " is not a graph output");
+    // The expected file belongs to the case: a problem with it is a broken case, not a verdict.
+    Tensor expected;
+    try {
+      const nnef::TensorFile f = nnef::ReadTensorFile(at(file), o.max_tensor_bytes);
+      expected =
+          nnef::DecodeTensorFile(f, ex->OutputType(name), nullptr, at(file), o.max_tensor_bytes);
+    } catch (const NnefError& e) {
+      return Error(std::string("expected output: ") + e.what());
+    }
+    const Tolerance t = tolerance ? *tolerance : ex->DefaultToleranceFor(name);
+    const Comparison c = CompareTensors(expected, it->second.data, it->second.latitude, t);
+    if (!c.passed()) failures += (failures.empty() ? "" : "\n  ") + Describe(name, c, t);
+  }
+  if (!failures.empty()) return Fail(failures);
+  return {};
+}
+
+int RunCases(const NnefOptions& o) {
+  size_t passed = 0, failed = 0, errors = 0;
+  for (const std::string& dir : CaseDirs(o.path)) {
+    Verdict v;
+    try {
+      v = RunCase(dir, o);
+    } catch (const InputError& e) {
+      v = Error(e.what());
+    }
+    switch (v.kind) {
+      case Verdict::Kind::kPass:
+        ++passed;
+        if (o.verbose) {
+          std::cout << "PASS " << dir << (v.detail.empty() ? "" : ": " + v.detail) << "\n";
+        }
+        break;
+      case Verdict::Kind::kFail:
+        ++failed;
+        std::cout << "FAIL " << dir << ": " << v.detail << "\n";
+        break;
+      case Verdict::Kind::kError:
+        ++errors;
+        std::cout << "ERROR " << dir << ": " << v.detail << "\n";
+        break;
+    }
+  }
+  std::cout << passed << " passed, " << failed << " failed";
+  if (errors > 0) std::cout << ", " << errors << " errors";
+  std::cout << "\n";
+  return errors > 0 ? 2 : failed > 0 ? 1 : 0;
+}
+
+}  // namespace
+
+int CommandNnef(const NnefOptions& options) {
+  if (options.cases) return RunCases(options);
+  if (options.check) return CheckModel(options);
+  return RunModel(options);
+}
+
+}  // namespace nnref

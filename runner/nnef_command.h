@@ -1,0 +1,25 @@
+// `nnref nnef`: run an NNEF model folder, check a model, or run NNEF case folders (cases/nnef).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace nnref {
+
+struct NnefOptions {
+  std::string path;                 // model folder / graph.nnef, or (with `cases`) case folder(s)
+  std::vector<std::string> inputs;  // NAME=FILE.dat
+  std::string output_dir = ".";     // where the outputs are written (NAME.dat)
+  bool check = false;               // parse and validate only; print the flattened graph
+  bool cases = false;               // `path` is a case folder or a folder of case folders
+  bool trace = false;               // print every tensor as it is computed
+  bool verbose = false;             // print passing cases too
+  size_t values = 8;                // leading values printed per tensor by --trace
+  uint64_t max_tensor_bytes = uint64_t{1} << 31;
+};
+
+// Exit codes: 0 success (every case passed), 1 a case failed, 2 bad input or a case error.
+int CommandNnef(const NnefOptions& options);
+
+}  // namespace nnref

@@ -1,0 +1,98 @@
+// Timeline cases (docs/case-format.md "Timeline cases"): a script of MLContext / MLTensor /
+// MLGraphBuilder calls run through the library API (runner/api/webnn.h), each step optionally
+// expecting a spec error, readTensor steps comparing the data read with expected values.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "numerics/tolerance.h"
+#include "ref/graph/graph.h"
+#include "ref/value.h"
+#include "runner/case.h"
+#include "runner/compare.h"
+
+namespace nnref {
+
+enum class StepKind : uint8_t {
+  kCreateContext,
+  kCreateTensor,
+  kCreateConstantTensor,
+  kWriteTensor,
+  kReadTensor,
+  kBuild,
+  kDispatch,
+  kDestroyTensor,
+  kDestroyGraph,
+  kDestroyContext,
+  kAwait,
+  kLost,
+  kCheckTensor,
+  kCheckContext,
+  kOpSupportLimits,
+};
+
+// An AllowSharedBufferSource described by a step: its kind ("Float32Array", "ArrayBuffer", ...;
+// empty = the view type matching the tensor's data type), its values and/or its byte length.
+struct BufferSpec {
+  std::string type;
+  const Value* data = nullptr;
+  std::optional<uint64_t> byte_length;
+};
+
+struct TimelineStep {
+  size_t index = 0;
+  StepKind kind = StepKind::kCreateTensor;
+  std::string method;  // the step name as written
+  std::string where;   // "FILE: case 'NAME': timeline[3] (writeTensor)", for messages
+  std::string field;   // prefix of member paths: the same text ("...(writeTensor).tensor")
+  std::string context = "context";  // the MLContext the method is called on (or destroyed)
+  std::string tensor;
+  std::string graph;
+  std::string promise;  // non-empty: the promise is kept under this name instead of awaited
+  const Value* descriptor = nullptr;  // createTensor / createConstantTensor
+  BufferSpec buffer;                  // writeTensor / createConstantTensor data
+  bool byob = false;                  // readTensor(tensor, outputData)
+  BufferSpec output_data;             // its outputData
+  const Value* expected = nullptr;    // readTensor/await data, checkTensor/opSupportLimits/lost
+  std::optional<Tolerance> tolerance;
+  std::optional<std::string> expected_error;
+  const Value* options = nullptr;  // createContext
+  Case graph_def;                  // build: inputs and operators
+  std::string graph_path;          // build: where they are ("...timeline[3]" or "...graph")
+  // build: graph output name -> operand name; dispatch: name -> tensor.
+  std::vector<std::pair<std::string, std::string>> outputs;
+  std::vector<std::pair<std::string, std::string>> inputs;  // dispatch: name -> tensor
+};
+
+struct TimelineScript {
+  std::vector<TimelineStep> steps;
+  std::vector<std::string> warnings;  // unknown members, found when decoding
+};
+
+// Decodes the `timeline` array of case `c` (whose file, name and base_dir are set). Malformed
+// steps throw InputError naming file, case, step and field.
+std::shared_ptr<const TimelineScript> DecodeTimeline(const Value& timeline, const Case& c);
+
+struct TimelineCheck {
+  std::string name;  // "timeline[7] readTensor C"
+  Comparison cmp;
+  std::string tolerance;
+};
+
+struct TimelineResult {
+  enum class Verdict : uint8_t { kPass, kFail, kError } verdict = Verdict::kPass;
+  std::string message;
+  std::vector<TimelineCheck> checks;
+  std::vector<std::string> warnings;
+  std::vector<std::string> log;  // one line per step, for `nnref trace`
+};
+
+// Runs the script: contexts are created with `limits`; `exact` compares bit-exactly as run --exact.
+TimelineResult RunTimeline(const Case& c, const BuilderLimits& limits, bool exact);
+
+}  // namespace nnref

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# End-to-end checks of `nnref nnef` (run, --trace, --check, --case, errors) on a model written
+# here byte by byte (chapter 5.2 layout) with hand-derived results:
+#   w = [1, 2] (variable 'layer/w'), x = [3, 4]: y = x * w = [3, 8];
+#   z = argmax_reduce(y, axes = [1]) = [[1]]; c = gt(y, 3.0) = [0, 1].
+#   With graph.quant 'x': linear_quantize(min 0, max 4, bits 2) (levels 0, 4/3, 8/3, 4):
+#   x -> [8/3, 4] (3 * 3/4 = 2.25 rounds to 2), y = [8/3, 8].
+set -uo pipefail
+nnref=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# tensor FILE CODE BITS SIGNED FORMAT VALUES... : header then struct-packed little-endian items.
+tensor() {
+  python3 - "$@" <<'PY'
+import struct, sys
+path, code, bits, signed, fmt = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+shape = [int(v) for v in sys.argv[6].split(',')]
+values = [float(v) if fmt == 'f' else int(v) for v in sys.argv[7:]]
+data = b''.join(struct.pack('<' + fmt, v) for v in values)
+h = bytearray(128)
+h[0:4] = b'N\xef\x01\x00'
+struct.pack_into('<II', h, 4, len(data), len(shape))
+for k, e in enumerate(shape):
+    struct.pack_into('<I', h, 12 + 4 * k, e)
+struct.pack_into('<III', h, 44, bits, code, signed)
+open(path, 'wb').write(bytes(h) + data)
+PY
+}
+
+m="$tmp/model"
+mkdir -p "$m/layer" "$tmp/expected"
+cat >"$m/graph.nnef" <<'NNEF'
+version 1.0;
+extension KHR_enable_fragment_definitions KHR_enable_operator_expressions;
+graph G( x ) -> ( y, z, c )
+{
+    x = external(shape = [1, 2]);
+    w = variable(shape = [1, 2], label = 'layer/w');
+    y = x * w;
+    z = argmax_reduce(y, axes = [1]);
+    c = y > 3.0;
+}
+NNEF
+tensor "$m/layer/w.dat" 0 32 0 f 1,2 1 2
+tensor "$tmp/x.dat" 0 32 0 f 1,2 3 4
+tensor "$tmp/expected/y.dat" 0 32 0 f 1,2 3 8
+tensor "$tmp/expected/z.dat" 1 32 1 i 1,1 1
+tensor "$tmp/expected/c.dat" 5 8 0 B 1,2 0 1
+
+out=$("$nnref" nnef "$m" --input x="$tmp/x.dat" --output-dir "$tmp/out") || fail "run: $out"
+for t in y z c; do
+  cmp -s "$tmp/out/$t.dat" "$tmp/expected/$t.dat" || fail "$t.dat differs from the hand-written file"
+done
+grep -q "^z: tensor<integer> \[1, 1\] -> $tmp/out/z.dat" <<<"$out" || fail "output line: $out"
+
+out=$("$nnref" nnef "$m" --input x="$tmp/x.dat" --output-dir "$tmp/out" --trace) || fail "trace"
+grep -q "  w = variable (line 6) : tensor<scalar> \[1, 2\] 1, 2" <<<"$out" || fail "trace w: $out"
+grep -q "  y = mul (line 7) : tensor<scalar> \[1, 2\] 3, 8" <<<"$out" || fail "trace y: $out"
+
+# --check prints the flattened graph, which checks again to the same text.
+"$nnref" nnef --check "$m" >"$tmp/flat.nnef" || fail "check"
+grep -q "y = mul(x, w);" "$tmp/flat.nnef" || fail "flattened graph: $(cat "$tmp/flat.nnef")"
+mkdir -p "$tmp/flat/layer" && cp "$tmp/flat.nnef" "$tmp/flat/graph.nnef"
+cp "$m/layer/w.dat" "$tmp/flat/layer/"
+"$nnref" nnef --check "$tmp/flat" | cmp -s - "$tmp/flat.nnef" || fail "flattened graph not stable"
+
+# As a case folder: passes; a wrong expected value fails with exit 1.
+c="$tmp/cases/one"
+mkdir -p "$c/inputs"
+cp -r "$m/." "$c/" && cp -r "$tmp/expected" "$c/" && cp "$tmp/x.dat" "$c/inputs/"
+cat >"$c/case.json" <<'JSON'
+{"inputs": {"x": "inputs/x.dat"},
+ "outputs": {"y": "expected/y.dat", "z": "expected/z.dat", "c": "expected/c.dat"},
+ "tolerance": {"metricType": "ULP", "value": 0}}
+JSON
+out=$("$nnref" nnef --case "$tmp/cases") || fail "case: $out"
+grep -q "^1 passed, 0 failed" <<<"$out" || fail "case summary: $out"
+tensor "$c/expected/y.dat" 0 32 0 f 1,2 3 8.000001
+out=$("$nnref" nnef --case "$c"); rc=$?
+[ $rc -eq 1 ] || fail "wrong expected value exits $rc, want 1: $out"
+grep -q "output 'y': 1 of 2 elements outside 0 ULP" <<<"$out" || fail "mismatch report: $out"
+
+# graph.quant is applied to x before it is used.
+printf "'x': linear_quantize(min = 0.0, max = 4.0, bits = 2);\n" >"$m/graph.quant"
+"$nnref" nnef "$m" --input x="$tmp/x.dat" --output-dir "$tmp/q" >/dev/null || fail "quant run"
+python3 - "$tmp/q/y.dat" <<'PY' || fail "quantized y"
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+y = struct.unpack('<2f', b[128:136])
+assert y == (struct.unpack('<f', struct.pack('<f', 8 / 3))[0], 8.0), y
+PY
+
+# Errors exit 2 with the file and what is wrong.
+out=$("$nnref" nnef "$m" 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "no data given for the graph input 'x'" <<<"$out" || fail "missing input: $rc $out"
+out=$("$nnref" nnef "$m" --input q="$tmp/x.dat" 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "has no input 'q'" <<<"$out" || fail "unknown input: $rc $out"
+head -c 100 "$tmp/x.dat" >"$tmp/short.dat"
+out=$("$nnref" nnef "$m" --input x="$tmp/short.dat" 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "short.dat: tensor-file error: truncated: 100 bytes" <<<"$out" ||
+  fail "truncated input: $rc $out"
+printf "'x': linear_quantize(min = 0.0, max = 4.0);\n" >"$m/graph.quant"
+out=$("$nnref" nnef "$m" --input x="$tmp/x.dat" 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "graph.quant:1:6: quant-file error: linear_quantize: missing argument 'bits'" <<<"$out" ||
+  fail "quant error: $rc $out"
+echo "nnef cli: all checks passed"
