@@ -109,11 +109,12 @@ TEST_CASE("createTensor: attributes, zero-filled data, and its rejections") {
   CHECK(t.writable());
   CHECK_FALSE(t.constant());
   CHECK(Read<int32_t>(c, t) == std::vector<int32_t>{0, 0, 0});  // step 6: all bytes zero
-  // An unsupported descriptor: creating the data fails, UnknownError (docs/deviations.md).
+  // A descriptor failing "check dimensions": rejected with TypeError, as createConstantTensor
+  // step 4 does (createTensor's own steps never check it; docs/deviations.md).
   CHECK(Rejection(c.CreateTensor(TensorDesc(DataType::kFloat32, {0}, false, false))) ==
-        ErrorType::kUnknownError);
+        ErrorType::kTypeError);
   CHECK(Rejection(c.CreateTensor(TensorDesc(DataType::kFloat32, {65536, 65536}, false, false))) ==
-        ErrorType::kUnknownError);
+        ErrorType::kTypeError);
   // Step 3: a lost context rejects (the call itself does not throw).
   c.Destroy();
   std::future<Tensor> f;
@@ -441,9 +442,9 @@ TEST_CASE("accelerated, limits and opSupportLimits come from the options") {
   CHECK_FALSE(c.accelerated());
   CHECK(NewContext().accelerated());
   CHECK(c.OpSupportLimits().maxTensorByteLength == 4096);
-  // createTensor beyond the limit: the data cannot be created.
+  // createTensor beyond the context's maxTensorByteLength fails "check dimensions": TypeError.
   CHECK(Rejection(c.CreateTensor(TensorDesc(DataType::kFloat32, {2048}, false, false))) ==
-        ErrorType::kUnknownError);
+        ErrorType::kTypeError);
   CHECK_FALSE(Rejection(c.CreateTensor(TensorDesc(DataType::kFloat32, {1024}, false, false))));
 }
 

@@ -228,8 +228,10 @@ OperandValue CopyValue(const OperandValue& v) {
   return out;
 }
 
-// The timeline's "create [[data]] given descriptor": fails (UnknownError) for a descriptor this
-// implementation cannot hold (docs/deviations.md, "createTensor with an unsupported descriptor").
+// The timeline's "create [[data]] given descriptor": fails (UnknownError) when the data cannot be
+// allocated. createTensor/createConstantTensor have already rejected descriptors failing "check
+// dimensions" with TypeError (docs/deviations.md, "createTensor with an invalid descriptor"); the
+// check is repeated here as a guard against allocations sized by an unchecked descriptor.
 std::optional<internal::Error> CreateData(TensorImpl& t, const BuilderLimits& limits,
                                           const std::vector<std::byte>* initial) {
   try {
@@ -366,6 +368,15 @@ std::future<Tensor> Context::CreateTensor(const MLTensorDescriptor& descriptor) 
   std::lock_guard lock(*c.content_mu);
   if (c.lost) {  // step 3
     return Rejected<Tensor>(ErrorType::kInvalidStateError, "createTensor: the context is lost");
+  }
+  // Not a numbered step: createTensor's steps never check the descriptor, while
+  // createConstantTensor's step 4 rejects a descriptor failing "check dimensions" with a
+  // TypeError. nnref applies the same check here, as implementations do (docs/deviations.md,
+  // "createTensor with an invalid descriptor").
+  try {
+    CheckDimensions(descriptor, c.options.limits, "createTensor: descriptor");
+  } catch (const WebnnError& e) {
+    return Rejected<Tensor>(ErrorType::kTypeError, e.what());
   }
   // Step 4: "create an MLTensor".
   auto t = std::make_shared<TensorImpl>();
