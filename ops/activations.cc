@@ -246,6 +246,10 @@ Operand Connect(GraphBuilder& builder, Act op, const Operand& input, const Opera
                     {},
                     std::make_shared<ActivationKernel>(op, alpha, beta),
                     {ActName(op), d.dataType, 0}};
+  auto attributes = std::make_shared<ActivationAttributes>();
+  attributes->alpha = alpha;
+  attributes->beta = beta;
+  node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), {d})[0];
 }
 

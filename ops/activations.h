@@ -32,6 +32,12 @@ struct MLLeakyReluOptions : MLOperatorOptions {
   double alpha = 0.01;
 };
 
+// The validated options of elu (alpha), hardSigmoid (alpha, beta) and leakyRelu (alpha), already
+// cast to the input's data type; 0 where the operator has none. Carried by every activation node.
+struct ActivationAttributes : OpAttributes {
+  double alpha = 0, beta = 0;
+};
+
 Operand Elu(GraphBuilder& builder, const Operand& input, const MLEluOptions& options = {});
 Operand Gelu(GraphBuilder& builder, const Operand& input, const MLOperatorOptions& options = {});
 Operand HardSigmoid(GraphBuilder& builder, const Operand& input,

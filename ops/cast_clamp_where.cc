@@ -134,8 +134,12 @@ Operand Clamp(GraphBuilder& builder, const Operand& input, const MLClampOptions&
                     options.label,
                     {input.id},
                     {},
-                    std::make_shared<ClampKernel>(std::move(lo), std::move(hi)),
+                    std::make_shared<ClampKernel>(lo, hi),
                     {"clamp", d.dataType, 0}};
+  auto attributes = std::make_shared<ClampAttributes>();
+  attributes->min = std::move(lo);
+  attributes->max = std::move(hi);
+  node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), {d})[0];  // step 8
 }
 

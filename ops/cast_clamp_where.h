@@ -19,6 +19,12 @@ struct MLClampOptions : MLOperatorOptions {
   std::optional<MLNumber> maxValue;
 };
 
+// clamp's validated bounds: rank-0 tensors of the input's data type, minValue and maxValue cast
+// to it (-Infinity / +Infinity, or the type's extremes, when not given).
+struct ClampAttributes : OpAttributes {
+  Tensor min, max;
+};
+
 Operand Cast(GraphBuilder& builder, const Operand& input, DataType type,
              const MLOperatorOptions& options = {});
 Operand Clamp(GraphBuilder& builder, const Operand& input, const MLClampOptions& options = {});

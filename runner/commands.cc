@@ -11,6 +11,8 @@
 
 #include "ops/registry.h"
 #include "runner/api_case.h"
+#include "runner/backend_check.h"
+#include "runner/backends.h"
 #include "runner/case.h"
 #include "runner/compare.h"
 #include "runner/data.h"
@@ -51,6 +53,10 @@ struct CaseResult {
   std::string message;
   std::vector<OutputResult> outputs;
   std::vector<std::string> warnings = {};  // non-fatal remarks from the builder methods
+  // --against-reference: every operator of the graph, judged alone (runner/backend_check.h).
+  std::optional<BackendCheck> check = std::nullopt;
+  std::shared_ptr<const Graph> graph = nullptr;  // for naming operands in the check report
+  std::map<uint32_t, std::string> operand_names = {};
 };
 
 struct Summary {
@@ -147,6 +153,17 @@ Value ComparisonJson(const Comparison& c, const std::string& tolerance) {
   return Value::Object(std::move(m));
 }
 
+std::string OperandName(const CaseResult& r, OperandId id) {
+  const auto it = r.operand_names.find(id.value);
+  return it != r.operand_names.end() ? "'" + it->second + "'" : "#" + std::to_string(id.value);
+}
+
+std::string OperatorName(const CaseResult& r, const OperatorCheck& oc) {
+  std::string s = "operator " + std::to_string(oc.index) + " " + oc.op;
+  if (!oc.label.empty()) s += " [label '" + oc.label + "']";
+  return s + " -> " + OperandName(r, oc.operand);
+}
+
 void WriteReport(const std::string& path, const Summary& s,
                  const std::vector<CaseResult>& results) {
   std::vector<Value> cases;
@@ -163,6 +180,25 @@ void WriteReport(const std::string& path, const Summary& s,
       std::vector<Value> w;
       for (const std::string& x : r.warnings) w.push_back(Value::Str(x));
       cases.back().members().emplace_back("warnings", Value::Array(std::move(w)));
+    }
+    if (r.check) {
+      std::vector<Value> ops;
+      for (const OperatorCheck& oc : r.check->operators) {
+        Value v = ComparisonJson(oc.cmp, oc.tolerance);
+        std::vector<std::pair<std::string, Value>> head = {
+            {"index", Num(static_cast<double>(oc.index))},
+            {"op", Value::Str(oc.op)},
+            {"label", Value::Str(oc.label)},
+            {"operand", Value::Str(OperandName(r, oc.operand))}};
+        v.members().insert(v.members().begin(), head.begin(), head.end());
+        v.members().emplace_back("meanUlp", Num(oc.cmp.mean_ulp()));
+        ops.push_back(std::move(v));
+      }
+      cases.back().members().emplace_back("operators", Value::Array(std::move(ops)));
+      if (r.check->first_divergence) {
+        cases.back().members().emplace_back(
+            "firstDivergence", Num(static_cast<double>(*r.check->first_divergence)));
+      }
     }
   }
   const Value root =
@@ -203,8 +239,25 @@ CaseResult RunTimelineCase(const Case& c, const BuilderLimits& limits, bool exac
 
 // Runs a case against its expectedOutputs (or expectedError). Graph cases are built on a context
 // and computed with createTensor, writeTensor, dispatch and readTensor (runner/api_case.h).
-CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = false) {
-  if (c.timeline) return RunTimelineCase(c, limits, exact);
+// How a case is computed: on the reference (backend null) or on a backend, optionally checked
+// operator by operator against the reference.
+struct Engine {
+  std::shared_ptr<const Backend> backend;
+  bool against_reference = false;
+};
+
+CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = false,
+                   const Engine& engine = {}) {
+  if (c.timeline) {
+    if (engine.backend) {
+      return {c.file, c.name, Verdict::kSkip,
+              std::string(engine.backend->name()) +
+                  ": timeline cases script the MLContext API on the reference (--backend runs "
+                  "graph cases)",
+              {}};
+    }
+    return RunTimelineCase(c, limits, exact);
+  }
   CaseResult r{c.file, c.name, Verdict::kPass, "", {}};
   try {
     const std::vector<std::string> outputs = RequestedOutputs(c);
@@ -241,7 +294,36 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
     }
     const BuiltCase& b = a.built;
     r.warnings = b.warnings;
-    const auto values = DispatchCase(a);
+    std::map<std::string, OperandValue> values;
+    if (engine.backend) {
+      std::string why;
+      const std::optional<BackendGraph> compiled = CompileForBackend(*b.graph, engine.backend, why);
+      if (!compiled) {
+        r.verdict = Verdict::kSkip;
+        r.message = why;
+        return r;
+      }
+      // The reference runs too: it knows which elements the spec leaves open (latitude), and
+      // --against-reference compares every operand with it.
+      std::map<std::string, OperandValue> reference;
+      if (engine.against_reference) {
+        r.check = CheckAgainstReference(*b.graph, *compiled, b.input_values);
+        r.graph = b.graph;
+        r.operand_names = b.operand_names;
+        for (const auto& [name, id] : b.graph->outputs()) {
+          reference[name] = r.check->reference.at(id.value);
+        }
+      } else {
+        reference = b.graph->Compute(b.input_values);
+      }
+      values = b.graph->Compute(b.input_values, {}, compiled->kernels);
+      for (auto& [name, v] : values) {
+        v.latitude = reference.at(name).latitude;
+        v.one_of = reference.at(name).one_of;
+      }
+    } else {
+      values = DispatchCase(a);
+    }
     for (const TensorSpec& exp : c.expected_outputs) {
       const std::string field = c.Where() + ": graph.expectedOutputs." + exp.name;
       if (!exp.data) throw InputError(field + ": missing 'data'");
@@ -266,6 +348,11 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
       if (!o.cmp.passed()) r.verdict = Verdict::kFail;
       r.outputs.push_back(std::move(o));
     }
+    if (r.check && r.check->first_divergence && r.verdict == Verdict::kPass) {
+      // The outputs stayed within the case tolerance, but an operator left its own.
+      r.verdict = Verdict::kFail;
+      r.message = "an operator left its tolerance (see the operator table)";
+    }
   } catch (const InputError& e) {
     r.verdict = Verdict::kError;
     r.message = e.what();
@@ -289,6 +376,8 @@ bool Selected(const Case& c, const RunOptions& o) {
   }
   return true;
 }
+
+void PrintCheck(const CaseResult& r, bool verbose);
 
 void PrintResult(const CaseResult& r, bool verbose) {
   for (const std::string& w : r.warnings) std::cerr << "warning: " << w << "\n";
@@ -317,6 +406,34 @@ void PrintResult(const CaseResult& r, bool verbose) {
     }
     std::cout << "\n" << MismatchLines(o.cmp);
   }
+  PrintCheck(r, verbose);
+}
+
+// --against-reference: the first divergence, then one line per operator.
+void PrintCheck(const CaseResult& r, bool verbose) {
+  if (!r.check) return;
+  const BackendCheck& check = *r.check;
+  if (check.first_divergence) {
+    const OperatorCheck& oc = check.operators[*check.first_divergence];
+    std::cout << "    first divergence: " << OperatorName(r, oc) << "\n";
+    if (!oc.cmp.shape_ok) {
+      std::cout << "      " << oc.cmp.shape_message << "\n";
+    } else {
+      std::cout << "      " << oc.cmp.mismatches << " of " << oc.cmp.elements
+                << " elements outside " << oc.tolerance << "\n"
+                << MismatchLines(oc.cmp);
+    }
+  } else if (!verbose) {
+    return;
+  }
+  std::cout << "    operators (each on the reference's inputs, under its own tolerance):\n";
+  for (const OperatorCheck& oc : check.operators) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "max %g ulp, mean %.3g ulp, max abs %g", oc.cmp.max_ulp,
+                  oc.cmp.mean_ulp(), oc.cmp.max_abs);
+    std::cout << "      " << (oc.cmp.passed() ? "ok   " : "FAIL ") << OperatorName(r, oc) << ": "
+              << buf << " (" << oc.tolerance << ")\n";
+  }
 }
 
 BuilderLimits Limits(uint64_t max_bytes) {
@@ -328,6 +445,14 @@ BuilderLimits Limits(uint64_t max_bytes) {
 }  // namespace
 
 int CommandRun(const RunOptions& o) {
+  Engine engine;
+  if (o.backend != "reference") {
+    engine.backend = MakeBackend(o.backend, BackendOptions{o.threads});
+    std::cout << "backend: " << engine.backend->Describe() << "\n";
+  } else if (o.against_reference) {
+    throw InputError("--against-reference needs --backend NAME (a backend to compare)");
+  }
+  engine.against_reference = o.against_reference;
   Summary s;
   std::vector<CaseResult> results;
   uint64_t implementation_defined = 0;
@@ -354,7 +479,7 @@ int CommandRun(const RunOptions& o) {
       if (!Selected(c, o)) {
         r = {file, c.name, Verdict::kSkip, "excluded by the name/label filter", {}};
       } else {
-        r = RunCase(c, Limits(o.max_tensor_bytes), o.exact);
+        r = RunCase(c, Limits(o.max_tensor_bytes), o.exact, engine);
       }
       for (const OutputResult& out : r.outputs)
         implementation_defined += out.cmp.implementation_defined;
@@ -364,6 +489,16 @@ int CommandRun(const RunOptions& o) {
     }
   }
   if (!o.report.empty()) WriteReport(o.report, s, results);
+  std::map<std::string, uint64_t> skip_reasons;
+  for (const CaseResult& r : results) {
+    if (r.verdict == Verdict::kSkip) ++skip_reasons[r.message];
+  }
+  if (!skip_reasons.empty()) {
+    std::cout << "skipped, by reason:\n";
+    for (const auto& [reason, count] : skip_reasons) {
+      std::cout << "  " << count << "  " << reason << "\n";
+    }
+  }
   if (implementation_defined) {
     std::cout << implementation_defined
               << " implementation-defined elements were not compared (the spec leaves them open)\n";
@@ -688,7 +823,58 @@ int CommandTrace(const std::string& file, const std::string& case_name, size_t v
   return r.verdict == Verdict::kPass ? 0 : 1;
 }
 
-int CommandOps(bool json) {
+namespace {
+
+// `nnref ops --backend NAME`: per operator, the data types of its first operand the backend
+// computes and, for the others, why not.
+int BackendOps(bool json, const std::string& name) {
+  const std::shared_ptr<const Backend> backend = MakeBackend(name, BackendOptions{1});
+  std::vector<Value> rows;
+  size_t covered_ops = 0;
+  for (const OpInfo& op : Registry()) {
+    const TensorLimits& first = op.limits->operands.at(0);
+    const DataTypeSet types =
+        first.same_as.empty() ? first.types : op.limits->Find(first.same_as)->types;
+    std::vector<Value> yes;
+    std::vector<std::pair<std::string, Value>> no;
+    std::string yes_text, no_text;
+    for (DataType t : types.List()) {
+      const std::optional<std::string> why = backend->Unsupported(op.name, t);
+      if (!why) {
+        yes.push_back(Value::Str(std::string(DataTypeName(t))));
+        yes_text += (yes_text.empty() ? "" : ", ") + std::string(DataTypeName(t));
+      } else {
+        no.emplace_back(std::string(DataTypeName(t)), Value::Str(*why));
+        no_text += (no_text.empty() ? "" : "; ") + std::string(DataTypeName(t)) + ": " + *why;
+      }
+    }
+    if (!yes.empty()) ++covered_ops;
+    if (json) {
+      rows.push_back(Value::Object({{"op", Value::Str(std::string(op.name))},
+                                    {"dataTypes", Value::Array(std::move(yes))},
+                                    {"unsupported", Value::Object(std::move(no))}}));
+    } else {
+      std::cout << op.name << ": " << (yes_text.empty() ? "-" : yes_text);
+      if (!no_text.empty()) std::cout << "  (not: " << no_text << ")";
+      std::cout << "\n";
+    }
+  }
+  if (json) {
+    std::cout << WriteJson(Value::Object({{"backend", Value::Str(name)},
+                                          {"describe", Value::Str(backend->Describe())},
+                                          {"operators", Value::Array(std::move(rows))}}))
+              << "\n";
+  } else {
+    std::cout << backend->Describe() << ": " << covered_ops << " of " << Registry().size()
+              << " operators\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+int CommandOps(bool json, const std::string& backend) {
+  if (backend != "reference") return BackendOps(json, backend);
   if (!json) {
     for (const OpInfo& op : Registry()) {
       std::cout << op.name << "  (" << op.section << ")\n";

@@ -15,6 +15,9 @@ struct RunOptions {
   bool verbose = false;
   bool exact = false;  // compare bit-exactly (0 ULP) instead of with the case tolerance
   uint64_t max_tensor_bytes = uint64_t{1} << 31;
+  std::string backend = "reference";  // --backend: "reference" or a name of runner/backends.h
+  bool against_reference = false;     // --against-reference: every operand vs the reference
+  unsigned threads = 0;               // --threads (backends): 0 = every core
 };
 
 int CommandRun(const RunOptions& o);
@@ -23,7 +26,7 @@ int CommandCheck(const std::vector<std::string>& cases, const std::string& actua
                  const std::string& report, uint64_t max_tensor_bytes);
 int CommandTrace(const std::string& file, const std::string& case_name, size_t values,
                  uint64_t max_tensor_bytes);
-int CommandOps(bool json);
+int CommandOps(bool json, const std::string& backend = "reference");
 int CommandTolerance(bool markdown = false);
 int CommandCoverage(const std::vector<std::string>& paths);
 

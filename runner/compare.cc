@@ -110,6 +110,10 @@ Comparison CompareTensors(const Tensor& expected, const Tensor& actual, const Te
       if (zero_sign) ud = std::max(ud, 1.0);
       c.max_ulp = std::max(c.max_ulp, ud);
       c.max_abs = std::max(c.max_abs, ad);
+      if (std::isfinite(ud)) {
+        c.sum_ulp += ud;
+        ++c.compared;
+      }
       if (!zero_sign && (ud <= ulp_bound || ad <= abs_bound)) continue;
       ++c.mismatches;
       if (c.first.size() < max_reported) {

@@ -31,6 +31,9 @@ struct Comparison {
   uint64_t one_of_accepted = 0;         // "one of" elements where another value of the set was given
   double max_ulp = 0;
   double max_abs = 0;
+  double sum_ulp = 0;     // over the compared elements with a finite ULP distance
+  uint64_t compared = 0;  // elements with a finite ULP distance (the mean's denominator)
+  double mean_ulp() const { return compared ? sum_ulp / static_cast<double>(compared) : 0; }
   std::vector<Mismatch> first;  // the first few mismatches
   bool passed() const { return shape_ok && mismatches == 0; }
 };

@@ -27,6 +27,12 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--report", run.report, "write a JSON report here");
   run_cmd->add_flag("--verbose,-v", run.verbose, "print passing cases too");
   run_cmd->add_flag("--exact", run.exact, "compare bit-exactly (0 ULP) instead of with tolerances");
+  run_cmd->add_option("--backend", run.backend,
+                      "compute with this kernel set: reference (default) or simd");
+  run_cmd->add_flag("--against-reference", run.against_reference,
+                    "with --backend: also compare every operand with the reference, operator by "
+                    "operator, and name the first divergence");
+  run_cmd->add_option("--threads", run.threads, "backend worker threads (default: every core)");
 
   std::string gen_in, gen_out;
   auto* gen_cmd = app.add_subcommand("generate", "fill expectedOutputs with the reference results");
@@ -52,6 +58,8 @@ int main(int argc, char** argv) {
   bool ops_json = false;
   auto* ops_cmd = app.add_subcommand("ops", "list operators and their data types");
   ops_cmd->add_flag("--json", ops_json, "print opSupportLimits-shaped JSON");
+  std::string ops_backend = "reference";
+  ops_cmd->add_option("--backend", ops_backend, "list what this backend covers (e.g. simd)");
 
   bool tol_markdown = false;
   auto* tol_cmd = app.add_subcommand("tolerance", "print the default tolerance table");
@@ -91,7 +99,7 @@ int main(int argc, char** argv) {
     if (*gen_cmd) return nnref::CommandGenerate(gen_in, gen_out, max_bytes);
     if (*check_cmd) return nnref::CommandCheck(check_cases, check_actual, check_report, max_bytes);
     if (*trace_cmd) return nnref::CommandTrace(trace_file, trace_case, trace_values, max_bytes);
-    if (*ops_cmd) return nnref::CommandOps(ops_json);
+    if (*ops_cmd) return nnref::CommandOps(ops_json, ops_backend);
     if (*tol_cmd) return nnref::CommandTolerance(tol_markdown);
     if (*cov_cmd) return nnref::CommandCoverage(cov_paths);
     if (*nnef_cmd) {

@@ -1,6 +1,8 @@
 #include "ref/graph/graph.h"
 
 #include <algorithm>
+#include <cstring>
+#include <stdexcept>
 #include <deque>
 #include <set>
 
@@ -217,10 +219,42 @@ Tensor OneOfToAny(const Tensor& latitude) {
 
 }  // namespace
 
-std::map<std::string, OperandValue> Graph::Compute(const std::map<std::string, Tensor>& inputs,
-                                                   const ExecutionObserver& observer) const {
+std::vector<OperandValue> Graph::RunOperator(size_t index,
+                                             std::span<const OperandValue* const> in,
+                                             const Kernel* kernel) const {
+  const OperatorNode& node = operators_[index];
+  bool input_latitude = false;
+  for (const OperandValue* v : in) input_latitude = input_latitude || v->latitude.valid();
+  std::vector<OperandDescriptor> out_desc;
+  for (OperandId id : node.outputs) out_desc.push_back(operands_[id.value].desc);
+  std::vector<OperandValue> out = (kernel ? kernel : node.kernel.get())->Compute(in, out_desc);
+  for (OperandValue& v : out) {
+    if (input_latitude && !v.latitude.valid()) {
+      // The kernel does not track latitude per element: everything downstream is open.
+      v.latitude = NewLatitude(v.data.shape());
+      std::memset(v.latitude.buffer()->data(), static_cast<int>(Latitude::kAny),
+                  v.latitude.buffer()->size());
+    }
+    // A kOneOf set names elements of the operand it was made for. A set passed on from an
+    // input (a view or copy) or kOneOf codes copied without a set are no longer described:
+    // those elements become kAny.
+    for (const OperandValue* input : in) {
+      if (v.one_of && v.one_of == input->one_of) v.one_of = nullptr;
+    }
+    if (!v.one_of) v.latitude = OneOfToAny(v.latitude);
+    if (v.latitude.valid() && !AnyLatitude(v.latitude)) v.latitude = Tensor();
+    if (!v.latitude.valid()) v.one_of = nullptr;
+  }
+  return out;
+}
+
+std::map<std::string, OperandValue> Graph::Compute(
+    const std::map<std::string, Tensor>& inputs, const ExecutionObserver& observer,
+    std::span<const std::shared_ptr<const Kernel>> kernels) const {
+  if (!kernels.empty() && kernels.size() != operators_.size()) {
+    throw std::logic_error("Graph::Compute: one kernel per operator expected");
+  }
   std::vector<OperandValue> values(operands_.size());
-  std::vector<bool> ready(operands_.size(), false);
   for (const auto& [name, desc] : inputs_) {
     const auto it = inputs.find(name);
     if (it == inputs.end()) ThrowTypeError("compute: input '" + name + "' was not given");
@@ -233,45 +267,23 @@ std::map<std::string, OperandValue> Graph::Compute(const std::map<std::string, T
     const OperandNode& n = operands_[i];
     if (n.kind == OperandNode::Kind::kConstant) {
       values[i].data = n.constant;
-      ready[i] = true;
     } else if (n.kind == OperandNode::Kind::kInput) {
       const auto it = inputs.find(n.name);
       if (it == inputs.end()) continue;  // not used by this graph
       values[i].data = it->second;
-      ready[i] = true;
     } else {
       continue;
     }
     if (observer) observer({static_cast<uint32_t>(i)}, values[i]);
   }
-  for (const OperatorNode& node : operators_) {
+  for (size_t index = 0; index < operators_.size(); ++index) {
+    const OperatorNode& node = operators_[index];
     std::vector<const OperandValue*> in;
-    bool input_latitude = false;
-    for (OperandId id : node.inputs) {
-      in.push_back(&values[id.value]);
-      input_latitude = input_latitude || values[id.value].latitude.valid();
-    }
-    std::vector<OperandDescriptor> out_desc;
-    for (OperandId id : node.outputs) out_desc.push_back(operands_[id.value].desc);
-    std::vector<OperandValue> out = node.kernel->Compute(in, out_desc);
+    for (OperandId id : node.inputs) in.push_back(&values[id.value]);
+    std::vector<OperandValue> out =
+        RunOperator(index, in, kernels.empty() ? nullptr : kernels[index].get());
     for (size_t k = 0; k < node.outputs.size(); ++k) {
-      OperandValue& v = out[k];
-      if (input_latitude && !v.latitude.valid()) {
-        // The kernel does not track latitude per element: everything downstream is open.
-        v.latitude = NewLatitude(v.data.shape());
-        std::memset(v.latitude.buffer()->data(), static_cast<int>(Latitude::kAny),
-                    v.latitude.buffer()->size());
-      }
-      // A kOneOf set names elements of the operand it was made for. A set passed on from an
-      // input (a view or copy) or kOneOf codes copied without a set are no longer described:
-      // those elements become kAny.
-      for (const OperandValue* input : in) {
-        if (v.one_of && v.one_of == input->one_of) v.one_of = nullptr;
-      }
-      if (!v.one_of) v.latitude = OneOfToAny(v.latitude);
-      if (v.latitude.valid() && !AnyLatitude(v.latitude)) v.latitude = Tensor();
-      if (!v.latitude.valid()) v.one_of = nullptr;
-      values[node.outputs[k].value] = std::move(v);
+      values[node.outputs[k].value] = std::move(out[k]);
       if (observer) observer(node.outputs[k], values[node.outputs[k].value]);
     }
   }

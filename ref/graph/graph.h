@@ -92,13 +92,29 @@ struct Operand {
   OperandId id;
 };
 
+// The validated attributes of an operator node, as its builder method computed them (strides,
+// paddings, axes, alpha, ...). Each operator family with attributes declares its own struct in
+// its ops/ header (e.g. Conv2dAttributes in ops/conv2d.h). The reference kernel and every backend
+// (ops/backend.h) build their kernels from the same struct, so validation is written once.
+struct OpAttributes {
+  virtual ~OpAttributes() = default;
+};
+
 struct OperatorNode {
   std::string op;     // method name, e.g. "add"
   std::string label;  // MLOperatorOptions.label
   std::vector<OperandId> inputs;
   std::vector<OperandId> outputs;
-  std::shared_ptr<const Kernel> kernel;
-  ToleranceQuery tolerance;  // how the default tolerance table sees this operator
+  std::shared_ptr<const Kernel> kernel;  // the reference kernel
+  ToleranceQuery tolerance;              // how the default tolerance table sees this operator
+  // Null for operators whose name and operand descriptors say everything (add, matmul, ...).
+  std::shared_ptr<const OpAttributes> attributes = nullptr;
+
+  // The attributes as `A`, or null when the node carries none of that type.
+  template <typename A>
+  const A* Attributes() const {
+    return dynamic_cast<const A*>(attributes.get());
+  }
 };
 
 struct OperandNode {
@@ -161,8 +177,16 @@ class Graph {
   const OperandNode& operand(OperandId id) const { return operands_[id.value]; }
 
   // Executes the graph. `inputs` must match input_descriptors() exactly (TypeError otherwise).
-  std::map<std::string, OperandValue> Compute(const std::map<std::string, Tensor>& inputs,
-                                              const ExecutionObserver& observer = {}) const;
+  // `kernels`, when not empty, holds one kernel per operator (a backend's, ops/backend.h) used
+  // instead of the reference kernels.
+  std::map<std::string, OperandValue> Compute(
+      const std::map<std::string, Tensor>& inputs, const ExecutionObserver& observer = {},
+      std::span<const std::shared_ptr<const Kernel>> kernels = {}) const;
+
+  // Runs operator `index` alone on `inputs` (its input values, in order) with `kernel` (the
+  // reference kernel when null), and applies the executor's latitude rules to the outputs.
+  std::vector<OperandValue> RunOperator(size_t index, std::span<const OperandValue* const> inputs,
+                                        const Kernel* kernel = nullptr) const;
 
  private:
   friend class GraphBuilder;

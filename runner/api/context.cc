@@ -333,7 +333,8 @@ void Context::Dispatch(const Graph& graph, const MLNamedTensors& inputs,
   std::vector<std::pair<std::string, std::shared_ptr<TensorImpl>>> in, out;
   for (const auto& [name, t] : inputs) in.emplace_back(name, Access::Of(t));
   for (const auto& [name, t] : outputs) out.emplace_back(name, Access::Of(t));
-  c.Enqueue([&c, impl = g->implementation, in = std::move(in), out = std::move(out)] {
+  c.Enqueue([&c, impl = g->implementation, backend = g->backend, in = std::move(in),
+             out = std::move(out)] {
     if (c.AbortWhenLost()) return;
     std::map<std::string, nnref::Tensor> values;
     for (const auto& [name, t] : in) {
@@ -342,7 +343,7 @@ void Context::Dispatch(const Graph& graph, const MLNamedTensors& inputs,
     }
     std::map<std::string, OperandValue> results;
     try {
-      results = impl->Compute(values);
+      results = backend ? impl->Compute(values, {}, backend->kernels) : impl->Compute(values);
     } catch (const std::exception& e) {
       // Kernels never raise spec errors; anything here is an internal failure. The spec has no
       // way to report it yet (issue 778), so the context is lost with the message.

@@ -187,7 +187,18 @@ std::future<Graph> GraphBuilder::Build(const MLNamedOperands& outputs) {
   } catch (const WebnnError& e) {
     return Rejected<Graph>(e.type(), e.what());
   }
+  // Step 19's conversion into the implementation's format: a backend's kernels for every operator
+  // ("if that fails, reject with an OperationError").
+  std::shared_ptr<const nnref::BackendGraph> backend_graph;
+  if (c.options.backend) {
+    std::string why;
+    std::optional<nnref::BackendGraph> compiled =
+        nnref::CompileForBackend(*built, c.options.backend, why);
+    if (!compiled) return Rejected<Graph>(ErrorType::kOperationError, "build: " + why);
+    backend_graph = std::make_shared<const nnref::BackendGraph>(std::move(*compiled));
+  }
   auto g = std::make_shared<GraphImpl>();
+  g->backend = std::move(backend_graph);
   g->context_id = c.id;
   g->context = impl_->context;
   g->content_mu = c.content_mu;

@@ -75,6 +75,7 @@ struct GraphImpl {
   std::map<std::string, MLOperandDescriptor> input_descriptors;   // [[inputDescriptors]]
   std::map<std::string, MLOperandDescriptor> output_descriptors;  // [[outputDescriptors]]
   std::shared_ptr<const nnref::Graph> implementation;             // [[implementation]]
+  std::shared_ptr<const nnref::BackendGraph> backend;  // the context backend's kernels, or null
   bool is_destroyed = false;                                      // [[isDestroyed]] (content_mu)
   // The timeline's own reference, dropped when destroy() marks the resources freeable.
   std::shared_ptr<const nnref::Graph> timeline_resources;

@@ -41,6 +41,7 @@
 #include "numerics/cast.h"
 #include "numerics/dtype.h"
 #include "numerics/float16.h"
+#include "ops/backend.h"
 #include "ops/activations.h"
 #include "ops/arg_cumulative.h"
 #include "ops/cast_clamp_where.h"
@@ -90,6 +91,10 @@ struct MLContextOptions {
   // nnref: the implementation limits of "check dimensions" (largest rank and tensor byte length),
   // also reported by opSupportLimits().
   BuilderLimits limits;
+  // nnref: the kernel set graphs of this context compute with (ops/backend.h); null: the
+  // reference kernels. build() converts the graph for it (§api-mlgraphbuilder-build step 19) and
+  // rejects with OperationError naming each operator it lacks ("simd: lstm: not implemented").
+  std::shared_ptr<const nnref::Backend> backend;
 };
 
 // §api-mlcontext: MLContextLostInfo.

@@ -1,0 +1,369 @@
+// The simd backend's element-wise family: binary (§api-mlgraphbuilder-binary), logical
+// (§api-mlgraphbuilder-logical), unary (§api-mlgraphbuilder-unary), cast, clamp, where and the
+// activations. Float data runs through the Highway row functions (rows.h) in float32; integer
+// data in plain loops with two's-complement wrapping, since the builder admits integer types for
+// these operators. What the spec leaves open (integer division by zero, out-of-range casts) gets
+// a defined, crash-free value here; the reference marks those elements and comparison skips them.
+#include <cmath>
+#include <limits>
+#include <map>
+#include <type_traits>
+
+#include "ops/activations.h"
+#include "ops/cast_clamp_where.h"
+#include "ops/simd/family.h"
+#include "ops/simd/map.h"
+
+namespace nnref::simd {
+
+namespace {
+
+enum class Kind : uint8_t { kBinary, kUnary, kLogical, kCast, kClamp, kWhere };
+
+struct OpEntry {
+  Kind kind;
+  uint8_t code;  // RowBinary, RowUnary or LogicalCode
+  bool integer;  // integer data types are allowed for this operator
+};
+
+enum class LogicalCode : uint8_t {
+  kEqual, kNotEqual, kGreater, kGreaterOrEqual, kLesser, kLesserOrEqual, kNot, kAnd, kOr, kXor,
+  kIsNaN, kIsInfinite
+};
+
+template <typename E>
+constexpr uint8_t C(E e) {
+  return static_cast<uint8_t>(e);
+}
+
+const std::map<std::string, OpEntry, std::less<>>& Ops() {
+  static const std::map<std::string, OpEntry, std::less<>> ops = {
+      {"add", {Kind::kBinary, C(RowBinary::kAdd), true}},
+      {"sub", {Kind::kBinary, C(RowBinary::kSub), true}},
+      {"mul", {Kind::kBinary, C(RowBinary::kMul), true}},
+      {"div", {Kind::kBinary, C(RowBinary::kDiv), true}},
+      {"max", {Kind::kBinary, C(RowBinary::kMax), true}},
+      {"min", {Kind::kBinary, C(RowBinary::kMin), true}},
+      {"pow", {Kind::kBinary, C(RowBinary::kPow), true}},
+      {"prelu", {Kind::kBinary, C(RowBinary::kPrelu), true}},
+      {"abs", {Kind::kUnary, C(RowUnary::kAbs), true}},
+      {"ceil", {Kind::kUnary, C(RowUnary::kCeil), false}},
+      {"cos", {Kind::kUnary, C(RowUnary::kCos), false}},
+      {"erf", {Kind::kUnary, C(RowUnary::kErf), false}},
+      {"exp", {Kind::kUnary, C(RowUnary::kExp), false}},
+      {"floor", {Kind::kUnary, C(RowUnary::kFloor), false}},
+      {"identity", {Kind::kUnary, C(RowUnary::kIdentity), true}},
+      {"log", {Kind::kUnary, C(RowUnary::kLog), false}},
+      {"neg", {Kind::kUnary, C(RowUnary::kNeg), true}},
+      {"reciprocal", {Kind::kUnary, C(RowUnary::kReciprocal), false}},
+      {"roundEven", {Kind::kUnary, C(RowUnary::kRoundEven), false}},
+      {"sin", {Kind::kUnary, C(RowUnary::kSin), false}},
+      {"sign", {Kind::kUnary, C(RowUnary::kSign), true}},
+      {"sqrt", {Kind::kUnary, C(RowUnary::kSqrt), false}},
+      {"tan", {Kind::kUnary, C(RowUnary::kTan), false}},
+      {"elu", {Kind::kUnary, C(RowUnary::kElu), false}},
+      {"gelu", {Kind::kUnary, C(RowUnary::kGelu), false}},
+      {"hardSigmoid", {Kind::kUnary, C(RowUnary::kHardSigmoid), false}},
+      {"hardSwish", {Kind::kUnary, C(RowUnary::kHardSwish), false}},
+      {"leakyRelu", {Kind::kUnary, C(RowUnary::kLeakyRelu), false}},
+      {"relu", {Kind::kUnary, C(RowUnary::kRelu), true}},
+      {"sigmoid", {Kind::kUnary, C(RowUnary::kSigmoid), false}},
+      {"softplus", {Kind::kUnary, C(RowUnary::kSoftplus), false}},
+      {"softsign", {Kind::kUnary, C(RowUnary::kSoftsign), false}},
+      {"tanh", {Kind::kUnary, C(RowUnary::kTanh), false}},
+      {"equal", {Kind::kLogical, C(LogicalCode::kEqual), true}},
+      {"notEqual", {Kind::kLogical, C(LogicalCode::kNotEqual), true}},
+      {"greater", {Kind::kLogical, C(LogicalCode::kGreater), true}},
+      {"greaterOrEqual", {Kind::kLogical, C(LogicalCode::kGreaterOrEqual), true}},
+      {"lesser", {Kind::kLogical, C(LogicalCode::kLesser), true}},
+      {"lesserOrEqual", {Kind::kLogical, C(LogicalCode::kLesserOrEqual), true}},
+      {"logicalNot", {Kind::kLogical, C(LogicalCode::kNot), true}},
+      {"logicalAnd", {Kind::kLogical, C(LogicalCode::kAnd), true}},
+      {"logicalOr", {Kind::kLogical, C(LogicalCode::kOr), true}},
+      {"logicalXor", {Kind::kLogical, C(LogicalCode::kXor), true}},
+      {"isNaN", {Kind::kLogical, C(LogicalCode::kIsNaN), true}},
+      {"isInfinite", {Kind::kLogical, C(LogicalCode::kIsInfinite), true}},
+      {"cast", {Kind::kCast, 0, true}},
+      {"clamp", {Kind::kClamp, 0, true}},
+      {"where", {Kind::kWhere, 0, true}},
+  };
+  return ops;
+}
+
+// A value of storage type T as float (float16 widened) or as itself (integers).
+template <typename T>
+auto Val(T v) {
+  if constexpr (std::is_same_v<T, Float16>) {
+    return v.ToFloat();
+  } else {
+    return v;
+  }
+}
+
+// Integer arithmetic with two's-complement wrapping; division by zero gives 0 and the one
+// overflowing quotient (min / -1) wraps to min (the spec leaves both open).
+template <typename T>
+T IntBinary(RowBinary op, T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  switch (op) {
+    case RowBinary::kAdd:
+      return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+    case RowBinary::kSub:
+      return static_cast<T>(static_cast<U>(static_cast<U>(a) - static_cast<U>(b)));
+    case RowBinary::kMul:
+      return static_cast<T>(static_cast<U>(static_cast<U>(a) * static_cast<U>(b)));
+    case RowBinary::kDiv:
+      if (b == 0) return 0;
+      if constexpr (std::is_signed_v<T>) {
+        if (b == -1) return static_cast<T>(static_cast<U>(U{0} - static_cast<U>(a)));
+      }
+      return static_cast<T>(a / b);
+    case RowBinary::kMax:
+      return a > b ? a : b;
+    case RowBinary::kMin:
+      return a < b ? a : b;
+    case RowBinary::kPrelu:
+      return a >= 0 ? a : static_cast<T>(static_cast<U>(static_cast<U>(a) * static_cast<U>(b)));
+    case RowBinary::kPow: {
+      if constexpr (std::is_signed_v<T>) {
+        if (b < 0) {  // 1 / a^|b| truncated: nonzero only for |a| == 1
+          if (a == 1) return 1;
+          if (a == -1) return (b % 2 == 0) ? T{1} : T{-1};
+          return 0;
+        }
+      }
+      U result = 1, base = static_cast<U>(a);
+      for (U e = static_cast<U>(b); e; e >>= 1) {  // wrapping square-and-multiply
+        if (e & 1) result = static_cast<U>(result * base);
+        base = static_cast<U>(base * base);
+      }
+      return static_cast<T>(result);
+    }
+  }
+  return 0;
+}
+
+template <typename T>
+T IntUnary(RowUnary op, T x) {
+  using U = std::make_unsigned_t<T>;
+  switch (op) {
+    case RowUnary::kAbs:
+      if constexpr (std::is_signed_v<T>) {
+        return x < 0 ? static_cast<T>(static_cast<U>(U{0} - static_cast<U>(x))) : x;
+      }
+      return x;
+    case RowUnary::kNeg:
+      return static_cast<T>(static_cast<U>(U{0} - static_cast<U>(x)));
+    case RowUnary::kSign:
+      return static_cast<T>((x > 0) - (x < 0));
+    case RowUnary::kRelu:
+      return x > 0 ? x : T{0};
+    default:
+      return x;  // identity
+  }
+}
+
+template <typename A>
+uint8_t Logical(LogicalCode op, A a, A b) {
+  switch (op) {
+    case LogicalCode::kEqual:
+      return a == b;
+    case LogicalCode::kNotEqual:
+      return a != b;
+    case LogicalCode::kGreater:
+      return a > b;
+    case LogicalCode::kGreaterOrEqual:
+      return a >= b;
+    case LogicalCode::kLesser:
+      return a < b;
+    case LogicalCode::kLesserOrEqual:
+      return a <= b;
+    case LogicalCode::kNot:
+      return a == A{0};
+    case LogicalCode::kAnd:
+      return a != A{0} && b != A{0};
+    case LogicalCode::kOr:
+      return a != A{0} || b != A{0};
+    case LogicalCode::kXor:
+      return (a != A{0}) != (b != A{0});
+    case LogicalCode::kIsNaN:
+      if constexpr (std::is_floating_point_v<A>) return std::isnan(a);
+      return 0;
+    case LogicalCode::kIsInfinite:
+      if constexpr (std::is_floating_point_v<A>) return std::isinf(a);
+      return 0;
+  }
+  return 0;
+}
+
+// cast as a production backend does it: float32 in between for floats (float16 outputs of
+// integers round twice), truncation toward zero with saturation for float -> integer (NaN -> 0),
+// modulo 2^N for integer -> integer.
+template <typename To, typename From>
+To CastValue(From v) {
+  if constexpr (std::is_same_v<To, Float16>) {
+    return Float16::FromFloat(static_cast<float>(Val(v)));
+  } else if constexpr (std::is_same_v<To, float>) {
+    return static_cast<float>(Val(v));
+  } else if constexpr (std::is_same_v<From, Float16> || std::is_same_v<From, float>) {
+    const float f = std::trunc(static_cast<float>(Val(v)));
+    if (std::isnan(f)) return To{0};
+    if (f <= static_cast<float>(std::numeric_limits<To>::lowest())) {
+      return std::numeric_limits<To>::lowest();
+    }
+    if (f >= static_cast<float>(std::numeric_limits<To>::max())) {
+      return std::numeric_limits<To>::max();
+    }
+    return static_cast<To>(f);
+  } else {
+    return static_cast<To>(v);
+  }
+}
+
+class ElementwiseKernel final : public Kernel {
+ public:
+  ElementwiseKernel(OpEntry entry, const OperatorNode& node, Config config)
+      : entry_(entry), config_(std::move(config)) {
+    if (const auto* a = node.Attributes<ActivationAttributes>()) {
+      alpha_ = static_cast<float>(a->alpha);
+      beta_ = static_cast<float>(a->beta);
+    }
+    if (const auto* a = node.Attributes<ClampAttributes>()) {
+      min_ = a->min;
+      max_ = a->max;
+    }
+  }
+
+  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
+                                    std::span<const OperandDescriptor> out) const override {
+    OperandValue v;
+    v.data = Run(in, out[0]);
+    std::vector<OperandValue> result;
+    result.push_back(std::move(v));
+    return result;
+  }
+
+ private:
+  Tensor Run(std::span<const OperandValue* const> in, const OperandDescriptor& out) const {
+    const DataType type = in[0]->data.dtype();
+    switch (entry_.kind) {
+      case Kind::kBinary: {
+        const auto op = static_cast<RowBinary>(entry_.code);
+        if (IsFloat(type)) {
+          return FloatMap<2>({&in[0]->data, &in[1]->data}, out, config_,
+                             [op](const auto& rows, const auto& steps, float* o, size_t n) {
+                               BinaryRow(op, rows[0], steps[0], rows[1], steps[1], o, n);
+                             });
+        }
+        return DispatchDataType(type, [&]<typename T>() {
+          if constexpr (std::is_integral_v<T>) {
+            return TypedMap<T, T, T>({&in[0]->data, &in[1]->data}, out, config_,
+                                     [op](T a, T b) { return IntBinary(op, a, b); });
+          }
+          return Tensor();
+        });
+      }
+      case Kind::kUnary: {
+        const auto op = static_cast<RowUnary>(entry_.code);
+        if (IsFloat(type)) {
+          const float alpha = alpha_, beta = beta_;
+          return FloatMap<1>({&in[0]->data}, out, config_,
+                             [op, alpha, beta](const auto& rows, const auto& steps, float* o,
+                                               size_t n) {
+                               if (steps[0] == 0) {  // a broadcast row: compute once
+                                 float one;
+                                 UnaryRow(op, rows[0], &one, 1, alpha, beta);
+                                 std::fill(o, o + n, one);
+                               } else {
+                                 UnaryRow(op, rows[0], o, n, alpha, beta);
+                               }
+                             });
+        }
+        return DispatchDataType(type, [&]<typename T>() {
+          if constexpr (std::is_integral_v<T>) {
+            return TypedMap<T, T>({&in[0]->data}, out, config_,
+                                  [op](T x) { return IntUnary(op, x); });
+          }
+          return Tensor();
+        });
+      }
+      case Kind::kLogical: {
+        const auto op = static_cast<LogicalCode>(entry_.code);
+        const bool unary = op == LogicalCode::kNot || op == LogicalCode::kIsNaN ||
+                           op == LogicalCode::kIsInfinite;
+        return DispatchDataType(type, [&]<typename T>() {
+          if (unary) {
+            return TypedMap<uint8_t, T>({&in[0]->data}, out, config_, [op](T a) {
+              return Logical(op, Val(a), decltype(Val(a)){});
+            });
+          }
+          return TypedMap<uint8_t, T, T>({&in[0]->data, &in[1]->data}, out, config_,
+                                         [op](T a, T b) { return Logical(op, Val(a), Val(b)); });
+        });
+      }
+      case Kind::kCast:
+        return DispatchDataType(type, [&]<typename From>() {
+          return DispatchDataType(out.dataType, [&]<typename To>() {
+            return TypedMap<To, From>({&in[0]->data}, out, config_,
+                                      [](From x) { return CastValue<To>(x); });
+          });
+        });
+      case Kind::kClamp:
+        if (IsFloat(type)) {
+          const float lo = ToFloatScalar(min_), hi = ToFloatScalar(max_);
+          return FloatMap<1>({&in[0]->data}, out, config_,
+                             [lo, hi](const auto& rows, const auto& steps, float* o, size_t n) {
+                               BinaryRow(RowBinary::kMax, rows[0], steps[0], &lo, 0, o, n);
+                               BinaryRow(RowBinary::kMin, o, 1, &hi, 0, o, n);
+                             });
+        }
+        return DispatchDataType(type, [&]<typename T>() {
+          const T lo = *min_.base<T>(), hi = *max_.base<T>();
+          return TypedMap<T, T>({&in[0]->data}, out, config_, [lo, hi](T x) {
+            const T y = Val(x) < Val(lo) ? lo : x;
+            return Val(y) > Val(hi) ? hi : y;
+          });
+        });
+      case Kind::kWhere:
+        return DispatchDataType(out.dataType, [&]<typename T>() {
+          return TypedMap<T, uint8_t, T, T>({&in[0]->data, &in[1]->data, &in[2]->data}, out,
+                                            config_,
+                                            [](uint8_t c, T t, T f) { return c ? t : f; });
+        });
+    }
+    return Tensor();
+  }
+
+  static float ToFloatScalar(const Tensor& t) {
+    return t.dtype() == DataType::kFloat16 ? t.base<Float16>()->ToFloat() : *t.base<float>();
+  }
+
+  OpEntry entry_;
+  Config config_;
+  float alpha_ = 0, beta_ = 0;
+  Tensor min_, max_;
+};
+
+std::optional<std::string> Unsupported(std::string_view op, DataType type) {
+  const auto it = Ops().find(op);
+  if (it == Ops().end()) return std::nullopt;
+  if (!IsFloat(type) && !it->second.integer) return std::string(DataTypeName(type)) + " not supported";
+  return std::string();
+}
+
+std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index, const Config& config,
+                                   std::string& why) {
+  const OperatorNode& node = graph.operators()[index];
+  const auto it = Ops().find(node.op);
+  if (it == Ops().end()) {
+    why = "not implemented";
+    return nullptr;
+  }
+  return std::make_shared<ElementwiseKernel>(it->second, node, config);
+}
+
+}  // namespace
+
+const Family kElementwiseFamily = {Unsupported, Make};
+
+}  // namespace nnref::simd
