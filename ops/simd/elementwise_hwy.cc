@@ -179,8 +179,14 @@ void UnaryRowImpl(RowUnary op, const float* x, float* out, size_t n, float alpha
         const auto one = hn::Set(d, 1.0f);
         return hn::Div(one, hn::Add(one, hn::Exp(d, hn::Neg(v))));
       });
-      return FixOutside(x, out, n, -87.0f, 87.0f,
-                        [](float v) { return 1.0f / (1.0f + std::exp(-v)); });
+      // Beyond +-87: e^x / (1 + e^x) for negative x keeps the subnormal results exp(x) gives.
+      return FixOutside(x, out, n, -87.0f, 87.0f, [](float v) {
+        if (v < 0) {
+          const float e = std::exp(v);
+          return e / (1.0f + e);
+        }
+        return 1.0f / (1.0f + std::exp(-v));
+      });
     case RowUnary::kSoftplus:
       // max(x, 0) + log1p(exp(-|x|))
       MapRow(x, out, n, [](auto d, auto v) {
