@@ -84,6 +84,12 @@ Case DecodeCase(Value& node, const std::string& file, size_t index) {
   }
   if (const Value* t = node.Find("tolerance"))
     c.tolerance = DecodeTolerance(*t, where + ": tolerance");
+  if (const Value* r = node.Find("referenceOnly")) {
+    if (!r->is_string() || r->str().empty()) {
+      Bad(where + ": referenceOnly", "must be a non-empty string giving the reason");
+    }
+    c.reference_only = r->str();
+  }
   if (const Value* e = node.Find("expectedError")) {
     if (!e->is_string()) Bad(where + ": expectedError", "must be an error name string");
     c.expected_error = e->str();
