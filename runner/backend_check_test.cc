@@ -1,5 +1,6 @@
-// The check mode blames the operator that diverges: a test-only backend wraps the simd backend
-// and corrupts one element of one operator's output; the check must name that operator and that
+// The check mode blames the operator that diverges: the test-only fault-injecting backend
+// (runner/fault_injection.h) wraps the simd backend and corrupts one element of one operator's
+// output; the check must name that operator and that
 // element, and judge the operators downstream (fed the reference's inputs) as passing.
 #include <doctest/doctest.h>
 
@@ -9,50 +10,10 @@
 #include "ops/elementwise_binary.h"
 #include "ops/simd/simd_backend.h"
 #include "runner/backend_check.h"
+#include "runner/fault_injection.h"
 
 namespace nnref {
 namespace {
-
-// The test-only hook: kernels of `inner`, except that operator `op` gets element `element` of
-// its first output replaced by `value`.
-class FaultInjectingBackend final : public Backend {
- public:
-  FaultInjectingBackend(std::shared_ptr<const Backend> inner, std::string op, uint64_t element,
-                        float value)
-      : inner_(std::move(inner)), op_(std::move(op)), element_(element), value_(value) {}
-  std::string_view name() const override { return "faulty"; }
-  std::string Describe() const override { return "simd with one corrupted element"; }
-  std::optional<std::string> Unsupported(std::string_view op, DataType type) const override {
-    return inner_->Unsupported(op, type);
-  }
-  std::shared_ptr<const Kernel> MakeKernel(const Graph& graph, size_t index,
-                                           std::string& why) const override {
-    std::shared_ptr<const Kernel> k = inner_->MakeKernel(graph, index, why);
-    if (!k || graph.operators()[index].op != op_) return k;
-    return std::make_shared<Corrupt>(k, element_, value_);
-  }
-
- private:
-  class Corrupt final : public Kernel {
-   public:
-    Corrupt(std::shared_ptr<const Kernel> k, uint64_t e, float v) : k_(std::move(k)), e_(e), v_(v) {}
-    std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
-                                      std::span<const OperandDescriptor> out) const override {
-      std::vector<OperandValue> r = k_->Compute(in, out);
-      r[0].data.base<float>()[e_] = v_;  // the kernels return dense outputs
-      return r;
-    }
-
-   private:
-    std::shared_ptr<const Kernel> k_;
-    uint64_t e_;
-    float v_;
-  };
-  std::shared_ptr<const Backend> inner_;
-  std::string op_;
-  uint64_t element_;
-  float value_;
-};
 
 TEST_CASE("check mode: names the first diverging operator and element") {
   GraphBuilder b;
@@ -81,8 +42,7 @@ TEST_CASE("check mode: names the first diverging operator and element") {
   }
   SUBCASE("a corrupted mul is blamed; relu downstream is not") {
     // Element [1, 1] (index 4) of mul: (x + y) * x = (1.5 + 2) * 1.5 = 5.25; the fault gives 9.
-    const auto faulty = std::make_shared<FaultInjectingBackend>(MakeSimdBackend(BackendOptions{1}),
-                                                                "mul", 4, 9.0f);
+    const auto faulty = MakeFaultInjectingBackend(MakeSimdBackend(BackendOptions{1}), "mul", 4, 9);
     std::string why;
     const auto compiled = CompileForBackend(*graph, faulty, why);
     REQUIRE(compiled);

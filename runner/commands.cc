@@ -13,6 +13,7 @@
 #include "runner/api_case.h"
 #include "runner/backend_check.h"
 #include "runner/backends.h"
+#include "runner/fault_injection.h"
 #include "runner/case.h"
 #include "runner/compare.h"
 #include "runner/data.h"
@@ -451,6 +452,9 @@ int CommandRun(const RunOptions& o) {
   Engine engine;
   if (o.backend != "reference") {
     engine.backend = MakeBackend(o.backend, BackendOptions{o.threads});
+    if (!o.inject_fault.empty()) {
+      engine.backend = MakeFaultInjectingBackend(engine.backend, o.inject_fault);
+    }
     std::cout << "backend: " << engine.backend->Describe() << "\n";
   } else if (o.against_reference) {
     throw InputError("--against-reference needs --backend NAME (a backend to compare)");

@@ -18,6 +18,7 @@ struct RunOptions {
   std::string backend = "reference";  // --backend: "reference" or a name of runner/backends.h
   bool against_reference = false;     // --against-reference: every operand vs the reference
   unsigned threads = 0;               // --threads (backends): 0 = every core
+  std::string inject_fault;           // --inject-fault OP:ELEMENT:VALUE (test hook)
 };
 
 int CommandRun(const RunOptions& o);

@@ -33,6 +33,9 @@ int main(int argc, char** argv) {
                     "with --backend: also compare every operand with the reference, operator by "
                     "operator, and name the first divergence");
   run_cmd->add_option("--threads", run.threads, "backend worker threads (default: every core)");
+  run_cmd->add_option("--inject-fault", run.inject_fault,
+                      "test hook: with --backend, set element ELEMENT of every OP output to "
+                      "VALUE (OP:ELEMENT:VALUE), to see the check mode blame it");
 
   std::string gen_in, gen_out;
   auto* gen_cmd = app.add_subcommand("generate", "fill expectedOutputs with the reference results");

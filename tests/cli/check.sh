@@ -55,4 +55,24 @@ grep -q "\[5\] readTensor: 'y' = \[-1, 2.5\]" <<<"$out" || fail "timeline trace 
 
 out=$("$nnref" ops --json)
 grep -q '"logicalNot"' <<<"$out" || fail "ops --json lacks logicalNot"
+# Backends and the check mode (backend_chain.json: sum = x + y, prod = sum * x, out = relu(prod);
+# by hand sum = [-2.5, -1, 0.5, 2, 3.5, 5], prod = [6.25, 1.5, -0.25, 1, 5.25, 12.5], out = relu).
+out=$("$nnref" run backend_chain.json --backend simd --against-reference) ||
+  fail "simd run of the chain: $out"
+grep -q "^1 passed, 0 failed" <<<"$out" || fail "simd chain summary: $out"
+out=$("$nnref" run backend_chain.json --backend simd --against-reference --inject-fault mul:4:9 \
+  --report "$tmp/b.json"); rc=$?
+[ $rc -eq 1 ] || fail "an injected fault exits $rc, want 1: $out"
+grep -q "first divergence: operator 1 mul -> 'prod'" <<<"$out" || fail "divergence not named: $out"
+grep -q "at \[1, 1\] (index 4): expected 5.25, got 9" <<<"$out" || fail "divergence element: $out"
+grep -q "ok   operator 2 relu -> 'out'" <<<"$out" || fail "relu downstream was blamed: $out"
+grep -q '"firstDivergence": 1' "$tmp/b.json" || fail "report lacks firstDivergence"
+out=$("$nnref" run backend_chain.json --backend nosuch 2>&1); rc=$?
+[ $rc -eq 2 ] || fail "an unknown backend exits $rc, want 2"
+grep -q "no such backend (choose one of: reference, simd)" <<<"$out" || fail "backend list: $out"
+out=$("$nnref" ops --backend simd --json)
+grep -q '"backend": "simd"' <<<"$out" || fail "ops --backend simd --json: $out"
+out=$("$nnref" ops --backend simd)
+grep -q "^gru: -  (not: float32: not implemented" <<<"$out" || fail "ops --backend lists gru: $out"
+
 echo "cli checks passed"
