@@ -856,16 +856,28 @@ int BackendOps(bool json, const std::string& name) {
         first.same_as.empty() ? first.types : op.limits->Find(first.same_as)->types;
     std::vector<Value> yes;
     std::vector<std::pair<std::string, Value>> no;
-    std::string yes_text, no_text;
+    std::string yes_text;
+    std::vector<std::pair<std::string, std::string>> reasons;  // reason -> its data types
     for (DataType t : types.List()) {
+      const std::string type_name(DataTypeName(t));
       const std::optional<std::string> why = backend->Unsupported(op.name, t);
       if (!why) {
-        yes.push_back(Value::Str(std::string(DataTypeName(t))));
-        yes_text += (yes_text.empty() ? "" : ", ") + std::string(DataTypeName(t));
-      } else {
-        no.emplace_back(std::string(DataTypeName(t)), Value::Str(*why));
-        no_text += (no_text.empty() ? "" : "; ") + std::string(DataTypeName(t)) + ": " + *why;
+        yes.push_back(Value::Str(type_name));
+        yes_text += (yes_text.empty() ? "" : ", ") + type_name;
+        continue;
       }
+      no.emplace_back(type_name, Value::Str(*why));
+      auto it = std::find_if(reasons.begin(), reasons.end(),
+                             [&](const auto& r) { return r.first == *why; });
+      if (it == reasons.end()) {
+        reasons.emplace_back(*why, type_name);
+      } else {
+        it->second += ", " + type_name;
+      }
+    }
+    std::string no_text;
+    for (const auto& [why, names] : reasons) {
+      no_text += (no_text.empty() ? "" : "; ") + why + ": " + names;
     }
     if (!yes.empty()) ++covered_ops;
     if (json) {
@@ -874,7 +886,7 @@ int BackendOps(bool json, const std::string& name) {
                                     {"unsupported", Value::Object(std::move(no))}}));
     } else {
       std::cout << op.name << ": " << (yes_text.empty() ? "-" : yes_text);
-      if (!no_text.empty()) std::cout << "  (not: " << no_text << ")";
+      if (!no_text.empty()) std::cout << "  (" << no_text << ")";
       std::cout << "\n";
     }
   }
