@@ -164,6 +164,50 @@ TEST_CASE("simd concat: strided and dense inputs of ragged sizes, every element 
   }
 }
 
+TEST_CASE("simd transposing copies in tiles: ragged tile edges, batches, element sizes") {
+  for (DataType type : {kF32, kF16, DataType::kUint8, kI64}) {
+    CAPTURE(DataTypeName(type));
+    // x: [3, 37, 45]; t = transpose (0, 2, 1): [3, 45, 37], t[b][i][j] = x[b][j][i]; then pad
+    // one constant row on axis 1 and one column at the end of axis 2 (values mod 251 fit uint8).
+    std::vector<double> v(3 * 37 * 45);
+    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(i % 251);
+    const Tensor x = Of(type, {3, 37, 45}, v);
+    const Tensor out = Simd({{"x", x}}, [](GraphBuilder& b, Ops& o) {
+      MLTransposeOptions to;
+      to.permutation = std::vector<uint32_t>{0, 2, 1};
+      MLPadOptions po;
+      po.value = MLNumber::FromDouble(3);
+      return Pad(b, Transpose(b, o["x"], to), {0, 1, 0}, {0, 0, 1}, po);
+    });
+    std::vector<double> e;
+    for (int bt = 0; bt < 3; ++bt) {
+      for (int i = -1; i < 45; ++i) {
+        for (int j = 0; j < 38; ++j) {
+          e.push_back(i < 0 || j == 37 ? 3.0 : v[static_cast<size_t>(bt * 37 * 45 + j * 45 + i)]);
+        }
+      }
+    }
+    CHECK(out.shape() == Shape{3, 46, 38});
+    CHECK(Values(out) == e);
+    // concat of the transposed view and a dense part along axis 2.
+    const Tensor c = Of(type, {3, 45, 2}, std::vector<double>(270, 9));
+    const Tensor cat = Simd({{"x", x}, {"c", c}}, [](GraphBuilder& b, Ops& o) {
+      MLTransposeOptions to;
+      to.permutation = std::vector<uint32_t>{0, 2, 1};
+      return Concat(b, {Transpose(b, o["x"], to), o["c"]}, 2);
+    });
+    std::vector<double> ec;
+    for (int bt = 0; bt < 3; ++bt) {
+      for (int i = 0; i < 45; ++i) {
+        for (int j = 0; j < 39; ++j) {
+          ec.push_back(j >= 37 ? 9.0 : v[static_cast<size_t>(bt * 37 * 45 + j * 45 + i)]);
+        }
+      }
+    }
+    CHECK(Values(cat) == ec);
+  }
+}
+
 TEST_CASE("simd pad: constant, edge and reflection over a reversed input") {
   const Shape shape{3, 5};
   const std::vector<uint32_t> begin{2, 1}, end{1, 4};
