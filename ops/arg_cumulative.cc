@@ -356,6 +356,11 @@ Operand ArgMinMax(GraphBuilder& builder, bool is_max, const Operand& input, uint
   OperatorNode node{
       op,           options.label, {input.id}, {}, std::make_shared<ArgMinMaxKernel>(is_max, axis),
       {op, type, 0}};
+  auto attributes = std::make_shared<ArgMinMaxAttributes>();
+  attributes->axis = axis;
+  attributes->keepDimensions = options.keepDimensions;
+  attributes->outputDataType = type;
+  node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), {{type, shape}})[0];  // steps 8-10
 }
 
@@ -377,6 +382,11 @@ Operand CumulativeSum(GraphBuilder& builder, const Operand& input, uint32_t axis
       {},
       std::make_shared<CumulativeSumKernel>(axis, options.exclusive, options.reversed),
       {"cumulativeSum", in.dataType, in.shape[axis]}};
+  auto attributes = std::make_shared<CumulativeSumAttributes>();
+  attributes->axis = axis;
+  attributes->exclusive = options.exclusive;
+  attributes->reversed = options.reversed;
+  node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), {in})[0];  // steps 5-6
 }
 

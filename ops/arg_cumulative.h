@@ -7,6 +7,7 @@
 
 #include "ops/limits.h"
 #include "ops/op_call.h"
+#include "ref/graph/graph.h"
 
 namespace nnref {
 
@@ -19,6 +20,18 @@ struct MLArgMinMaxOptions : MLOperatorOptions {
 };
 
 struct MLCumulativeSumOptions : MLOperatorOptions {
+  bool exclusive = false;
+  bool reversed = false;
+};
+
+// Validated attributes (OperatorNode::attributes) of argMin/argMax and cumulativeSum.
+struct ArgMinMaxAttributes : OpAttributes {
+  uint32_t axis = 0;
+  bool keepDimensions = false;
+  DataType outputDataType = DataType::kInt32;
+};
+struct CumulativeSumAttributes : OpAttributes {
+  uint32_t axis = 0;
   bool exclusive = false;
   bool reversed = false;
 };

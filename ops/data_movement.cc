@@ -176,8 +176,11 @@ class SplitKernel final : public Kernel {
 };
 
 OperatorNode Node(const char* op, const MLOperatorOptions& options, const Operand& input,
-                  std::shared_ptr<const Kernel> kernel, DataType type) {
-  return OperatorNode{op, options.label, {input.id}, {}, std::move(kernel), {op, type, 0}};
+                  std::shared_ptr<const Kernel> kernel, DataType type,
+                  std::shared_ptr<const OpAttributes> attributes = nullptr) {
+  OperatorNode node{op, options.label, {input.id}, {}, std::move(kernel), {op, type, 0}};
+  node.attributes = std::move(attributes);
+  return node;
 }
 
 }  // namespace
@@ -233,8 +236,11 @@ Operand Transpose(GraphBuilder& builder, const Operand& input, const MLTranspose
   // shape is shape[permutation[i]] (docs/deviations.md).
   Shape shape(rank);
   for (size_t i = 0; i < rank; ++i) shape[i] = d.shape[permutation[i]];
+  auto attributes = std::make_shared<TransposeAttributes>();
+  attributes->permutation = permutation;
   return builder.AddOperator(
-      Node("transpose", options, input, std::make_shared<TransposeKernel>(permutation), d.dataType),
+      Node("transpose", options, input, std::make_shared<TransposeKernel>(permutation), d.dataType,
+           std::move(attributes)),
       {{d.dataType, shape}})[0];
 }
 
@@ -302,8 +308,13 @@ Operand Slice(GraphBuilder& builder, const Operand& input, const std::vector<uin
     steps[i] = stride;
   }
   // Steps 10-12.
+  auto attributes = std::make_shared<SliceAttributes>();
+  attributes->starts = first;
+  attributes->sizes.assign(sizes.begin(), sizes.end());
+  attributes->strides = steps;
   return builder.AddOperator(
-      Node("slice", options, input, std::make_shared<SliceKernel>(first, steps), d.dataType),
+      Node("slice", options, input, std::make_shared<SliceKernel>(first, steps), d.dataType,
+           std::move(attributes)),
       {{d.dataType, shape}})[0];
 }
 
@@ -323,8 +334,12 @@ Operand Reverse(GraphBuilder& builder, const Operand& input, const MLReverseOpti
     axes = *options.axes;
     CheckAxes(name, "axes", axes, rank);
   }
+  auto attributes = std::make_shared<ReverseAttributes>();
+  attributes->axes = axes;
   return builder.AddOperator(  // step 7
-      Node("reverse", options, input, std::make_shared<ReverseKernel>(axes), d.dataType), {d})[0];
+      Node("reverse", options, input, std::make_shared<ReverseKernel>(axes), d.dataType,
+           std::move(attributes)),
+      {d})[0];
 }
 
 namespace {
@@ -339,9 +354,12 @@ std::vector<Operand> AddSplit(GraphBuilder& builder, const Operand& input,
     o.shape[axis] = size;
     outputs.push_back(std::move(o));
   }
-  return builder.AddOperator(
-      Node("split", options, input, std::make_shared<SplitKernel>(axis), d.dataType),
-      std::move(outputs));
+  auto attributes = std::make_shared<SplitAttributes>();
+  attributes->axis = axis;
+  attributes->sizes = sizes;
+  return builder.AddOperator(Node("split", options, input, std::make_shared<SplitKernel>(axis),
+                                  d.dataType, std::move(attributes)),
+                             std::move(outputs));
 }
 
 // Steps 1-4, shared by both forms of splits.

@@ -11,6 +11,7 @@
 
 #include "ops/limits.h"
 #include "ops/op_call.h"
+#include "ref/graph/graph.h"
 
 namespace nnref {
 
@@ -49,6 +50,37 @@ struct MLPadOptions : MLOperatorOptions {
 };
 
 struct MLTriangularOptions : MLOperatorOptions {
+  bool upper = true;
+  int32_t diagonal = 0;
+};
+
+// Validated attributes of the operator nodes (OperatorNode::attributes) that backends build their
+// kernels from. reshape and expand need none: the output descriptor says everything.
+struct TransposeAttributes : OpAttributes {
+  std::vector<uint32_t> permutation;  // output axis i is input axis permutation[i]
+};
+struct SliceAttributes : OpAttributes {
+  std::vector<uint64_t> starts, sizes, strides;  // sizes: before striding (the method's sizes)
+};
+struct ReverseAttributes : OpAttributes {
+  std::vector<uint32_t> axes;  // every reversed axis (the default "all" resolved)
+};
+struct SplitAttributes : OpAttributes {
+  uint32_t axis = 0;
+  std::vector<uint64_t> sizes;  // of each output along axis
+};
+struct ConcatAttributes : OpAttributes {
+  uint32_t axis = 0;
+};
+struct PadAttributes : OpAttributes {
+  std::vector<uint64_t> beginningPadding, endingPadding;
+  MLPaddingMode mode = MLPaddingMode::kConstant;
+  Tensor value;  // 0-d, the input's data type: options.value cast once
+};
+struct TileAttributes : OpAttributes {
+  std::vector<uint64_t> repetitions;
+};
+struct TriangularAttributes : OpAttributes {
   bool upper = true;
   int32_t diagonal = 0;
 };

@@ -323,6 +323,9 @@ Operand Concat(GraphBuilder& builder, const std::vector<Operand>& inputs, uint32
                     {},
                     std::make_shared<ConcatKernel>(axis),
                     {"concat", first.dataType, 0}};
+  auto attributes = std::make_shared<ConcatAttributes>();
+  attributes->axis = axis;
+  node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), {desc})[0];  // step 9
 }
 
@@ -367,6 +370,11 @@ Operand Pad(GraphBuilder& builder, const Operand& input,
     *value.base<T>() = CastNumber<T>(options.value);
     return 0;
   });
+  auto attributes = std::make_shared<PadAttributes>();
+  attributes->beginningPadding.assign(beginningPadding.begin(), beginningPadding.end());
+  attributes->endingPadding.assign(endingPadding.begin(), endingPadding.end());
+  attributes->mode = options.mode;
+  attributes->value = value;
   OperatorNode node{"pad",
                     options.label,
                     {input.id},
@@ -375,6 +383,7 @@ Operand Pad(GraphBuilder& builder, const Operand& input,
                         std::vector<uint64_t>(beginningPadding.begin(), beginningPadding.end()),
                         options.mode, std::move(value)),
                     {"pad", d.dataType, 0}};
+  node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), {{d.dataType, shape}})[0];  // steps 9-11
 }
 
@@ -404,6 +413,9 @@ Operand Tile(GraphBuilder& builder, const Operand& input, const std::vector<uint
                     {},
                     std::make_shared<TileKernel>(Shape(repetitions.begin(), repetitions.end())),
                     {"tile", d.dataType, 0}};
+  auto attributes = std::make_shared<TileAttributes>();
+  attributes->repetitions.assign(repetitions.begin(), repetitions.end());
+  node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), {{d.dataType, shape}})[0];  // steps 7-8
 }
 
@@ -420,6 +432,10 @@ Operand Triangular(GraphBuilder& builder, const Operand& input,
                     {},
                     std::make_shared<TriangularKernel>(options.upper, options.diagonal),
                     {"triangular", d.dataType, 0}};
+  auto attributes = std::make_shared<TriangularAttributes>();
+  attributes->upper = options.upper;
+  attributes->diagonal = options.diagonal;
+  node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), {d})[0];  // step 4
 }
 

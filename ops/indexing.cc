@@ -253,6 +253,9 @@ Operand Gather(GraphBuilder& builder, const Operand& input, const Operand& indic
                     {},
                     std::make_shared<GatherKernel>(options.axis),
                     {"gather", in.dataType, 0}};
+  auto attributes = std::make_shared<GatherAttributes>();
+  attributes->axis = options.axis;
+  node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), {{in.dataType, shape}})[0];  // steps 20-22
 }
 
@@ -289,6 +292,9 @@ Operand GatherElements(GraphBuilder& builder, const Operand& input, const Operan
                     {},
                     std::make_shared<GatherElementsKernel>(options.axis),
                     {"gatherElements", in.dataType, 0}};
+  auto attributes = std::make_shared<GatherAttributes>();
+  attributes->axis = options.axis;
+  node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), {{in.dataType, idx.shape}})[0];
 }
 

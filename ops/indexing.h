@@ -8,6 +8,7 @@
 
 #include "ops/limits.h"
 #include "ops/op_call.h"
+#include "ref/graph/graph.h"
 
 namespace nnref {
 
@@ -22,6 +23,15 @@ struct MLGatherOptions : MLOperatorOptions {
 };
 
 struct MLScatterOptions : MLOperatorOptions {
+  uint32_t axis = 0;
+};
+
+// Validated attributes (OperatorNode::attributes) of gather and gatherElements (GatherAttributes)
+// and scatterElements (ScatterAttributes); gatherND and scatterND have none.
+struct GatherAttributes : OpAttributes {
+  uint32_t axis = 0;
+};
+struct ScatterAttributes : OpAttributes {
   uint32_t axis = 0;
 };
 

@@ -235,6 +235,9 @@ Operand ScatterElements(GraphBuilder& builder, const Operand& input, const Opera
                     {},
                     std::make_shared<ScatterElementsKernel>(options.axis),
                     {"scatterElements", in.dataType, 0}};
+  auto attributes = std::make_shared<ScatterAttributes>();
+  attributes->axis = options.axis;
+  node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), {in})[0];  // steps 12-13
 }
 
