@@ -108,6 +108,19 @@ OptionalInputs AppendOptional(std::vector<OperandId>& inputs, const std::optiona
   return where;
 }
 
+std::shared_ptr<const NormalizationAttributes> MakeAttributes(std::vector<size_t> reduce_axes,
+                                                              std::vector<size_t> param_axes,
+                                                              double epsilon,
+                                                              OptionalInputs where) {
+  auto a = std::make_shared<NormalizationAttributes>();
+  a->reduce_axes = std::move(reduce_axes);
+  a->param_axes = std::move(param_axes);
+  a->epsilon = epsilon;
+  a->scale_input = where.scale;
+  a->bias_input = where.bias;
+  return a;
+}
+
 // inputs: input, mean, variance[, scale][, bias]; mean etc. run along `axis`.
 class BatchNormalizationKernel final : public Kernel {
  public:
@@ -263,6 +276,7 @@ Operand BatchNormalization(GraphBuilder& builder, const Operand& input, const Op
                     {},
                     std::make_shared<BatchNormalizationKernel>(options.axis, epsilon, where),
                     {"batchNormalization", d.dataType, 0}};
+  node.attributes = MakeAttributes({}, {options.axis}, epsilon, where);
   return builder.AddOperator(std::move(node), {d})[0];  // steps 12-13
 }
 
@@ -301,9 +315,11 @@ Operand InstanceNormalization(GraphBuilder& builder, const Operand& input,
                     options.label,
                     std::move(inputs),
                     {},
-                    std::make_shared<GroupNormalizationKernel>(
-                        std::move(spatial), std::vector<size_t>{axis}, epsilon, where),
+                    nullptr,
                     {"instanceNormalization", d.dataType, 0}};
+  node.attributes = MakeAttributes(spatial, {axis}, epsilon, where);
+  node.kernel = std::make_shared<GroupNormalizationKernel>(
+      std::move(spatial), std::vector<size_t>{axis}, epsilon, where);
   return builder.AddOperator(std::move(node), {d})[0];  // steps 9-10
 }
 
@@ -363,9 +379,11 @@ Operand LayerNormalization(GraphBuilder& builder, const Operand& input,
                     options.label,
                     std::move(inputs),
                     {},
-                    std::make_shared<GroupNormalizationKernel>(std::move(reduce_axes),
-                                                               std::move(axes), epsilon, where),
+                    nullptr,
                     {"layerNormalization", d.dataType, 0}};
+  node.attributes = MakeAttributes(reduce_axes, axes, epsilon, where);
+  node.kernel = std::make_shared<GroupNormalizationKernel>(std::move(reduce_axes), std::move(axes),
+                                                           epsilon, where);
   return builder.AddOperator(std::move(node), {d})[0];  // steps 10-11
 }
 
