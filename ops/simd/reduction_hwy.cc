@@ -202,6 +202,17 @@ float SumSquaredDeviationRowImpl(const float* x, size_t n, float mean_hi, float 
                       [](float a, float b) { return a + b; });
 }
 
+// exp(v - m) for diff = fl(v - m) >= low: the rounding error of the subtraction (TwoSum) would
+// otherwise become a relative error |v - m| * 2^-24 of the result; exp(diff + err) is taken as
+// exp(diff) * (1 + err).
+template <class D, class V>
+HWY_INLINE V ExpOfDifference(D d, V v, V m, V diff, V low) {
+  const V vv = hn::Sub(diff, v);  // -m as rounded inside diff
+  const V err = hn::Add(hn::Sub(v, hn::Sub(diff, vv)), hn::Sub(hn::Neg(m), vv));
+  const V e = hn::Exp(d, hn::Max(diff, low));
+  return hn::MulAdd(e, err, e);
+}
+
 float LogSumExpRowImpl(const float* x, size_t n) {
   const float m = ReduceRowImpl(RowReduce::kMax, x, n);
   if (!std::isfinite(m)) return m;  // NaN; +Inf (the sum is Inf); all -Inf (log 0)
@@ -217,7 +228,7 @@ float LogSumExpRowImpl(const float* x, size_t n) {
     const auto is_low = hn::And(hn::Lt(diff, low), valid);
     any_low = any_low || !hn::AllFalse(d, is_low);
     const auto take = hn::AndNot(hn::Or(is_max, is_low), valid);
-    sum = hn::Add(sum, hn::IfThenElseZero(take, hn::Exp(d, hn::Max(diff, low))));
+    sum = hn::Add(sum, hn::IfThenElseZero(take, ExpOfDifference(d, v, vm, diff, low)));
     count = hn::Add(count, hn::IfThenElseZero(is_max, one));
   };
   size_t i = 0;
@@ -253,7 +264,7 @@ void SoftmaxRowImpl(const float* x, float* out, size_t n) {
     const V diff = hn::Sub(v, vm);
     const auto is_low = hn::Lt(diff, low);
     any_low = any_low || !hn::AllFalse(d, is_low);
-    return hn::IfThenZeroElse(is_low, hn::Exp(d, hn::Max(diff, low)));
+    return hn::IfThenZeroElse(is_low, ExpOfDifference(d, v, vm, diff, low));
   };
   size_t i = 0;
   for (; i + 2 * lanes <= n; i += 2 * lanes) {
