@@ -202,6 +202,23 @@ float SumSquaredDeviationRowImpl(const float* x, size_t n, float mean_hi, float 
                       [](float a, float b) { return a + b; });
 }
 
+// The maximum of x[0..n), NaN when any element is NaN; the sign of a zero maximum is left open
+// (x - (+0) and x - (-0) are equal, so the exponentials do not see it).
+HWY_INLINE float MaxRowForExp(const float* x, size_t n) {
+  const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
+  auto nan = hn::Zero(d);
+  const V r = Fold(
+      d, x, n, x[0], x[0],
+      [&](V a, V v) {
+        nan = hn::Or(nan, hn::VecFromMask(d, hn::IsNaN(v)));
+        return hn::Max(a, v);
+      },
+      [](V a, V b) { return hn::Max(a, b); });
+  if (!hn::AllFalse(d, hn::MaskFromVec(nan))) return std::numeric_limits<float>::quiet_NaN();
+  return CombineLanes(d, r, [](float a, float b) { return a > b ? a : b; });
+}
+
 // exp(v - m) for diff = fl(v - m) >= low: the rounding error of the subtraction (TwoSum) would
 // otherwise become a relative error |v - m| * 2^-24 of the result; exp(diff + err) is taken as
 // exp(diff) * (1 + err).
@@ -214,7 +231,7 @@ HWY_INLINE V ExpOfDifference(D d, V v, V m, V diff, V low) {
 }
 
 float LogSumExpRowImpl(const float* x, size_t n) {
-  const float m = ReduceRowImpl(RowReduce::kMax, x, n);
+  const float m = MaxRowForExp(x, n);
   if (!std::isfinite(m)) return m;  // NaN; +Inf (the sum is Inf); all -Inf (log 0)
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
@@ -249,7 +266,7 @@ float LogSumExpRowImpl(const float* x, size_t n) {
 }
 
 void SoftmaxRowImpl(const float* x, float* out, size_t n) {
-  const float m = ReduceRowImpl(RowReduce::kMax, x, n);
+  const float m = MaxRowForExp(x, n);
   if (!std::isfinite(m)) {  // NaN - m, Inf - Inf or -Inf - -Inf: NaN in every term of the sum
     for (size_t i = 0; i < n; ++i) out[i] = std::numeric_limits<float>::quiet_NaN();
     return;
@@ -296,10 +313,12 @@ void SoftmaxRowImpl(const float* x, float* out, size_t n) {
       }
     }
   }
-  const V vs = hn::Set(d, sum);
+  // One division, then a multiplication per element (one more rounding than a division).
+  const float inverse = 1.0f / sum;
+  const V vs = hn::Set(d, inverse);
   i = 0;
-  for (; i + lanes <= n; i += lanes) hn::StoreU(hn::Div(hn::LoadU(d, out + i), vs), d, out + i);
-  for (; i < n; ++i) out[i] /= sum;
+  for (; i + lanes <= n; i += lanes) hn::StoreU(hn::Mul(hn::LoadU(d, out + i), vs), d, out + i);
+  for (; i < n; ++i) out[i] *= inverse;
 }
 
 void NormalizeRowImpl(const float* x, const double* m, size_t m_step, const float* a, size_t a_step,
