@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "numerics/float16.h"
+#include "ops/simd/family.h"
 #include "ops/simd/rows.h"
 #include "ops/simd/strided.h"
 
@@ -88,6 +89,57 @@ struct GroupSplit {
     return scratch.data();
   }
 
+  // Column mode: operand k's groups are not runs, but neighbouring groups along the last group
+  // axis are neighbours in memory (stride 1, as reducing the leading axes, or NHWC
+  // instanceNormalization). Then a block of them is read (written) at once, a transposition
+  // whose reads (writes) are contiguous.
+  bool Columns(size_t k) const {
+    return !Contiguous(k) && !outer.empty() && outer.back() > 1 && outer_strides[k].back() == 1;
+  }
+
+  // Groups g0 .. g0 + nb - 1 (consecutive along the last group axis; `base` the offset of g0)
+  // as nb float32 rows of `count` values at dst + b * count.
+  void ReadBlock(const Tensor& t, size_t k, int64_t base, uint64_t nb, float* dst) const {
+    const int64_t s = outer_strides[k].back();
+    uint64_t pos = 0;
+    ForEachRun(k, base, [&](int64_t off, int64_t step, uint64_t n) {
+      for (uint64_t i = 0; i < n; ++i) {
+        const int64_t o = off + static_cast<int64_t>(i) * step;
+        float* d = dst + pos + i;
+        if (t.dtype() == DataType::kFloat16) {
+          const Float16* p = t.base<Float16>() + o;
+          for (uint64_t b = 0; b < nb; ++b) d[b * count] = p[static_cast<int64_t>(b) * s].ToFloat();
+        } else {
+          const float* p = t.base<float>() + o;
+          for (uint64_t b = 0; b < nb; ++b) d[b * count] = p[static_cast<int64_t>(b) * s];
+        }
+      }
+      pos += n;
+    });
+  }
+
+  // The inverse of ReadBlock: nb rows at src + b * count into operand k's groups of `t`.
+  void WriteBlock(const float* src, const Tensor& t, size_t k, int64_t base, uint64_t nb) const {
+    const int64_t s = outer_strides[k].back();
+    uint64_t pos = 0;
+    ForEachRun(k, base, [&](int64_t off, int64_t step, uint64_t n) {
+      for (uint64_t i = 0; i < n; ++i) {
+        const int64_t o = off + static_cast<int64_t>(i) * step;
+        const float* v = src + pos + i;
+        if (t.dtype() == DataType::kFloat16) {
+          Float16* p = t.base<Float16>() + o;
+          for (uint64_t b = 0; b < nb; ++b) {
+            p[static_cast<int64_t>(b) * s] = Float16::FromFloat(v[b * count]);
+          }
+        } else {
+          float* p = t.base<float>() + o;
+          for (uint64_t b = 0; b < nb; ++b) p[static_cast<int64_t>(b) * s] = v[b * count];
+        }
+      }
+      pos += n;
+    });
+  }
+
   // Where operand k's group of float32 tensor `t` can be written directly, else null.
   float* Direct(const Tensor& t, size_t k, int64_t base) const {
     return t.dtype() == DataType::kFloat32 && Contiguous(k) ? t.base<float>() + base : nullptr;
@@ -113,5 +165,62 @@ struct GroupSplit {
     });
   }
 };
+
+inline constexpr uint64_t kGroupTaskElements = 1 << 15;  // elements per thread-pool task
+inline constexpr uint64_t kColumnBlock = 16;             // groups per column-mode block
+
+// Calls fn(g, offsets, row, out_row) for every group g of `split`, in parallel: `row` holds the
+// group's values of operand 0 (view `x`) as float32; when `out` is given, fn writes the group's
+// float32 results to `out_row`, which end up in operand 1 (view `*out`), else out_row is null.
+// A group is always computed whole by one call, so the results do not depend on the thread
+// count or on whether the groups were read one by one or in column blocks.
+template <size_t N, class Fn>
+void ForEachGroup(const GroupSplit<N>& split, const Config& config, const Tensor& x,
+                  const Tensor* out, const Fn& fn) {
+  constexpr size_t kOut = N > 1 ? 1 : 0;  // the output operand (N == 1: no output)
+  const uint64_t count = split.count;
+  if (split.groups == 0 || count == 0) return;
+  const size_t grain = static_cast<size_t>(std::max<uint64_t>(1, kGroupTaskElements / count));
+  if (split.Columns(0) && (!out || split.Columns(kOut))) {
+    const uint64_t run = split.outer.back();
+    const uint64_t blocks_per_run = (run + kColumnBlock - 1) / kColumnBlock;
+    const uint64_t units = split.groups / run * blocks_per_run;
+    const size_t block_grain = std::max<size_t>(1, grain / kColumnBlock);
+    config.pool->ParallelFor(units, block_grain, [&](size_t begin, size_t end) {
+      thread_local std::vector<float> in_rows, out_rows;
+      in_rows.resize(std::max<size_t>(in_rows.size(), kColumnBlock * count));
+      if (out) out_rows.resize(std::max<size_t>(out_rows.size(), kColumnBlock * count));
+      for (size_t u = begin; u < end; ++u) {
+        const uint64_t first = u / blocks_per_run * run + u % blocks_per_run * kColumnBlock;
+        const uint64_t nb =
+            std::min<uint64_t>(kColumnBlock, run - u % blocks_per_run * kColumnBlock);
+        const std::array<int64_t, N> base = split.GroupOffsets(first);
+        split.ReadBlock(x, 0, base[0], nb, in_rows.data());
+        for (uint64_t b = 0; b < nb; ++b) {
+          std::array<int64_t, N> off = base;
+          for (size_t k = 0; k < N; ++k) {
+            off[k] += static_cast<int64_t>(b) * split.outer_strides[k].back();
+          }
+          fn(first + b, off, in_rows.data() + b * count,
+             out ? out_rows.data() + b * count : nullptr);
+        }
+        if (out) split.WriteBlock(out_rows.data(), *out, kOut, base[kOut], nb);
+      }
+    });
+    return;
+  }
+  config.pool->ParallelFor(split.groups, grain, [&](size_t begin, size_t end) {
+    thread_local std::vector<float> in_scratch, out_scratch;
+    for (size_t g = begin; g < end; ++g) {
+      const std::array<int64_t, N> off = split.GroupOffsets(g);
+      const float* row = split.Read(x, 0, off[0], in_scratch);
+      float* direct = out ? split.Direct(*out, kOut, off[kOut]) : nullptr;
+      if (out && !direct) out_scratch.resize(std::max<size_t>(out_scratch.size(), count));
+      float* dst = direct ? direct : (out ? out_scratch.data() : nullptr);
+      fn(g, off, row, dst);
+      if (out && !direct) split.Write(dst, *out, kOut, off[kOut]);
+    }
+  });
+}
 
 }  // namespace nnref::simd

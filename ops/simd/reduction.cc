@@ -185,13 +185,10 @@ class ReduceKernel final : public Kernel {
     if (split.groups == 0 || split.count == 0) return One(std::move(result));
     const size_t grain = GrainFor(split.count);
     if (IsFloat(x.dtype())) {
-      config_.pool->ParallelFor(split.groups, grain, [&](size_t begin, size_t end) {
-        thread_local std::vector<float> scratch;
-        for (size_t g = begin; g < end; ++g) {
-          const float* row = split.Read(x, 0, split.GroupOffsets(g)[0], scratch);
-          Store(result, g, ReduceFloatRow(op_, row, split.count));
-        }
-      });
+      ForEachGroup(split, config_, x, nullptr,
+                   [&](uint64_t g, const std::array<int64_t, 1>&, const float* row, float*) {
+                     Store(result, g, ReduceFloatRow(op_, row, split.count));
+                   });
     } else {
       DispatchDataType(x.dtype(), [&]<typename T>() {
         if constexpr (std::is_integral_v<T>) {
@@ -229,19 +226,10 @@ class SoftmaxKernel final : public Kernel {
     std::vector<bool> reduced(x.rank(), false);
     reduced[axis_] = true;
     const GroupSplit<2> split(x.shape(), reduced, {x.strides(), ContiguousStrides(x.shape())});
-    if (split.groups == 0 || split.count == 0) return One(std::move(result));
-    config_.pool->ParallelFor(split.groups, GrainFor(split.count), [&](size_t begin, size_t end) {
-      thread_local std::vector<float> in_scratch, out_scratch;
-      for (size_t g = begin; g < end; ++g) {
-        const auto off = split.GroupOffsets(g);
-        const float* row = split.Read(x, 0, off[0], in_scratch);
-        float* direct = split.Direct(result, 1, off[1]);
-        if (!direct) out_scratch.resize(std::max<size_t>(out_scratch.size(), split.count));
-        float* dst = direct ? direct : out_scratch.data();
-        SoftmaxRow(row, dst, split.count);
-        if (!direct) split.Write(dst, result, 1, off[1]);
-      }
-    });
+    ForEachGroup(split, config_, x, &result,
+                 [&](uint64_t, const std::array<int64_t, 2>&, const float* row, float* dst) {
+                   SoftmaxRow(row, dst, split.count);
+                 });
     return One(std::move(result));
   }
 
@@ -292,22 +280,13 @@ class BatchNormalizationKernel final : public Kernel {
     std::vector<bool> reduced(x.rank(), false);
     for (size_t a = channel_last ? axis : axis + 1; a < x.rank(); ++a) reduced[a] = true;
     const GroupSplit<2> split(x.shape(), reduced, {x.strides(), ContiguousStrides(x.shape())});
-    if (split.groups == 0 || split.count == 0) return One(std::move(result));
-    config_.pool->ParallelFor(split.groups, GrainFor(split.count), [&](size_t begin, size_t end) {
-      thread_local std::vector<float> in_scratch, out_scratch;
-      for (size_t g = begin; g < end; ++g) {
-        const auto off = split.GroupOffsets(g);
-        const float* row = split.Read(x, 0, off[0], in_scratch);
-        float* direct = split.Direct(result, 1, off[1]);
-        if (!direct) out_scratch.resize(std::max<size_t>(out_scratch.size(), split.count));
-        float* dst = direct ? direct : out_scratch.data();
-        const size_t c = channel_last ? 0 : g % channels;
-        const size_t step = channel_last ? 1 : 0;
-        NormalizeRow(row, &mean_d[c], step, &scale[c], step, &rstd[c], step, &bias[c], step, dst,
-                     split.count);
-        if (!direct) split.Write(dst, result, 1, off[1]);
-      }
-    });
+    ForEachGroup(split, config_, x, &result,
+                 [&](uint64_t g, const std::array<int64_t, 2>&, const float* row, float* dst) {
+                   const size_t c = channel_last ? 0 : g % channels;
+                   const size_t step = channel_last ? 1 : 0;
+                   NormalizeRow(row, &mean_d[c], step, &scale[c], step, &rstd[c], step, &bias[c],
+                                step, dst, split.count);
+                 });
     return One(std::move(result));
   }
 
@@ -349,39 +328,31 @@ class GroupNormalizationKernel final : public Kernel {
     }
     const double epsilon = a_.epsilon;
     const uint64_t n = split.count;
-    config_.pool->ParallelFor(split.groups, GrainFor(n), [&](size_t begin, size_t end) {
-      thread_local std::vector<float> in_scratch, out_scratch;
-      for (size_t g = begin; g < end; ++g) {
-        const auto off = split.GroupOffsets(g);
-        const float* row = split.Read(x, 0, off[0], in_scratch);
-        // Two passes: the mean, then the mean squared deviation from it.
-        // The mean from the compensated sum, kept as a double (hi + lo for the second pass).
-        const double mean = SumRow(row, n) / static_cast<double>(n);
-        const float mean_hi = static_cast<float>(mean);
-        const float mean_lo = static_cast<float>(mean - static_cast<double>(mean_hi));
-        double variance = static_cast<double>(SumSquaredDeviationRow(row, n, mean_hi, mean_lo)) /
-                          static_cast<double>(n);
-        if (std::isfinite(mean) && !std::isfinite(variance)) {  // squares beyond float32
-          double sum_sq = 0;
-          for (uint64_t i = 0; i < n; ++i) {
-            const double c = static_cast<double>(row[i]) - mean;
-            sum_sq += c * c;
+    ForEachGroup(
+        split, config_, x, &result,
+        [&](uint64_t, const std::array<int64_t, 4>& off, const float* row, float* dst) {
+          // The mean from the compensated sum, kept as a double (hi + lo for the second pass).
+          const double mean = SumRow(row, n) / static_cast<double>(n);
+          const float mean_hi = static_cast<float>(mean);
+          const float mean_lo = static_cast<float>(mean - static_cast<double>(mean_hi));
+          double variance = static_cast<double>(SumSquaredDeviationRow(row, n, mean_hi, mean_lo)) /
+                            static_cast<double>(n);
+          if (std::isfinite(mean) && !std::isfinite(variance)) {  // squares beyond float32
+            double sum_sq = 0;
+            for (uint64_t i = 0; i < n; ++i) {
+              const double c = static_cast<double>(row[i]) - mean;
+              sum_sq += c * c;
+            }
+            variance = sum_sq / static_cast<double>(n);
           }
-          variance = sum_sq / static_cast<double>(n);
-        }
-        const double rstd = 1.0 / std::sqrt(variance + epsilon);
-        float* direct = split.Direct(result, 1, off[1]);
-        if (!direct) out_scratch.resize(std::max<size_t>(out_scratch.size(), n));
-        float* dst = direct ? direct : out_scratch.data();
-        if (params_reduced) {
-          NormalizeRow(row, &mean, 0, scale_row.data(), 1, &rstd, 0, bias_row.data(), 1, dst, n);
-        } else {
-          const float s = ValueAt(scale, off[2]), b = ValueAt(bias, off[3]);
-          NormalizeRow(row, &mean, 0, &s, 0, &rstd, 0, &b, 0, dst, n);
-        }
-        if (!direct) split.Write(dst, result, 1, off[1]);
-      }
-    });
+          const double rstd = 1.0 / std::sqrt(variance + epsilon);
+          if (params_reduced) {
+            NormalizeRow(row, &mean, 0, scale_row.data(), 1, &rstd, 0, bias_row.data(), 1, dst, n);
+          } else {
+            const float s = ValueAt(scale, off[2]), b = ValueAt(bias, off[3]);
+            NormalizeRow(row, &mean, 0, &s, 0, &rstd, 0, &b, 0, dst, n);
+          }
+        });
     return One(std::move(result));
   }
 

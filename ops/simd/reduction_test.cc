@@ -761,6 +761,13 @@ TEST_CASE("simd reduction and window kernels: 1 and 2 threads give identical bit
          o.axes = std::vector<uint32_t>{1};
          return ReduceLogSumExp(b, v, o);
        }},
+      {"instanceNormalization nhwc",
+       {2, 20, 20, 40},
+       [](GraphBuilder& b, const Operand& v) {
+         MLInstanceNormalizationOptions o;
+         o.layout = MLInputOperandLayout::kNhwc;
+         return InstanceNormalization(b, v, o);
+       }},
       {"averagePool2d",
        {1, 16, 64, 64},
        [](GraphBuilder& b, const Operand& v) {
