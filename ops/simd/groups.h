@@ -98,8 +98,9 @@ struct GroupSplit {
   }
 
   // Groups g0 .. g0 + nb - 1 (consecutive along the last group axis; `base` the offset of g0)
-  // as nb float32 rows of `count` values at dst + b * count.
-  void ReadBlock(const Tensor& t, size_t k, int64_t base, uint64_t nb, float* dst) const {
+  // as nb float32 rows of `count` values at dst + b * pitch.
+  void ReadBlock(const Tensor& t, size_t k, int64_t base, uint64_t nb, uint64_t pitch,
+                 float* dst) const {
     const int64_t s = outer_strides[k].back();
     uint64_t pos = 0;
     ForEachRun(k, base, [&](int64_t off, int64_t step, uint64_t n) {
@@ -108,18 +109,19 @@ struct GroupSplit {
         float* d = dst + pos + i;
         if (t.dtype() == DataType::kFloat16) {
           const Float16* p = t.base<Float16>() + o;
-          for (uint64_t b = 0; b < nb; ++b) d[b * count] = p[static_cast<int64_t>(b) * s].ToFloat();
+          for (uint64_t b = 0; b < nb; ++b) d[b * pitch] = p[static_cast<int64_t>(b) * s].ToFloat();
         } else {
           const float* p = t.base<float>() + o;
-          for (uint64_t b = 0; b < nb; ++b) d[b * count] = p[static_cast<int64_t>(b) * s];
+          for (uint64_t b = 0; b < nb; ++b) d[b * pitch] = p[static_cast<int64_t>(b) * s];
         }
       }
       pos += n;
     });
   }
 
-  // The inverse of ReadBlock: nb rows at src + b * count into operand k's groups of `t`.
-  void WriteBlock(const float* src, const Tensor& t, size_t k, int64_t base, uint64_t nb) const {
+  // The inverse of ReadBlock: nb rows at src + b * pitch into operand k's groups of `t`.
+  void WriteBlock(const float* src, const Tensor& t, size_t k, int64_t base, uint64_t nb,
+                  uint64_t pitch) const {
     const int64_t s = outer_strides[k].back();
     uint64_t pos = 0;
     ForEachRun(k, base, [&](int64_t off, int64_t step, uint64_t n) {
@@ -129,11 +131,11 @@ struct GroupSplit {
         if (t.dtype() == DataType::kFloat16) {
           Float16* p = t.base<Float16>() + o;
           for (uint64_t b = 0; b < nb; ++b) {
-            p[static_cast<int64_t>(b) * s] = Float16::FromFloat(v[b * count]);
+            p[static_cast<int64_t>(b) * s] = Float16::FromFloat(v[b * pitch]);
           }
         } else {
           float* p = t.base<float>() + o;
-          for (uint64_t b = 0; b < nb; ++b) p[static_cast<int64_t>(b) * s] = v[b * count];
+          for (uint64_t b = 0; b < nb; ++b) p[static_cast<int64_t>(b) * s] = v[b * pitch];
         }
       }
       pos += n;
@@ -186,25 +188,29 @@ void ForEachGroup(const GroupSplit<N>& split, const Config& config, const Tensor
     const uint64_t blocks_per_run = (run + kColumnBlock - 1) / kColumnBlock;
     const uint64_t units = split.groups / run * blocks_per_run;
     const size_t block_grain = std::max<size_t>(1, grain / kColumnBlock);
+    // Row pitch of the block: whole cache lines, and not a multiple of 4 KiB, so that the
+    // transposition's column of writes does not fall into one cache set.
+    uint64_t pitch = (count + 15) / 16 * 16;
+    if (pitch % 1024 == 0) pitch += 16;
     config.pool->ParallelFor(units, block_grain, [&](size_t begin, size_t end) {
       thread_local std::vector<float> in_rows, out_rows;
-      in_rows.resize(std::max<size_t>(in_rows.size(), kColumnBlock * count));
-      if (out) out_rows.resize(std::max<size_t>(out_rows.size(), kColumnBlock * count));
+      in_rows.resize(std::max<size_t>(in_rows.size(), kColumnBlock * pitch));
+      if (out) out_rows.resize(std::max<size_t>(out_rows.size(), kColumnBlock * pitch));
       for (size_t u = begin; u < end; ++u) {
         const uint64_t first = u / blocks_per_run * run + u % blocks_per_run * kColumnBlock;
         const uint64_t nb =
             std::min<uint64_t>(kColumnBlock, run - u % blocks_per_run * kColumnBlock);
         const std::array<int64_t, N> base = split.GroupOffsets(first);
-        split.ReadBlock(x, 0, base[0], nb, in_rows.data());
+        split.ReadBlock(x, 0, base[0], nb, pitch, in_rows.data());
         for (uint64_t b = 0; b < nb; ++b) {
           std::array<int64_t, N> off = base;
           for (size_t k = 0; k < N; ++k) {
             off[k] += static_cast<int64_t>(b) * split.outer_strides[k].back();
           }
-          fn(first + b, off, in_rows.data() + b * count,
-             out ? out_rows.data() + b * count : nullptr);
+          fn(first + b, off, in_rows.data() + b * pitch,
+             out ? out_rows.data() + b * pitch : nullptr);
         }
-        if (out) split.WriteBlock(out_rows.data(), *out, kOut, base[kOut], nb);
+        if (out) split.WriteBlock(out_rows.data(), *out, kOut, base[kOut], nb, pitch);
       }
     });
     return;
