@@ -311,15 +311,15 @@ Operand InstanceNormalization(GraphBuilder& builder, const Operand& input,
   const OptionalInputs where = AppendOptional(inputs, options.scale, options.bias);
   // Mean and variance per sample and channel, over the spatial axes.
   std::vector<size_t> spatial = nchw ? std::vector<size_t>{2, 3} : std::vector<size_t>{1, 2};
+  auto attributes = MakeAttributes(spatial, {axis}, epsilon, where);
   OperatorNode node{"instanceNormalization",
                     options.label,
                     std::move(inputs),
                     {},
-                    nullptr,
+                    std::make_shared<GroupNormalizationKernel>(
+                        std::move(spatial), std::vector<size_t>{axis}, epsilon, where),
                     {"instanceNormalization", d.dataType, 0}};
-  node.attributes = MakeAttributes(spatial, {axis}, epsilon, where);
-  node.kernel = std::make_shared<GroupNormalizationKernel>(
-      std::move(spatial), std::vector<size_t>{axis}, epsilon, where);
+  node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), {d})[0];  // steps 9-10
 }
 
@@ -375,15 +375,15 @@ Operand LayerNormalization(GraphBuilder& builder, const Operand& input,
   const OptionalInputs where = AppendOptional(inputs, options.scale, options.bias);
   std::vector<size_t> reduce_axes = axes;  // summation order: ascending axes (memory order)
   std::sort(reduce_axes.begin(), reduce_axes.end());
+  auto attributes = MakeAttributes(reduce_axes, axes, epsilon, where);
   OperatorNode node{"layerNormalization",
                     options.label,
                     std::move(inputs),
                     {},
-                    nullptr,
+                    std::make_shared<GroupNormalizationKernel>(std::move(reduce_axes),
+                                                               std::move(axes), epsilon, where),
                     {"layerNormalization", d.dataType, 0}};
-  node.attributes = MakeAttributes(reduce_axes, axes, epsilon, where);
-  node.kernel = std::make_shared<GroupNormalizationKernel>(std::move(reduce_axes), std::move(axes),
-                                                           epsilon, where);
+  node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), {d})[0];  // steps 10-11
 }
 

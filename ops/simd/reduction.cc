@@ -5,24 +5,28 @@
 //
 // Each output group (the reduced elements of one output element, one softmax line, one
 // normalization group) is read into a float32 row (float16 widened; a pointer into the input when
-// it is already a contiguous float32 run) and handed to the Highway row functions
+// it is already a contiguous float32 run; blocks of neighbouring groups transposed at once when
+// the groups run across memory, groups.h) and handed to the Highway row functions
 // (reduction_rows.h). Groups are split over the thread pool; a group is always computed whole by
-// one thread, so results do not depend on the thread count.
+// one call, so results do not depend on the thread count.
 //
-// Numerics, float types (float32 arithmetic, reassociated vector partial sums):
-//  - sum, L1, sumSquare, L2, mean, logSum: vector partial sums. Where float32 loses the result
-//    (a sum that overflows although the inputs are finite, or a sum of squares that overflows or
-//    underflows, as for L2 of values beyond 2^64 or below 2^-64), the group is summed again in
-//    double, as careful libraries do (a scaled-norm fallback).
+// Numerics, float types (float32 arithmetic in reassociated vector partial sums):
+//  - sum, mean, logSum: compensated vector sums (each lane carries the rounding errors of its
+//    additions), so cancellation does not lose the small terms; mean divides in double.
+//  - L1, sumSquare, L2: plain vector partial sums (no cancellation). Where float32 loses the
+//    result (a sum that overflows although the inputs are finite, or a sum of squares that
+//    overflows or underflows, as for L2 of values beyond 2^64 or below 2^-50), the group is
+//    summed again in double, as careful libraries do (a scaled-norm fallback).
 //  - product: vector partial products; when the float32 product overflows, underflows to 0 or
 //    into the subnormals, the group is multiplied again in double with renormalization (frexp).
-//  - logSumExp and softmax subtract the maximum first (no overflow); logSumExp takes
-//    m + log1p(rest) so that tiny other terms keep their accuracy.
-//  - batchNormalization: (x - mean) * (scale / sqrt(variance + epsilon)) + bias, the per-channel
-//    factor computed once in double.
-//  - instance/layerNormalization: two passes over the float32 row (mean, then the sum of squared
-//    deviations from it), then the same affine row. A group whose float32 mean or variance is
-//    not finite (finite values whose sum overflows float32) is recomputed in double.
+//  - logSumExp and softmax subtract the maximum first (no overflow) and correct the rounding of
+//    x - max; logSumExp takes m + log1p(rest) so that tiny other terms keep their accuracy.
+//  - batchNormalization: (x - mean) * (scale / sqrt(variance + epsilon)) + bias, evaluated in
+//    double vectors and rounded once (the normalized term and the bias may cancel, and x - mean
+//    may exceed the float32 range); 1 / sqrt(variance + epsilon) once per channel.
+//  - instance/layerNormalization: two passes over the float32 row: the mean from the compensated
+//    sum (kept as a double), then the float32 sum of squared deviations from it (a group whose
+//    squares overflow float32 is redone in double); then the same affine row as batchNormalization.
 // Integer types (reductions that allow them): plain loops with two's-complement wrapping, as the
 // reference's wrapped value (it marks the overflowing elements implementation-defined).
 #include "ops/reduction.h"

@@ -1,10 +1,13 @@
 // Highway bodies of the reduction row functions (reduction_rows.h), compiled once per SIMD target
 // by foreach_target.h and chosen at run time by HWY_DYNAMIC_DISPATCH.
 //
-// Sums run in four vector accumulators (4 x lanes partial sums, reassociated), combined lane by
-// lane in a fixed order at the end. Exponentials use hwy/contrib/math's Exp for arguments in
+// Plain sums (|x|, x^2), products and max/min fold into four vector accumulators (4 x lanes
+// partial results, reassociated); the plain sum runs in two compensated accumulator pairs
+// (TwoSum). Lanes are combined in a fixed order at the end, so a row gives the same bits on one
+// target whatever thread computes it. Exponentials use hwy/contrib/math's Exp for arguments in
 // [-87, 0]; the rare arguments below -87 (results in or near the subnormal range, where Exp is
-// not documented as accurate) take std::exp in a scalar pass.
+// not documented as accurate) take std::exp in a scalar pass. The affine row of the
+// normalizations runs in double vectors (PromoteTo/DemoteTo) and rounds once.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "ops/simd/reduction_hwy.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
