@@ -144,7 +144,8 @@ class PoolKernel final : public Kernel {
         for (int64_t ox = 0; ox < out_width; ++ox) {
           const int64_t base = n * os[ia.batch] + oy * os[ia.height] + ox * os[ia.width];
           for (int64_t c = 0; c < channels; ++c) {
-            StoreAt<T>(dst, base + c * os[ia.channel], out_row[ox * channels + c]);
+            StoreAt<T>(dst, base + c * os[ia.channel],
+                       out_row[static_cast<size_t>(ox * channels + c)]);
           }
         }
       }
