@@ -108,6 +108,19 @@ OptionalInputs AppendOptional(std::vector<OperandId>& inputs, const std::optiona
   return where;
 }
 
+std::shared_ptr<const NormalizationAttributes> MakeAttributes(std::vector<size_t> reduce_axes,
+                                                              std::vector<size_t> param_axes,
+                                                              double epsilon,
+                                                              OptionalInputs where) {
+  auto a = std::make_shared<NormalizationAttributes>();
+  a->reduce_axes = std::move(reduce_axes);
+  a->param_axes = std::move(param_axes);
+  a->epsilon = epsilon;
+  a->scale_input = where.scale;
+  a->bias_input = where.bias;
+  return a;
+}
+
 // inputs: input, mean, variance[, scale][, bias]; mean etc. run along `axis`.
 class BatchNormalizationKernel final : public Kernel {
  public:
@@ -263,6 +276,7 @@ Operand BatchNormalization(GraphBuilder& builder, const Operand& input, const Op
                     {},
                     std::make_shared<BatchNormalizationKernel>(options.axis, epsilon, where),
                     {"batchNormalization", d.dataType, 0}};
+  node.attributes = MakeAttributes({}, {options.axis}, epsilon, where);
   return builder.AddOperator(std::move(node), {d})[0];  // steps 12-13
 }
 
@@ -297,6 +311,7 @@ Operand InstanceNormalization(GraphBuilder& builder, const Operand& input,
   const OptionalInputs where = AppendOptional(inputs, options.scale, options.bias);
   // Mean and variance per sample and channel, over the spatial axes.
   std::vector<size_t> spatial = nchw ? std::vector<size_t>{2, 3} : std::vector<size_t>{1, 2};
+  auto attributes = MakeAttributes(spatial, {axis}, epsilon, where);
   OperatorNode node{"instanceNormalization",
                     options.label,
                     std::move(inputs),
@@ -304,6 +319,7 @@ Operand InstanceNormalization(GraphBuilder& builder, const Operand& input,
                     std::make_shared<GroupNormalizationKernel>(
                         std::move(spatial), std::vector<size_t>{axis}, epsilon, where),
                     {"instanceNormalization", d.dataType, 0}};
+  node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), {d})[0];  // steps 9-10
 }
 
@@ -359,6 +375,7 @@ Operand LayerNormalization(GraphBuilder& builder, const Operand& input,
   const OptionalInputs where = AppendOptional(inputs, options.scale, options.bias);
   std::vector<size_t> reduce_axes = axes;  // summation order: ascending axes (memory order)
   std::sort(reduce_axes.begin(), reduce_axes.end());
+  auto attributes = MakeAttributes(reduce_axes, axes, epsilon, where);
   OperatorNode node{"layerNormalization",
                     options.label,
                     std::move(inputs),
@@ -366,6 +383,7 @@ Operand LayerNormalization(GraphBuilder& builder, const Operand& input,
                     std::make_shared<GroupNormalizationKernel>(std::move(reduce_axes),
                                                                std::move(axes), epsilon, where),
                     {"layerNormalization", d.dataType, 0}};
+  node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), {d})[0];  // steps 10-11
 }
 

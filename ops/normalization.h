@@ -36,6 +36,21 @@ struct MLLayerNormalizationOptions : MLOperatorOptions {
   double epsilon = 1e-5;
 };
 
+// The validated attributes of a batchNormalization, instanceNormalization or layerNormalization
+// node. output = scale * (input - mean) / sqrt(variance + epsilon) + bias, where
+//  - batchNormalization: mean and variance are inputs 1 and 2; reduce_axes is empty;
+//  - instanceNormalization / layerNormalization: mean and variance (population) are computed per
+//    group over reduce_axes (ascending input axes).
+// Scale and bias (when present) are node inputs scale_input / bias_input (-1: absent, i.e. 1 and
+// 0); their axis k runs along input axis param_axes[k].
+struct NormalizationAttributes : OpAttributes {
+  std::vector<size_t> reduce_axes;
+  std::vector<size_t> param_axes;
+  double epsilon = 1e-5;  // already cast to the input's data type
+  int scale_input = -1;
+  int bias_input = -1;
+};
+
 Operand BatchNormalization(GraphBuilder& builder, const Operand& input, const Operand& mean,
                            const Operand& variance,
                            const MLBatchNormalizationOptions& options = {});

@@ -49,13 +49,7 @@ const char* PoolOpName(PoolOp op) {
 
 namespace {
 
-struct Pool2dGeometry {
-  int64_t window_height, window_width;
-  int64_t pad_top, pad_left;  // beginning paddings
-  int64_t stride_height, stride_width;
-  int64_t dilation_height, dilation_width;
-  ImageAxes image;  // input and output
-};
+using Pool2dGeometry = Pool2dAttributes;
 
 template <typename T>
 bool IsNegativeZero(T v) {
@@ -276,14 +270,24 @@ Operand Pool2d(GraphBuilder& builder, PoolOp op, const Operand& input,
   output_shape[ia.width] = static_cast<uint64_t>(output_width);
 
   // Step 21: make graph connections. Tolerance size: the window's element count.
-  const Pool2dGeometry g{window[0],  window[1],    padding[0],   padding[2], strides[0],
-                         strides[1], dilations[0], dilations[1], ia};
+  auto g = std::make_shared<Pool2dAttributes>();
+  g->op = op;
+  g->window_height = window[0];
+  g->window_width = window[1];
+  g->pad_top = padding[0];
+  g->pad_left = padding[2];
+  g->stride_height = strides[0];
+  g->stride_width = strides[1];
+  g->dilation_height = dilations[0];
+  g->dilation_width = dilations[1];
+  g->image = ia;
   OperatorNode node{PoolOpName(op),
                     options.label,
                     {input.id},
                     {},
-                    std::make_shared<Pool2dKernel>(op, g),
+                    std::make_shared<Pool2dKernel>(op, *g),
                     {PoolOpName(op), in.dataType, uint64_t{window[0]} * window[1]}};
+  node.attributes = std::move(g);
   return builder.AddOperator(std::move(node), {{in.dataType, output_shape}})[0];  // step 22
 }
 

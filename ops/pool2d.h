@@ -30,6 +30,16 @@ struct MLPool2dOptions : MLOperatorOptions {
   std::optional<std::vector<uint32_t>> outputSizes;  // [outputHeight, outputWidth]
 };
 
+// The validated attributes of a pooling node (the output sizes are the output descriptor's).
+struct Pool2dAttributes : OpAttributes {
+  PoolOp op = PoolOp::kMax;
+  int64_t window_height = 1, window_width = 1;
+  int64_t pad_top = 0, pad_left = 0;  // beginning paddings
+  int64_t stride_height = 1, stride_width = 1;
+  int64_t dilation_height = 1, dilation_width = 1;
+  ImageAxes image{};  // input and output
+};
+
 // "create a pooling operation" with the method's allowed data types.
 Operand Pool2d(GraphBuilder& builder, PoolOp op, const Operand& input,
                const MLPool2dOptions& options = {});

@@ -403,12 +403,17 @@ Operand Reduce(GraphBuilder& builder, ReduceOp op, const Operand& input,
       shape.push_back(1);
     }
   }
+  auto attributes = std::make_shared<ReduceAttributes>();
+  attributes->op = op;
+  attributes->reduced = reduced;
+  attributes->keepDimensions = options.keepDimensions;
   OperatorNode node{ReduceOpName(op),
                     options.label,
                     {input.id},
                     {},
                     std::make_shared<ReduceKernel>(op, std::move(reduced)),
                     {ReduceOpName(op), d.dataType, count}};
+  node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), {{d.dataType, shape}})[0];  // steps 6-8
 }
 

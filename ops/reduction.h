@@ -31,6 +31,14 @@ struct MLReduceOptions : MLOperatorOptions {
   bool keepDimensions = false;
 };
 
+// The validated attributes of a reduction node: which input axes are reduced (one flag per input
+// axis) and whether they stay as size-1 output axes.
+struct ReduceAttributes : OpAttributes {
+  ReduceOp op = ReduceOp::kSum;
+  std::vector<bool> reduced;
+  bool keepDimensions = false;
+};
+
 // "create reduction operation" given op, input and options (the method's allowed data types come
 // from ReduceLimits(op)).
 Operand Reduce(GraphBuilder& builder, ReduceOp op, const Operand& input,

@@ -265,6 +265,11 @@ Operand Resample2d(GraphBuilder& builder, const Operand& input,
                     {},
                     std::make_shared<Resample2dKernel>(options.mode, axes[0], axes[1]),
                     {"resample2d", in.dataType, linear ? 3u : 0u}};
+  auto attributes = std::make_shared<Resample2dAttributes>();
+  attributes->mode = options.mode;
+  attributes->axis_y = axes[0];
+  attributes->axis_x = axes[1];
+  node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), {{in.dataType, output_shape}})[0];  // step 12
 }
 

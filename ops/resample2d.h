@@ -23,6 +23,13 @@ struct MLResample2dOptions : MLOperatorOptions {
   std::optional<std::vector<uint32_t>> axes;   // the two resampled axes, default [2, 3]
 };
 
+// The validated attributes of a resample2d node: the mode and the two resampled axes (the
+// spec's y and x, in the order of options.axes); the sizes are the descriptors'.
+struct Resample2dAttributes : OpAttributes {
+  MLInterpolationMode mode = MLInterpolationMode::kNearestNeighbor;
+  size_t axis_y = 2, axis_x = 3;
+};
+
 Operand Resample2d(GraphBuilder& builder, const Operand& input,
                    const MLResample2dOptions& options = {});
 

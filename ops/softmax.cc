@@ -112,7 +112,10 @@ Operand Softmax(GraphBuilder& builder, const Operand& input, uint32_t axis,
                     {},
                     std::make_shared<SoftmaxKernel>(axis),
                     {"softmax", d.dataType, d.shape[axis]}};  // tolerance scales with the axis size
-  return builder.AddOperator(std::move(node), {d})[0];        // steps 5-6
+  auto attributes = std::make_shared<SoftmaxAttributes>();
+  attributes->axis = axis;
+  node.attributes = std::move(attributes);
+  return builder.AddOperator(std::move(node), {d})[0];  // steps 5-6
 }
 
 std::vector<Operand> CallSoftmax(OpCall& call) {

@@ -1,0 +1,24 @@
+// Row functions of the simd backend's window family (window.cc): pooling across channels and
+// linear resampling along a row, vectorized with Highway and dispatched at run time
+// (window_hwy.cc).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace nnref::simd {
+
+enum class RowPool : uint8_t { kAverage, kL2, kMax };
+
+// out[c] for c < channels from rows[k][c], k < count (count >= 1): the average (a compensated
+// float32 sum over count), the L2 norm (float32 sum of squares, redone in double for a channel
+// whose sum overflows or underflows), or the maximum (exact: +0 beats -0; NaN propagates).
+void PoolRow(RowPool op, const float* const* rows, size_t count, size_t channels, float* out);
+
+// Linear interpolation of one output row, evaluated in double vectors and rounded once:
+//   out[i] = (r0[i0[i]] (1 - tx[i]) + r0[i1[i]] tx[i]) (1 - ty)
+//          + (r1[i0[i]] (1 - tx[i]) + r1[i1[i]] tx[i]) ty.
+void LerpRow(const float* r0, const float* r1, const int32_t* i0, const int32_t* i1,
+             const double* tx, double ty, float* out, size_t n);
+
+}  // namespace nnref::simd
