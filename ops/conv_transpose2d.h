@@ -38,7 +38,8 @@ ConvTranspose2dFilterAxes ConvTranspose2dFilterAxesOf(MLConvTranspose2dFilterOpe
 // The validated attributes of a convTranspose2d node (steps 7-20 of
 // §api-mlgraphbuilder-convtranspose2d); outputPadding and outputSizes live in the output shape.
 struct ConvTranspose2dAttributes : OpAttributes {
-  int64_t pad_top = 0, pad_left = 0;  // beginning paddings: output rows/columns cropped at the start
+  int64_t pad_top = 0,
+          pad_left = 0;  // beginning paddings: output rows/columns cropped at the start
   int64_t stride_height = 1, stride_width = 1;
   int64_t dilation_height = 1, dilation_width = 1;
   int64_t groups = 1;

@@ -105,14 +105,14 @@ class MatmulKernel final : public Kernel {
     const Strides a_batch(a.strides().begin(), a.strides().end() - 2);
     const Strides b_batch(b.strides().begin(), b.strides().end() - 2);
     std::vector<GemmOperands> problems;
-    ForEachOffsets<3>(batch, {&out_batch, &a_batch, &b_batch},
-                      [&](const std::array<int64_t, 3>& off) {
-                        problems.push_back(
-                            {{a.base<float>() + off[1], a.strides()[rank - 2], a.strides()[rank - 1]},
-                             {b.base<float>() + off[2], b.strides()[rank - 2], b.strides()[rank - 1]},
-                             result.data() + off[0],
-                             static_cast<int64_t>(n)});
-                      });
+    ForEachOffsets<3>(
+        batch, {&out_batch, &a_batch, &b_batch}, [&](const std::array<int64_t, 3>& off) {
+          problems.push_back(
+              {{a.base<float>() + off[1], a.strides()[rank - 2], a.strides()[rank - 1]},
+               {b.base<float>() + off[2], b.strides()[rank - 2], b.strides()[rank - 1]},
+               result.data() + off[0],
+               static_cast<int64_t>(n)});
+        });
     Gemm(m, n, k, problems, 1.0, *config_.pool);
     return result.Finish(config_);
   }
@@ -180,15 +180,15 @@ class LinearKernel final : public Kernel {
     // before the rounding to the output type.
     const double alpha = alpha_, beta = beta_;
     OperandValue v;
-    v.data = FloatMap<1>({&in[0]->data}, out[0], config_,
-                         [alpha, beta](const auto& rows, const auto& steps, float* o, size_t n) {
-                           const float* x = rows[0];
-                           const size_t step = steps[0];
-                           for (size_t i = 0; i < n; ++i) {
-                             o[i] = static_cast<float>(alpha * static_cast<double>(x[i * step]) +
-                                                       beta);
-                           }
-                         });
+    v.data =
+        FloatMap<1>({&in[0]->data}, out[0], config_,
+                    [alpha, beta](const auto& rows, const auto& steps, float* o, size_t n) {
+                      const float* x = rows[0];
+                      const size_t step = steps[0];
+                      for (size_t i = 0; i < n; ++i) {
+                        o[i] = static_cast<float>(alpha * static_cast<double>(x[i * step]) + beta);
+                      }
+                    });
     std::vector<OperandValue> result;
     result.push_back(std::move(v));
     return result;
@@ -252,8 +252,8 @@ class Conv2dKernel final : public Kernel {
         for (int64_t c = 0; c < icg; ++c) {
           for (int64_t ky = 0; ky < kh; ++ky) {
             for (int64_t kx = 0; kx < kw; ++kx) {
-              const float v = f[oc * st[fa.out] + c * st[fa.in] + ky * st[fa.height] +
-                                kx * st[fa.width]];
+              const float v =
+                  f[oc * st[fa.out] + c * st[fa.in] + ky * st[fa.height] + kx * st[fa.width]];
               const int64_t index = nhwc ? grp * kg * ocg + ((ky * kw + kx) * icg + c) * ocg + o
                                          : oc * kg + (c * kh + ky) * kw + kx;
               w[static_cast<size_t>(index)] = v;
@@ -269,7 +269,8 @@ class Conv2dKernel final : public Kernel {
     for (int64_t b = 0; b < x.batches; ++b) {
       std::vector<GemmOperands> problems;
       if (nhwc) {
-        Im2colNhwc(xin + b * x.height * x.width * x.channels, x, y, kh, kw, icg, groups, col.data());
+        Im2colNhwc(xin + b * x.height * x.width * x.channels, x, y, kh, kw, icg, groups,
+                   col.data());
         for (int64_t grp = 0; grp < groups; ++grp) {
           problems.push_back({{col.data() + grp * kg, groups * kg, 1},
                               {w.data() + grp * kg * ocg, ocg, 1},
@@ -311,15 +312,14 @@ class Conv2dKernel final : public Kernel {
                                  }
                                });
     } else {
-      config.pool->ParallelFor(static_cast<size_t>(y.batches * channels), 1,
-                               [&](size_t begin, size_t end) {
-                                 for (size_t p = begin; p < end; ++p) {
-                                   double* plane = out + static_cast<int64_t>(p) * spatial;
-                                   const double bv =
-                                       static_cast<double>(pb[static_cast<int64_t>(p) % channels]);
-                                   for (int64_t i = 0; i < spatial; ++i) plane[i] += bv;
-                                 }
-                               });
+      config.pool->ParallelFor(
+          static_cast<size_t>(y.batches * channels), 1, [&](size_t begin, size_t end) {
+            for (size_t p = begin; p < end; ++p) {
+              double* plane = out + static_cast<int64_t>(p) * spatial;
+              const double bv = static_cast<double>(pb[static_cast<int64_t>(p) % channels]);
+              for (int64_t i = 0; i < spatial; ++i) plane[i] += bv;
+            }
+          });
     }
   }
 
@@ -363,29 +363,30 @@ class Conv2dKernel final : public Kernel {
   void Im2colNhwc(const float* xin, const Image& x, const Image& y, int64_t kh, int64_t kw,
                   int64_t icg, int64_t groups, float* col) const {
     const int64_t kg = icg * kh * kw, row_len = groups * kg;
-    config_.pool->ParallelFor(static_cast<size_t>(y.height * y.width), 16,
-                              [&](size_t begin, size_t end) {
-      for (size_t r = begin; r < end; ++r) {
-        const int64_t oy = static_cast<int64_t>(r) / y.width, ox = static_cast<int64_t>(r) % y.width;
-        float* dst = col + static_cast<int64_t>(r) * row_len;
-        for (int64_t ky = 0; ky < kh; ++ky) {
-          const int64_t iy = oy * g_.stride_height - g_.pad_top + ky * g_.dilation_height;
-          for (int64_t kx = 0; kx < kw; ++kx) {
-            const int64_t ix = ox * g_.stride_width - g_.pad_left + kx * g_.dilation_width;
-            const bool inside = iy >= 0 && iy < x.height && ix >= 0 && ix < x.width;
-            for (int64_t grp = 0; grp < groups; ++grp) {
-              float* d = dst + grp * kg + (ky * kw + kx) * icg;
-              if (inside) {
-                std::memcpy(d, xin + (iy * x.width + ix) * x.channels + grp * icg,
-                            static_cast<size_t>(icg) * sizeof(float));
-              } else {
-                std::fill(d, d + icg, 0.0f);
+    config_.pool->ParallelFor(
+        static_cast<size_t>(y.height * y.width), 16, [&](size_t begin, size_t end) {
+          for (size_t r = begin; r < end; ++r) {
+            const int64_t oy = static_cast<int64_t>(r) / y.width,
+                          ox = static_cast<int64_t>(r) % y.width;
+            float* dst = col + static_cast<int64_t>(r) * row_len;
+            for (int64_t ky = 0; ky < kh; ++ky) {
+              const int64_t iy = oy * g_.stride_height - g_.pad_top + ky * g_.dilation_height;
+              for (int64_t kx = 0; kx < kw; ++kx) {
+                const int64_t ix = ox * g_.stride_width - g_.pad_left + kx * g_.dilation_width;
+                const bool inside = iy >= 0 && iy < x.height && ix >= 0 && ix < x.width;
+                for (int64_t grp = 0; grp < groups; ++grp) {
+                  float* d = dst + grp * kg + (ky * kw + kx) * icg;
+                  if (inside) {
+                    std::memcpy(d, xin + (iy * x.width + ix) * x.channels + grp * icg,
+                                static_cast<size_t>(icg) * sizeof(float));
+                  } else {
+                    std::fill(d, d + icg, 0.0f);
+                  }
+                }
               }
             }
           }
-        }
-      }
-    });
+        });
   }
 
   Conv2dAttributes g_;
@@ -424,8 +425,8 @@ class ConvTranspose2dKernel final : public Kernel {
         for (int64_t o = 0; o < ocg; ++o) {
           for (int64_t ky = 0; ky < kh; ++ky) {
             for (int64_t kx = 0; kx < kw; ++kx) {
-              const float v = f[ic * st[fa.in] + o * st[fa.out] + ky * st[fa.height] +
-                                kx * st[fa.width]];
+              const float v =
+                  f[ic * st[fa.in] + o * st[fa.out] + ky * st[fa.height] + kx * st[fa.width]];
               const int64_t index = nhwc ? (grp * icg + c) * taps + (ky * kw + kx) * ocg + o
                                          : (grp * taps + (o * kh + ky) * kw + kx) * icg + c;
               w[static_cast<size_t>(index)] = v;
@@ -445,10 +446,8 @@ class ConvTranspose2dKernel final : public Kernel {
       for (int64_t grp = 0; grp < groups; ++grp) {
         double* cg = col.data() + grp * taps * in_spatial;
         if (nhwc) {
-          problems.push_back({{xb + grp * icg, x.channels, 1},
-                              {w.data() + grp * icg * taps, taps, 1},
-                              cg,
-                              taps});
+          problems.push_back(
+              {{xb + grp * icg, x.channels, 1}, {w.data() + grp * icg * taps, taps, 1}, cg, taps});
         } else {
           problems.push_back({{w.data() + grp * taps * icg, icg, 1},
                               {xb + grp * icg * in_spatial, in_spatial, 1},
