@@ -2,8 +2,8 @@
 // matrices accumulated in float64 (gemm.h says why), written with Highway and compiled for every
 // target by foreach_target.h, chosen at run time.
 //
-// Structure (the classic Goto/BLIS scheme): the output is cut into tasks of up to kMC x kNC
-// elements, spread over the thread pool. A task walks the depth in blocks of kKC; for each block
+// Structure (the classic Goto/BLIS scheme): the output is cut into even tiles of up to kMC x kNC
+// elements, which the pool's threads take one after another. A task walks the depth in blocks of kKC; for each block
 // it packs its rows of A into MR-row panels (depth-major: the MR values of one depth step are
 // adjacent) and its columns of B into NR-column panels (NR = 2 vectors), both widened to double,
 // then runs the
@@ -28,6 +28,7 @@
 // clang-format on
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <vector>
 
@@ -215,31 +216,46 @@ void Tile(const GemmOperands& g, size_t k, size_t row0, size_t rows, size_t col0
   }
 }
 
+// Blocks of `total` split evenly: the block size (a multiple of `unit`, at most `max_block`) for
+// at least `min_blocks` blocks where the size allows.
+size_t EvenBlock(size_t total, size_t max_block, size_t unit, size_t min_blocks) {
+  size_t blocks = std::max((total + max_block - 1) / max_block, min_blocks);
+  blocks = std::min(blocks, (total + unit - 1) / unit);
+  const size_t block = (total + blocks - 1) / blocks;
+  return (block + unit - 1) / unit * unit;
+}
+
 void GemmImpl(size_t m, size_t n, size_t k, const GemmOperands* problems, size_t count,
               double a_scale, ThreadPool* pool) {
   if (m == 0 || n == 0 || count == 0) return;
   const size_t nr = NR();
-  const size_t mc = std::min(kMC, (m + kMR - 1) / kMR * kMR);
-  size_t nc = std::min(kNC, (n + nr - 1) / nr * nr);
+  const size_t threads = pool->threads();
+  // Small products run on the caller; others are cut into tiles of even size, enough of them
+  // (about 4 per thread) for the threads to balance the load by taking the next free tile.
+  const bool parallel = threads > 1 && count * m * n * std::max<size_t>(k, 1) >= (size_t{1} << 16);
+  const size_t want = parallel ? 4 * threads : 1;
+  const size_t mc = EvenBlock(m, kMC, kMR, 1);
   const size_t m_blocks = (m + mc - 1) / mc;
-  // Enough tasks to keep every thread busy: narrow the column blocks of a lone problem.
-  const size_t want = 4 * static_cast<size_t>(pool->threads());
-  while (count * m_blocks * ((n + nc - 1) / nc) < want && nc > 4 * nr) {
-    nc = (nc / 2 + nr - 1) / nr * nr;
-  }
+  const size_t n_want = (want + count * m_blocks - 1) / (count * m_blocks);
+  const size_t nc = EvenBlock(n, kNC, nr, std::max<size_t>(1, n_want));
   const size_t n_blocks = (n + nc - 1) / nc;
-  const size_t per_problem = m_blocks * n_blocks;
-  // Tasks below ~64K multiply-adds are grouped so the pool's overhead stays small.
-  const size_t task_work = std::max<size_t>(1, mc * nc * std::max<size_t>(k, 1));
-  const size_t grain = std::max<size_t>(1, (size_t{1} << 16) / task_work);
-  pool->ParallelFor(count * per_problem, grain, [&](size_t begin, size_t end) {
-    for (size_t t = begin; t < end; ++t) {
+  const size_t per_problem = m_blocks * n_blocks, tasks = count * per_problem;
+  std::atomic<size_t> next{0};
+  const auto work = [&](size_t, size_t) {
+    for (size_t t = next.fetch_add(1); t < tasks; t = next.fetch_add(1)) {
       const GemmOperands& g = problems[t / per_problem];
       const size_t mb = (t % per_problem) / n_blocks, nb = t % n_blocks;
       const size_t row0 = mb * mc, col0 = nb * nc;
       Tile(g, k, row0, std::min(mc, m - row0), col0, std::min(nc, n - col0), a_scale);
     }
-  });
+  };
+  if (!parallel || tasks == 1) {
+    work(0, 1);
+    return;
+  }
+  // One call per thread; each takes tiles until none is left (which thread computes a tile never
+  // changes its bits).
+  pool->ParallelFor(std::min(threads, tasks), 1, work);
 }
 
 }  // namespace HWY_NAMESPACE
