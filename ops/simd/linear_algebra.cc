@@ -224,6 +224,9 @@ void ValidRange(int64_t count, int64_t stride, int64_t offset, int64_t size, int
 
 class Conv2dKernel final : public Kernel {
  public:
+  // nhwc groups with fewer output channels than this are computed channel-major (see Compute).
+  static constexpr int64_t kNarrow = 16;
+
   Conv2dKernel(const Conv2dAttributes& g, Config config) : g_(g), config_(std::move(config)) {}
 
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
@@ -241,8 +244,14 @@ class Conv2dKernel final : public Kernel {
     const int64_t kg = icg * kh * kw;  // GEMM depth
     const int64_t spatial = y.height * y.width;
 
-    // The filter as per-group matrices. nchw: [oc][(c, ky, kx)] (A); nhwc: per group
-    // [(ky, kx, c)][oc of the group] (B).
+    // Two arrangements of the product per batch and group:
+    //  - channel-major (nchw, and nhwc groups of fewer than kNarrow output channels, e.g.
+    //    depthwise, whose pixel-major product would be too narrow for the micro-tile):
+    //    out[oc][pixel] = filter[oc][(c, ky, kx)] x col[(c, ky, kx)][pixel]; for nhwc the
+    //    result is transposed into place afterwards;
+    //  - pixel-major (other nhwc): out[pixel][oc] = col[pixel][(ky, kx, c)] x
+    //    filter[(ky, kx, c)][oc], written straight into the nhwc output.
+    const bool channel_major = !nhwc || ocg < kNarrow;
     std::vector<float> w(static_cast<size_t>(y.channels * kg));
     {
       const Strides& st = filter.strides();
@@ -254,8 +263,9 @@ class Conv2dKernel final : public Kernel {
             for (int64_t kx = 0; kx < kw; ++kx) {
               const float v =
                   f[oc * st[fa.out] + c * st[fa.in] + ky * st[fa.height] + kx * st[fa.width]];
-              const int64_t index = nhwc ? grp * kg * ocg + ((ky * kw + kx) * icg + c) * ocg + o
-                                         : oc * kg + (c * kh + ky) * kw + kx;
+              const int64_t index = channel_major
+                                        ? oc * kg + (c * kh + ky) * kw + kx
+                                        : grp * kg * ocg + ((ky * kw + kx) * icg + c) * ocg + o;
               w[static_cast<size_t>(index)] = v;
             }
           }
@@ -265,29 +275,48 @@ class Conv2dKernel final : public Kernel {
 
     DoubleOutput result(out[0]);
     std::vector<float> col(static_cast<size_t>(groups * kg * spatial));
+    std::vector<double> transposed(nhwc && channel_major ? static_cast<size_t>(y.channels * spatial)
+                                                         : 0);
     const float* xin = input.base<float>();
+    const int64_t image = x.channels * x.height * x.width;
+    // Element strides of the contiguous input image: channel, row, column.
+    const int64_t cs = nhwc ? 1 : x.height * x.width, ys = nhwc ? x.width * x.channels : x.width,
+                  xs = nhwc ? x.channels : 1;
     for (int64_t b = 0; b < x.batches; ++b) {
       std::vector<GemmOperands> problems;
-      if (nhwc) {
-        Im2colNhwc(xin + b * x.height * x.width * x.channels, x, y, kh, kw, icg, groups,
-                   col.data());
-        for (int64_t grp = 0; grp < groups; ++grp) {
-          problems.push_back({{col.data() + grp * kg, groups * kg, 1},
-                              {w.data() + grp * kg * ocg, ocg, 1},
-                              result.data() + b * spatial * y.channels + grp * ocg,
-                              y.channels});
-        }
-        Gemm(static_cast<size_t>(spatial), static_cast<size_t>(ocg), static_cast<size_t>(kg),
-             problems, 1.0, *config_.pool);
-      } else {
-        Im2colNchw(xin + b * x.channels * x.height * x.width, x, y, kh, kw, col.data());
+      double* yb = result.data() + b * spatial * y.channels;
+      if (channel_major) {
+        Im2colChannelMajor(xin + b * image, x, y, kh, kw, cs, ys, xs, col.data());
+        double* dst = nhwc ? transposed.data() : yb;
         for (int64_t grp = 0; grp < groups; ++grp) {
           problems.push_back({{w.data() + grp * ocg * kg, kg, 1},
                               {col.data() + grp * kg * spatial, spatial, 1},
-                              result.data() + (b * y.channels + grp * ocg) * spatial,
+                              dst + grp * ocg * spatial,
                               spatial});
         }
         Gemm(static_cast<size_t>(ocg), static_cast<size_t>(spatial), static_cast<size_t>(kg),
+             problems, 1.0, *config_.pool);
+        if (nhwc) {
+          const int64_t channels = y.channels;
+          const double* t = transposed.data();
+          config_.pool->ParallelFor(static_cast<size_t>(spatial), 64,
+                                    [&](size_t begin, size_t end) {
+                                      for (size_t px = begin; px < end; ++px) {
+                                        double* row = yb + static_cast<int64_t>(px) * channels;
+                                        for (int64_t c = 0; c < channels; ++c)
+                                          row[c] = t[c * spatial + static_cast<int64_t>(px)];
+                                      }
+                                    });
+        }
+      } else {
+        Im2colNhwc(xin + b * image, x, y, kh, kw, icg, groups, col.data());
+        for (int64_t grp = 0; grp < groups; ++grp) {
+          problems.push_back({{col.data() + grp * kg, groups * kg, 1},
+                              {w.data() + grp * kg * ocg, ocg, 1},
+                              yb + grp * ocg,
+                              y.channels});
+        }
+        Gemm(static_cast<size_t>(spatial), static_cast<size_t>(ocg), static_cast<size_t>(kg),
              problems, 1.0, *config_.pool);
       }
     }
@@ -325,15 +354,14 @@ class Conv2dKernel final : public Kernel {
 
  private:
   // col[(c, ky, kx)][oy * ow + ox] = x[c][oy * sh - pt + ky * dh][ox * sw - pl + kx * dw] (0 in
-  // the padding), x one contiguous nchw image.
-  void Im2colNchw(const float* xin, const Image& x, const Image& y, int64_t kh, int64_t kw,
-                  float* col) const {
+  // the padding), x one image with element strides cs (channel), ys (row), xs (column).
+  void Im2colChannelMajor(const float* xin, const Image& x, const Image& y, int64_t kh, int64_t kw,
+                          int64_t cs, int64_t ys, int64_t xs, float* col) const {
     const int64_t rows = x.channels * kh * kw, spatial = y.height * y.width;
     config_.pool->ParallelFor(static_cast<size_t>(rows), 1, [&](size_t begin, size_t end) {
       for (size_t r = begin; r < end; ++r) {
         const int64_t ri = static_cast<int64_t>(r);
         const int64_t c = ri / (kh * kw), ky = ri / kw % kh, kx = ri % kw;
-        const float* plane = xin + c * x.height * x.width;
         float* dst = col + ri * spatial;
         const int64_t x_off = kx * g_.dilation_width - g_.pad_left;
         int64_t ox0, ox1;
@@ -345,12 +373,14 @@ class Conv2dKernel final : public Kernel {
             std::fill(d, d + y.width, 0.0f);
             continue;
           }
-          const float* src = plane + iy * x.width;
+          const float* src = xin + c * cs + iy * ys;
           std::fill(d, d + ox0, 0.0f);
-          if (g_.stride_width == 1) {
+          if (g_.stride_width == 1 && xs == 1) {
             std::memcpy(d + ox0, src + ox0 + x_off, static_cast<size_t>(ox1 - ox0) * sizeof(float));
           } else {
-            for (int64_t ox = ox0; ox < ox1; ++ox) d[ox] = src[ox * g_.stride_width + x_off];
+            const int64_t step = g_.stride_width * xs;
+            const float* s = src + x_off * xs;
+            for (int64_t ox = ox0; ox < ox1; ++ox) d[ox] = s[ox * step];
           }
           std::fill(d + ox1, d + y.width, 0.0f);
         }

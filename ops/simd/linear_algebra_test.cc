@@ -367,6 +367,10 @@ TEST_CASE("simd conv2d: layouts, groups, depthwise, strides, dilations, padding"
   CheckConv2d(half);
   ConvCase wide{"nchw", "oihw", 1, 20, 11, 13, 17, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, true};
   CheckConv2d(wide);  // several GEMM tiles
+  // nhwc with at least 16 output channels per group: the pixel-major product.
+  for (const char* fl : {"oihw", "hwio", "ohwi", "ihwo"}) {
+    CheckConv2d({"nhwc", fl, 2, 6, 7, 6, 34, 3, 2, 2, 1, 1, 0, 1, 2, 1, 1, 2, true});
+  }
 }
 
 struct ConvTCase {
