@@ -531,11 +531,12 @@ class ConvTranspose2dKernel final : public Kernel {
             if (iy < 0) continue;
             for (int64_t kx = 0; kx < kw; ++kx) {
               const double* src = cg + (ky * kw + kx) * in_spatial + iy * x.width;
-              for (int64_t ox = 0; ox < y.width; ++ox) {
-                const int64_t ix =
-                    Source(ox, kx, g_.stride_width, g_.dilation_width, g_.pad_left, x.width);
-                if (ix >= 0) row[ox] += src[ix];
-              }
+              // Input column ix lands on ox = ix * sw + off; one term per output element per
+              // tap, so the terms still arrive in ascending (ky, kx) order.
+              const int64_t off = kx * g_.dilation_width - g_.pad_left;
+              int64_t ix0, ix1;
+              ValidRange(x.width, g_.stride_width, off, y.width, ix0, ix1);
+              for (int64_t ix = ix0; ix < ix1; ++ix) row[ix * g_.stride_width + off] += src[ix];
             }
           }
         }
