@@ -104,6 +104,27 @@ class MatmulKernel final : public Kernel {
     const Strides out_batch(out_strides.begin(), out_strides.end() - 2);
     const Strides a_batch(a.strides().begin(), a.strides().end() - 2);
     const Strides b_batch(b.strides().begin(), b.strides().end() - 2);
+    // When b is the same matrix for every batch element and a's rows run evenly through the
+    // batch dimensions (e.g. [B, M, K] x [K, N]), the batch is one product of B * M rows.
+    bool fold = true;
+    int64_t row_run = a.strides()[rank - 2] * static_cast<int64_t>(m);
+    for (size_t d = rank - 2; d-- > 0;) {
+      if (shape[d] == 1) continue;
+      if (b.strides()[d] != 0 || a.strides()[d] != row_run) {
+        fold = false;
+        break;
+      }
+      row_run *= static_cast<int64_t>(shape[d]);
+    }
+    if (fold) {
+      const GemmOperands problem{{a.base<float>(), a.strides()[rank - 2], a.strides()[rank - 1]},
+                                 {b.base<float>(), b.strides()[rank - 2], b.strides()[rank - 1]},
+                                 result.data(),
+                                 static_cast<int64_t>(n)};
+      Gemm(m * static_cast<size_t>(ElementCount(batch)), n, k, std::span(&problem, 1), 1.0,
+           *config_.pool);
+      return result.Finish(config_);
+    }
     std::vector<GemmOperands> problems;
     ForEachOffsets<3>(
         batch, {&out_batch, &a_batch, &b_batch}, [&](const std::array<int64_t, 3>& off) {

@@ -480,7 +480,9 @@ TEST_CASE("simd matmul: broadcast batches, ragged sizes; gemm: transposes, alpha
                               {{3, 7}, {7, 9}},
                               {{2, 1, 5, 17}, {3, 17, 6}},
                               {{4, 33}, {2, 3, 33, 15}},
-                              {{2, 3, 9, 8}, {1, 3, 8, 31}}};
+                              {{2, 3, 9, 8}, {1, 3, 8, 31}},
+                              {{2, 3, 5, 7}, {7, 9}},  // b shared: one product of 30 rows
+                              {{3, 4, 10}, {1, 10, 19}}};
   for (const MatmulCase& mc : cases) {
     for (DataType type : {DataType::kFloat32, DataType::kFloat16}) {
       const Tensor a = MakeTensor(type, mc.a, Values(ElementCount(mc.a), 31));
