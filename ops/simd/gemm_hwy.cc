@@ -14,10 +14,10 @@
 //
 // Core choice (the brief asked for Highway and Eigen 3.4 to be measured as the core and the faster
 // kept), on this machine: Intel Xeon with AVX-512 (Highway picks AVX3), Release, one thread, CPU
-// time of the product alone, best of 9-15 runs (the machine was shared, load average ~14: wall
-// times were 2-3x these).
-//   matmul 512x512x512:                  Highway 4.7 ms  | Eigen double 20.8 ms, float 8.6 ms
-//   conv2d 1x64x56x56 * 64x64x3x3 pad 1: Highway 5.7 ms  | Eigen double 18.9 ms, float 8.9 ms
+// time of the product alone, best of 9-15 runs in each of several runs (the machine was shared,
+// load average 12-14: wall times were 2-3x these).
+//   matmul 512x512x512:                  Highway 4.3 ms  | Eigen double 19.1 ms, float 7.9 ms
+//   conv2d 1x64x56x56 * 64x64x3x3 pad 1: Highway 4.7 ms  | Eigen double 19.1 ms, float 8.2 ms
 //     (its im2col product: 64 x 576 by 576 x 3136)
 // Highway accumulates in double (gemm.h); "Eigen double" is the same numerics (operands widened,
 // double product), "Eigen float" a float32 product, which would fail the corpus. Eigen only uses

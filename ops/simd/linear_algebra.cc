@@ -2,20 +2,28 @@
 // (§api-mlgraphbuilder-gemm), linear (§api-mlgraphbuilder-linear), conv2d
 // (§api-mlgraphbuilder-conv2d) and convTranspose2d (§api-mlgraphbuilder-convtranspose2d).
 //
-// Every product runs through the one GEMM core (gemm.h, gemm_hwy.cc) in float32; float16
-// operands are widened to float32 first and the float32 result is rounded once to float16.
+// Every product runs through the one GEMM core (gemm.h, gemm_hwy.cc): float32 operands (float16
+// widened exactly), float64 accumulation, and the result plus any bias or c term rounded once to
+// the output type. A float32 accumulator was tried first and failed 60 corpus cases (matmul 5,
+// gemm 10, conv2d 30, convTranspose2d 15: every cancellation case and many random ones, where
+// terms cancelling to a small result leave it tens to thousands of ULP off, beyond the per-size
+// tolerances); the products of float32 values are exact in double, so the double sums pass them
+// all, at half the float32 SIMD width.
 //  - matmul: one GEMM per output batch element (the batch dimensions broadcast, as step 4.13
-//    computed them: broadcast operands are views with stride 0, nothing is copied).
-//  - gemm: alpha * A (rounded to float32, as the emulation's first step) x B, then + beta * C.
-//  - linear: alpha * x + beta element-wise (two float32 roundings, as the emulation).
-//  - conv2d: im2col, then a GEMM per batch and group. nchw: output[oc, y*x] = filter[oc, (c, ky,
-//    kx)] x col[(c, ky, kx), y*x]; nhwc: output[y*x, oc] = col[y*x, (ky, kx, c)] x filter[(ky,
-//    kx, c), oc]. Padded positions are zeros in col (0 * an infinite filter value gives NaN: the
-//    reference marks such elements "value or NaN").
+//    computed them: broadcast operands are views with stride 0, nothing is copied); a batch that
+//    shares b is one GEMM of batch * M rows.
+//  - gemm: (alpha * A) x B, then + beta * C, all exact or rounded in double (alpha * a in float32
+//    would break the corpus's rounds_once case).
+//  - linear: alpha * x + beta element-wise in double (alpha * x exact, no float32 overflow).
+//  - conv2d: im2col, then a GEMM per batch and group, channel-major for nchw (and for nhwc groups
+//    of fewer than 16 output channels, transposed into place): output[oc, y*x] = filter[oc, (c,
+//    ky, kx)] x col[(c, ky, kx), y*x]; pixel-major for other nhwc: output[y*x, oc] = col[y*x, (ky,
+//    kx, c)] x filter[(ky, kx, c), oc]. Padded positions are zeros in col (0 * an infinite filter
+//    value gives NaN: the reference marks such elements "value or NaN").
 //  - convTranspose2d: a GEMM per batch and group into col (every input pixel times every filter
-//    tap), then a gather per output element over its taps (col2im in gather form, taps in
-//    ascending order), plus the bias. outputPadding / outputSizes only enlarge the output shape
-//    the builder computed; rows no tap reaches get the bias alone.
+//    tap), then each output element sums the col entries landing on it in ascending tap order
+//    (col2im), plus the bias. outputPadding / outputSizes only enlarge the output shape the
+//    builder computed; rows no tap reaches get the bias alone.
 // Work splits over output blocks only (GEMM tiles, im2col rows, output planes or rows), so the
 // results are bit-identical for any thread count.
 #include <algorithm>
