@@ -44,8 +44,8 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 constexpr size_t kMR = 6;     // rows of the micro-tile
 constexpr size_t kKC = 256;   // depth block: a B panel (kKC x NR) stays in L1
-constexpr size_t kMC = 96;    // rows per task: the packed A block (kMC x kKC) stays in L2
-constexpr size_t kNC = 1024;  // columns per task at most
+constexpr size_t kMC = 96;    // rows per tile: the packed A block (kMC x kKC) stays in L2
+constexpr size_t kNC = 1024;  // columns per tile at most
 
 using DF = hn::ScalableTag<double>;
 
