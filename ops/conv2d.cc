@@ -22,14 +22,7 @@ const OpLimits kConv2dLimits = {{{"input", kFloatTypes, "", 4, 4},
                                  {"bias", {}, "input", 1, 1},
                                  {"output", {}, "input", 4, 4}}};
 
-namespace {
-
-// Which shape index of the filter holds each logical filter axis.
-struct FilterAxes {
-  size_t out, in, height, width;
-};
-
-FilterAxes FilterAxesOf(MLConv2dFilterOperandLayout layout) {
+Conv2dFilterAxes Conv2dFilterAxesOf(MLConv2dFilterOperandLayout layout) {
   switch (layout) {
     case MLConv2dFilterOperandLayout::kOihw:
       return {0, 1, 2, 3};
@@ -43,18 +36,11 @@ FilterAxes FilterAxesOf(MLConv2dFilterOperandLayout layout) {
   return {0, 1, 2, 3};
 }
 
-struct Conv2dGeometry {
-  int64_t pad_top, pad_left;  // beginning paddings (the ending ones only shape the output)
-  int64_t stride_height, stride_width;
-  int64_t dilation_height, dilation_width;
-  int64_t groups;
-  ImageAxes image;  // input and output
-  FilterAxes filter;
-};
+namespace {
 
 class Conv2dKernel final : public Kernel {
  public:
-  explicit Conv2dKernel(const Conv2dGeometry& g) : g_(g) {}
+  explicit Conv2dKernel(const Conv2dAttributes& g) : g_(g) {}
 
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
@@ -77,7 +63,7 @@ class Conv2dKernel final : public Kernel {
     const Tensor& filter = in[1]->data;
     const Tensor* bias = in.size() > 2 ? &in[2]->data : nullptr;
     const ImageAxes& ia = g_.image;
-    const FilterAxes& fa = g_.filter;
+    const Conv2dFilterAxes& fa = g_.filter;
     const auto dim = [](const Shape& s, size_t axis) { return static_cast<int64_t>(s[axis]); };
 
     const int64_t batches = dim(input.shape(), ia.batch);
@@ -156,7 +142,7 @@ class Conv2dKernel final : public Kernel {
     return result;
   }
 
-  Conv2dGeometry g_;
+  Conv2dAttributes g_;
 };
 
 }  // namespace
@@ -186,7 +172,7 @@ Operand Conv2d(GraphBuilder& builder, const Operand& input, const Operand& filte
 
   // Step 16: calculate the output shape. 16.1-16.4: name the dimensions by layout.
   const ImageAxes ia = AxesOf(options.inputLayout);
-  const FilterAxes fa = FilterAxesOf(options.filterLayout);
+  const Conv2dFilterAxes fa = Conv2dFilterAxesOf(options.filterLayout);
   const uint64_t batches = in.shape[ia.batch], input_channels = in.shape[ia.channel];
   const uint64_t input_height = in.shape[ia.height], input_width = in.shape[ia.width];
   const uint64_t output_channels = fd.shape[fa.out], filter_input_channels = fd.shape[fa.in];
@@ -232,16 +218,25 @@ Operand Conv2d(GraphBuilder& builder, const Operand& input, const Operand& filte
 
   // Step 17: make graph connections. The tolerance scales with the products summed per output
   // element: kernelHeight * kernelWidth * inputChannels / groups.
-  const Conv2dGeometry g{padding[0],   padding[2], strides[0], strides[1], dilations[0],
-                         dilations[1], groups,     ia,         fa};
+  auto g = std::make_shared<Conv2dAttributes>();
+  g->pad_top = padding[0];
+  g->pad_left = padding[2];
+  g->stride_height = strides[0];
+  g->stride_width = strides[1];
+  g->dilation_height = dilations[0];
+  g->dilation_width = dilations[1];
+  g->groups = groups;
+  g->image = ia;
+  g->filter = fa;
   std::vector<OperandId> inputs = {input.id, filter.id};
   if (options.bias) inputs.push_back(options.bias->id);
   OperatorNode node{"conv2d",
                     options.label,
                     std::move(inputs),
                     {},
-                    std::make_shared<Conv2dKernel>(g),
+                    std::make_shared<Conv2dKernel>(*g),
                     {"conv2d", in.dataType, filter_height * filter_width * filter_input_channels}};
+  node.attributes = std::move(g);
   return builder.AddOperator(std::move(node), {{in.dataType, output_shape}})[0];  // step 18
 }
 

@@ -27,6 +27,23 @@ struct MLConv2dOptions : MLOperatorOptions {
   std::optional<Operand> bias;
 };
 
+// Which shape index of the filter holds each logical filter axis.
+struct Conv2dFilterAxes {
+  size_t out, in, height, width;
+};
+Conv2dFilterAxes Conv2dFilterAxesOf(MLConv2dFilterOperandLayout layout);
+
+// The validated attributes of a conv2d node (steps 7-16 of §api-mlgraphbuilder-conv2d), used by
+// the reference kernel and the backends alike.
+struct Conv2dAttributes : OpAttributes {
+  int64_t pad_top = 0, pad_left = 0;  // beginning paddings (the ending ones only shape the output)
+  int64_t stride_height = 1, stride_width = 1;
+  int64_t dilation_height = 1, dilation_width = 1;
+  int64_t groups = 1;
+  ImageAxes image{0, 1, 2, 3};  // input and output
+  Conv2dFilterAxes filter{0, 1, 2, 3};
+};
+
 Operand Conv2d(GraphBuilder& builder, const Operand& input, const Operand& filter,
                const MLConv2dOptions& options = {});
 

@@ -27,14 +27,7 @@ const OpLimits kConvTranspose2dLimits = {{{"input", kFloatTypes, "", 4, 4},
                                           {"bias", {}, "input", 1, 1},
                                           {"output", {}, "input", 4, 4}}};
 
-namespace {
-
-// Which shape index of the filter holds each logical filter axis.
-struct TransposeFilterAxes {
-  size_t in, out, height, width;
-};
-
-TransposeFilterAxes FilterAxesOf(MLConvTranspose2dFilterOperandLayout layout) {
+ConvTranspose2dFilterAxes ConvTranspose2dFilterAxesOf(MLConvTranspose2dFilterOperandLayout layout) {
   switch (layout) {
     case MLConvTranspose2dFilterOperandLayout::kIohw:
       return {0, 1, 2, 3};
@@ -46,18 +39,11 @@ TransposeFilterAxes FilterAxesOf(MLConvTranspose2dFilterOperandLayout layout) {
   return {0, 1, 2, 3};
 }
 
-struct ConvTranspose2dGeometry {
-  int64_t pad_top, pad_left;  // beginning paddings: output rows/columns cropped at the start
-  int64_t stride_height, stride_width;
-  int64_t dilation_height, dilation_width;
-  int64_t groups;
-  ImageAxes image;  // input and output
-  TransposeFilterAxes filter;
-};
+namespace {
 
 class ConvTranspose2dKernel final : public Kernel {
  public:
-  explicit ConvTranspose2dKernel(const ConvTranspose2dGeometry& g) : g_(g) {}
+  explicit ConvTranspose2dKernel(const ConvTranspose2dAttributes& g) : g_(g) {}
 
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
@@ -79,7 +65,7 @@ class ConvTranspose2dKernel final : public Kernel {
     const Tensor& filter = in[1]->data;
     const Tensor* bias = in.size() > 2 ? &in[2]->data : nullptr;
     const ImageAxes& ia = g_.image;
-    const TransposeFilterAxes& fa = g_.filter;
+    const ConvTranspose2dFilterAxes& fa = g_.filter;
     const auto dim = [](const Shape& s, size_t axis) { return static_cast<int64_t>(s[axis]); };
 
     const int64_t batches = dim(input.shape(), ia.batch);
@@ -152,7 +138,7 @@ class ConvTranspose2dKernel final : public Kernel {
     return result;
   }
 
-  ConvTranspose2dGeometry g_;
+  ConvTranspose2dAttributes g_;
 };
 
 void CheckOutputSize(const std::string& op, const char* what, uint32_t output_size,
@@ -201,7 +187,7 @@ Operand ConvTranspose2d(GraphBuilder& builder, const Operand& input, const Opera
 
   // Step 20: calculate the output shape. 20.1-20.4: name the dimensions by layout.
   const ImageAxes ia = AxesOf(options.inputLayout);
-  const TransposeFilterAxes fa = FilterAxesOf(options.filterLayout);
+  const ConvTranspose2dFilterAxes fa = ConvTranspose2dFilterAxesOf(options.filterLayout);
   const uint64_t batches = in.shape[ia.batch], input_channels = in.shape[ia.channel];
   const uint64_t input_height = in.shape[ia.height], input_width = in.shape[ia.width];
   const uint64_t filter_input_channels = fd.shape[fa.in];
@@ -257,8 +243,16 @@ Operand ConvTranspose2d(GraphBuilder& builder, const Operand& input, const Opera
 
   // Step 21: make graph connections. Tolerance size as conv2d: kernelHeight * kernelWidth *
   // inputChannels / groups (the most products that can land on one output element).
-  const ConvTranspose2dGeometry g{padding[0],   padding[2], strides[0], strides[1], dilations[0],
-                                  dilations[1], groups,     ia,         fa};
+  auto g = std::make_shared<ConvTranspose2dAttributes>();
+  g->pad_top = padding[0];
+  g->pad_left = padding[2];
+  g->stride_height = strides[0];
+  g->stride_width = strides[1];
+  g->dilation_height = dilations[0];
+  g->dilation_width = dilations[1];
+  g->groups = groups;
+  g->image = ia;
+  g->filter = fa;
   std::vector<OperandId> inputs = {input.id, filter.id};
   if (options.bias) inputs.push_back(options.bias->id);
   OperatorNode node{
@@ -266,8 +260,9 @@ Operand ConvTranspose2d(GraphBuilder& builder, const Operand& input, const Opera
       options.label,
       std::move(inputs),
       {},
-      std::make_shared<ConvTranspose2dKernel>(g),
+      std::make_shared<ConvTranspose2dKernel>(*g),
       {"convTranspose2d", in.dataType, filter_height * filter_width * (input_channels / groups)}};
+  node.attributes = std::move(g);
   return builder.AddOperator(std::move(node), {{in.dataType, output_shape}})[0];  // step 22
 }
 

@@ -29,6 +29,24 @@ struct MLConvTranspose2dOptions : MLOperatorOptions {
   std::optional<Operand> bias;
 };
 
+// Which shape index of the filter holds each logical filter axis.
+struct ConvTranspose2dFilterAxes {
+  size_t in, out, height, width;
+};
+ConvTranspose2dFilterAxes ConvTranspose2dFilterAxesOf(MLConvTranspose2dFilterOperandLayout layout);
+
+// The validated attributes of a convTranspose2d node (steps 7-20 of
+// §api-mlgraphbuilder-convtranspose2d); outputPadding and outputSizes live in the output shape.
+struct ConvTranspose2dAttributes : OpAttributes {
+  int64_t pad_top = 0,
+          pad_left = 0;  // beginning paddings: output rows/columns cropped at the start
+  int64_t stride_height = 1, stride_width = 1;
+  int64_t dilation_height = 1, dilation_width = 1;
+  int64_t groups = 1;
+  ImageAxes image{0, 1, 2, 3};  // input and output
+  ConvTranspose2dFilterAxes filter{0, 1, 2, 3};
+};
+
 Operand ConvTranspose2d(GraphBuilder& builder, const Operand& input, const Operand& filter,
                         const MLConvTranspose2dOptions& options = {});
 

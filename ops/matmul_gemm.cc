@@ -283,6 +283,12 @@ Operand Gemm(GraphBuilder& builder, const Operand& a, const Operand& b,
                     std::make_shared<GemmKernel>(alpha, beta, options.aTranspose,
                                                  options.bTranspose, options.c.has_value()),
                     {"gemm", da.dataType, roundings}};
+  auto attributes = std::make_shared<GemmAttributes>();
+  attributes->alpha = alpha;
+  attributes->beta = beta;
+  attributes->aTranspose = options.aTranspose;
+  attributes->bTranspose = options.bTranspose;
+  node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), {{da.dataType, output_shape}})[0];  // steps 13-15
 }
 
@@ -300,6 +306,10 @@ Operand Linear(GraphBuilder& builder, const Operand& input, const MLLinearOption
                     {},
                     std::make_shared<LinearKernel>(alpha, beta),
                     {"linear", d.dataType, 0}};
+  auto attributes = std::make_shared<LinearAttributes>();
+  attributes->alpha = alpha;
+  attributes->beta = beta;
+  node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), {d})[0];  // steps 6-7
 }
 

@@ -27,6 +27,19 @@ struct MLLinearOptions : MLOperatorOptions {
   double beta = 0;
 };
 
+// The validated options of a gemm node (§api-mlgraphbuilder-gemm steps 5-10): alpha and beta
+// already cast to a's data type. The node has a third input exactly when options.c exists.
+struct GemmAttributes : OpAttributes {
+  double alpha = 1, beta = 1;
+  bool aTranspose = false, bTranspose = false;
+};
+
+// The validated options of a linear node (§api-mlgraphbuilder-linear steps 4-5), cast to the
+// input's data type.
+struct LinearAttributes : OpAttributes {
+  double alpha = 1, beta = 0;
+};
+
 Operand Matmul(GraphBuilder& builder, const Operand& a, const Operand& b,
                const MLOperatorOptions& options = {});
 Operand Gemm(GraphBuilder& builder, const Operand& a, const Operand& b,

@@ -1,0 +1,277 @@
+// The simd backend's GEMM core (gemm.h): a blocked, packed, register-tiled product of float32
+// matrices accumulated in float64 (gemm.h says why), written with Highway and compiled for every
+// target by foreach_target.h, chosen at run time.
+//
+// Structure (the classic Goto/BLIS scheme): the output is cut into even tiles of up to kMC x kNC
+// elements, which the pool's threads take one after another. A tile walks the depth in blocks of
+// kKC; for each block it packs its rows of A into MR-row panels (depth-major: the MR values of one
+// depth step are adjacent) and its columns of B into NR-column panels (NR = 2 vectors), both
+// widened to double, then runs the micro-kernel on every (A panel, B panel) pair: MR x NR
+// accumulators in registers, one broadcast of a and two vector loads of b per depth step, MulAdd
+// (FMA on AVX2 and AVX-512). Ragged edges are packed with zeros and computed into a scratch tile.
+// Each output element is one MulAdd chain in ascending depth (accumulators are reloaded from the
+// output between depth blocks), so no tiling or thread split changes a bit of the result.
+//
+// Core choice (the brief asked for Highway and Eigen 3.4 to be measured as the core and the faster
+// kept), on this machine: Intel Xeon with AVX-512 (Highway picks AVX3), Release, one thread, CPU
+// time of the product alone, best of 9-15 runs in each of several runs (the machine was shared,
+// load average 12-14: wall times were 2-3x these).
+//   matmul 512x512x512:                  Highway 4.3 ms  | Eigen double 19.1 ms, float 7.9 ms
+//   conv2d 1x64x56x56 * 64x64x3x3 pad 1: Highway 4.7 ms  | Eigen double 19.1 ms, float 8.2 ms
+//     (its im2col product: 64 x 576 by 576 x 3136)
+// Highway accumulates in double (gemm.h); "Eigen double" is the same numerics (operands widened,
+// double product), "Eigen float" a float32 product, which would fail the corpus. Eigen only uses
+// the SIMD of the compile flags (SSE2 in this portable build), while the Highway kernel dispatches
+// to AVX-512 / AVX2: Highway is kept, and the build has no Eigen dependency.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "ops/simd/gemm_hwy.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+// clang-format off
+#include <hwy/highway.h>
+// clang-format on
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <vector>
+
+#include "ops/simd/gemm.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace nnref::simd {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+constexpr size_t kMR = 6;     // rows of the micro-tile
+constexpr size_t kKC = 256;   // depth block: a B panel (kKC x NR) stays in L1
+constexpr size_t kMC = 96;    // rows per tile: the packed A block (kMC x kKC) stays in L2
+constexpr size_t kNC = 1024;  // columns per tile at most
+
+using DF = hn::ScalableTag<double>;
+
+// Columns of the micro-tile: two vectors.
+HWY_INLINE size_t NR() { return 2 * hn::Lanes(DF()); }
+
+// c[0..kMR) x [0..NR) (row stride ldc) = (load ? c : -0) + sum over the kc depth steps of the
+// packed panels a (kc x kMR) and b (kc x NR).
+HWY_NOINLINE void MicroKernel(size_t kc, const double* HWY_RESTRICT a, const double* HWY_RESTRICT b,
+                              double* HWY_RESTRICT c, size_t ldc, bool load) {
+  const DF d;
+  const size_t lanes = hn::Lanes(d);
+  const auto init = [&](size_t row, size_t half) {
+    return load ? hn::LoadU(d, c + row * ldc + half * lanes) : hn::Set(d, -0.0);
+  };
+  auto c00 = init(0, 0), c01 = init(0, 1);
+  auto c10 = init(1, 0), c11 = init(1, 1);
+  auto c20 = init(2, 0), c21 = init(2, 1);
+  auto c30 = init(3, 0), c31 = init(3, 1);
+  auto c40 = init(4, 0), c41 = init(4, 1);
+  auto c50 = init(5, 0), c51 = init(5, 1);
+  for (size_t p = 0; p < kc; ++p) {
+    const auto b0 = hn::LoadU(d, b);
+    const auto b1 = hn::LoadU(d, b + lanes);
+    auto av = hn::Set(d, a[0]);
+    c00 = hn::MulAdd(av, b0, c00);
+    c01 = hn::MulAdd(av, b1, c01);
+    av = hn::Set(d, a[1]);
+    c10 = hn::MulAdd(av, b0, c10);
+    c11 = hn::MulAdd(av, b1, c11);
+    av = hn::Set(d, a[2]);
+    c20 = hn::MulAdd(av, b0, c20);
+    c21 = hn::MulAdd(av, b1, c21);
+    av = hn::Set(d, a[3]);
+    c30 = hn::MulAdd(av, b0, c30);
+    c31 = hn::MulAdd(av, b1, c31);
+    av = hn::Set(d, a[4]);
+    c40 = hn::MulAdd(av, b0, c40);
+    c41 = hn::MulAdd(av, b1, c41);
+    av = hn::Set(d, a[5]);
+    c50 = hn::MulAdd(av, b0, c50);
+    c51 = hn::MulAdd(av, b1, c51);
+    a += kMR;
+    b += 2 * lanes;
+  }
+  hn::StoreU(c00, d, c + 0 * ldc);
+  hn::StoreU(c01, d, c + 0 * ldc + lanes);
+  hn::StoreU(c10, d, c + 1 * ldc);
+  hn::StoreU(c11, d, c + 1 * ldc + lanes);
+  hn::StoreU(c20, d, c + 2 * ldc);
+  hn::StoreU(c21, d, c + 2 * ldc + lanes);
+  hn::StoreU(c30, d, c + 3 * ldc);
+  hn::StoreU(c31, d, c + 3 * ldc + lanes);
+  hn::StoreU(c40, d, c + 4 * ldc);
+  hn::StoreU(c41, d, c + 4 * ldc + lanes);
+  hn::StoreU(c50, d, c + 5 * ldc);
+  hn::StoreU(c51, d, c + 5 * ldc + lanes);
+}
+
+// Packs rows [row0, row0 + rows) x depth [p0, p0 + kc) of a (times scale when it is not 1) into
+// ceil(rows / kMR) panels of kc x kMR, rows beyond `rows` zero.
+void PackA(const MatrixView& a, size_t row0, size_t rows, size_t p0, size_t kc, double scale,
+           double* out) {
+  for (size_t r0 = 0; r0 < rows; r0 += kMR) {
+    double* panel = out + (r0 / kMR) * kc * kMR;
+    const size_t valid = std::min(kMR, rows - r0);
+    if (valid < kMR) std::fill(panel, panel + kc * kMR, 0.0);
+    for (size_t r = 0; r < valid; ++r) {
+      const float* src = a.data + static_cast<int64_t>(row0 + r0 + r) * a.row_stride +
+                         static_cast<int64_t>(p0) * a.col_stride;
+      const int64_t step = a.col_stride;
+      if (scale == 1.0) {
+        for (size_t p = 0; p < kc; ++p) {
+          panel[p * kMR + r] = static_cast<double>(src[static_cast<int64_t>(p) * step]);
+        }
+      } else {
+        for (size_t p = 0; p < kc; ++p) {
+          panel[p * kMR + r] = scale * static_cast<double>(src[static_cast<int64_t>(p) * step]);
+        }
+      }
+    }
+  }
+}
+
+// Packs depth [p0, p0 + kc) x columns [col0, col0 + cols) of b into ceil(cols / nr) panels of
+// kc x nr, columns beyond `cols` zero.
+void PackB(const MatrixView& b, size_t p0, size_t kc, size_t col0, size_t cols, size_t nr,
+           double* out) {
+  const DF d;
+  const hn::Rebind<float, DF> df;
+  const size_t lanes = hn::Lanes(d);
+  for (size_t j0 = 0; j0 < cols; j0 += nr) {
+    double* panel = out + (j0 / nr) * kc * nr;
+    const size_t valid = std::min(nr, cols - j0);
+    const float* base = b.data + static_cast<int64_t>(p0) * b.row_stride +
+                        static_cast<int64_t>(col0 + j0) * b.col_stride;
+    if (b.col_stride == 1 && valid == nr) {  // rows of b are contiguous: widen whole vectors
+      for (size_t p = 0; p < kc; ++p) {
+        const float* src = base + static_cast<int64_t>(p) * b.row_stride;
+        double* dst = panel + p * nr;
+        for (size_t j = 0; j < nr; j += lanes) {
+          hn::StoreU(hn::PromoteTo(d, hn::LoadU(df, src + j)), d, dst + j);
+        }
+      }
+    } else if (b.col_stride == 1) {
+      for (size_t p = 0; p < kc; ++p) {
+        const float* src = base + static_cast<int64_t>(p) * b.row_stride;
+        double* dst = panel + p * nr;
+        for (size_t j = 0; j < valid; ++j) dst[j] = static_cast<double>(src[j]);
+        std::fill(dst + valid, dst + nr, 0.0);
+      }
+    } else {  // walk each column down the depth
+      if (valid < nr) std::fill(panel, panel + kc * nr, 0.0);
+      for (size_t j = 0; j < valid; ++j) {
+        const float* src = base + static_cast<int64_t>(j) * b.col_stride;
+        for (size_t p = 0; p < kc; ++p) {
+          panel[p * nr + j] = static_cast<double>(src[static_cast<int64_t>(p) * b.row_stride]);
+        }
+      }
+    }
+  }
+}
+
+// Output rows [row0, row0 + rows) x columns [col0, col0 + cols) of one problem.
+void Tile(const GemmOperands& g, size_t k, size_t row0, size_t rows, size_t col0, size_t cols,
+          double a_scale) {
+  const size_t nr = NR();
+  thread_local std::vector<double> a_pack, b_pack;
+  const size_t a_panels = (rows + kMR - 1) / kMR, b_panels = (cols + nr - 1) / nr;
+  a_pack.resize(std::max(a_pack.size(), a_panels * kMR * std::min(k, kKC)));
+  b_pack.resize(std::max(b_pack.size(), b_panels * nr * std::min(k, kKC)));
+  HWY_ALIGN double scratch[kMR * 2 * hn::MaxLanes(DF())];
+  if (k == 0) {
+    for (size_t i = 0; i < rows; ++i) {
+      double* c = g.c + static_cast<int64_t>(row0 + i) * g.ldc + static_cast<int64_t>(col0);
+      std::fill(c, c + cols, -0.0);
+    }
+    return;
+  }
+  for (size_t p0 = 0; p0 < k; p0 += kKC) {
+    const size_t kc = std::min(kKC, k - p0);
+    const bool load = p0 > 0;
+    PackA(g.a, row0, rows, p0, kc, a_scale, a_pack.data());
+    PackB(g.b, p0, kc, col0, cols, nr, b_pack.data());
+    for (size_t jp = 0; jp < b_panels; ++jp) {
+      const double* bp = b_pack.data() + jp * kc * nr;
+      const size_t j = jp * nr, col_count = std::min(nr, cols - j);
+      for (size_t ip = 0; ip < a_panels; ++ip) {
+        const double* ap = a_pack.data() + ip * kc * kMR;
+        const size_t i = ip * kMR, row_count = std::min(kMR, rows - i);
+        double* c = g.c + static_cast<int64_t>(row0 + i) * g.ldc + static_cast<int64_t>(col0 + j);
+        if (row_count == kMR && col_count == nr) {
+          MicroKernel(kc, ap, bp, c, static_cast<size_t>(g.ldc), load);
+          continue;
+        }
+        if (load) {
+          for (size_t r = 0; r < row_count; ++r) {
+            std::memcpy(scratch + r * nr, c + static_cast<int64_t>(r) * g.ldc,
+                        col_count * sizeof(double));
+          }
+        }
+        MicroKernel(kc, ap, bp, scratch, nr, load);
+        for (size_t r = 0; r < row_count; ++r) {
+          std::memcpy(c + static_cast<int64_t>(r) * g.ldc, scratch + r * nr,
+                      col_count * sizeof(double));
+        }
+      }
+    }
+  }
+}
+
+// Blocks of `total` split evenly: the block size (a multiple of `unit`, at most `max_block`) for
+// at least `min_blocks` blocks where the size allows.
+size_t EvenBlock(size_t total, size_t max_block, size_t unit, size_t min_blocks) {
+  size_t blocks = std::max((total + max_block - 1) / max_block, min_blocks);
+  blocks = std::min(blocks, (total + unit - 1) / unit);
+  const size_t block = (total + blocks - 1) / blocks;
+  return (block + unit - 1) / unit * unit;
+}
+
+void GemmImpl(size_t m, size_t n, size_t k, const GemmOperands* problems, size_t count,
+              double a_scale, ThreadPool* pool) {
+  if (m == 0 || n == 0 || count == 0) return;
+  const size_t nr = NR();
+  const size_t threads = pool->threads();
+  // Small products run on the caller; others are cut into tiles of even size, enough of them
+  // (about 4 per thread) for the threads to balance the load by taking the next free tile.
+  const bool parallel = threads > 1 && count * m * n * std::max<size_t>(k, 1) >= (size_t{1} << 16);
+  const size_t want = parallel ? 4 * threads : 1;
+  const size_t mc = EvenBlock(m, kMC, kMR, 1);
+  const size_t m_blocks = (m + mc - 1) / mc;
+  const size_t n_want = (want + count * m_blocks - 1) / (count * m_blocks);
+  const size_t nc = EvenBlock(n, kNC, nr, std::max<size_t>(1, n_want));
+  const size_t n_blocks = (n + nc - 1) / nc;
+  const size_t per_problem = m_blocks * n_blocks, tasks = count * per_problem;
+  std::atomic<size_t> next{0};
+  const auto work = [&](size_t, size_t) {
+    for (size_t t = next.fetch_add(1); t < tasks; t = next.fetch_add(1)) {
+      const GemmOperands& g = problems[t / per_problem];
+      const size_t mb = (t % per_problem) / n_blocks, nb = t % n_blocks;
+      const size_t row0 = mb * mc, col0 = nb * nc;
+      Tile(g, k, row0, std::min(mc, m - row0), col0, std::min(nc, n - col0), a_scale);
+    }
+  };
+  if (!parallel || tasks == 1) {
+    work(0, 1);
+    return;
+  }
+  // One call per thread; each takes tiles until none is left (which thread computes a tile never
+  // changes its bits).
+  pool->ParallelFor(std::min(threads, tasks), 1, work);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace nnref::simd
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace nnref::simd {
+
+HWY_EXPORT(GemmImpl);
+
+void Gemm(size_t m, size_t n, size_t k, std::span<const GemmOperands> problems, double a_scale,
+          ThreadPool& pool) {
+  HWY_DYNAMIC_DISPATCH(GemmImpl)(m, n, k, problems.data(), problems.size(), a_scale, &pool);
+}
+
+}  // namespace nnref::simd
+#endif  // HWY_ONCE

@@ -1,0 +1,599 @@
+// Tests of the simd backend's GEMM core (gemm.h) and its linear-algebra family (matmul, gemm,
+// linear, conv2d, convTranspose2d) on every compiled Highway target, against plain double loops
+// written here (independent of the kernels: the convolutions are summed from the spec's
+// definitions in logical nchw / oihw coordinates, convTranspose2d in scatter form).
+#include <doctest/doctest.h>
+#include <hwy/targets.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "numerics/float16.h"
+#include "ops/backend.h"
+#include "ops/conv2d.h"
+#include "ops/conv_transpose2d.h"
+#include "ops/matmul_gemm.h"
+#include "ops/simd/gemm.h"
+#include "ops/simd/simd_backend.h"
+#include "ops/simd/thread_pool.h"
+
+namespace nnref {
+namespace {
+
+// Deterministic values in [-1, 1) with a few exact zeros; float-representable.
+std::vector<float> Values(size_t n, uint64_t seed) {
+  std::vector<float> v(n);
+  uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
+  for (size_t i = 0; i < n; ++i) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    const int64_t q = static_cast<int64_t>(s >> 40) % 2001 - 1000;  // [-1000, 1000]
+    v[i] = static_cast<float>(q) / 1000.0f;
+  }
+  return v;
+}
+
+// Runs `body` once per compiled Highway target, then restores the default dispatch.
+template <class Body>
+void ForEachTarget(const Body& body) {
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    INFO("target " << hwy::TargetName(target));
+    body(target);
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
+
+// ---- the GEMM core ---------------------------------------------------------------------------
+
+struct Layout {
+  bool transposed;  // stored column-major
+  int64_t pad;      // extra elements per stored row (an odd leading dimension)
+  bool broadcast;   // every row is the same stored row (row stride 0)
+};
+
+// A rows x cols matrix with values v (row-major logical order) stored per `layout`.
+simd::MatrixView Store(const std::vector<float>& v, size_t rows, size_t cols, const Layout& layout,
+                       std::vector<float>& storage) {
+  const auto r = static_cast<int64_t>(rows), c = static_cast<int64_t>(cols);
+  if (layout.broadcast) {
+    storage.assign(v.begin(), v.begin() + c);  // row 0 only
+    return {storage.data(), 0, 1};
+  }
+  if (layout.transposed) {
+    const int64_t ld = r + layout.pad;
+    storage.assign(static_cast<size_t>(ld * c), 99.0f);  // padding must never be read into sums
+    for (int64_t i = 0; i < r; ++i) {
+      for (int64_t j = 0; j < c; ++j)
+        storage[static_cast<size_t>(j * ld + i)] = v[static_cast<size_t>(i * c + j)];
+    }
+    return {storage.data(), 1, ld};
+  }
+  const int64_t ld = c + layout.pad;
+  storage.assign(static_cast<size_t>(ld * r), 99.0f);
+  for (int64_t i = 0; i < r; ++i) {
+    for (int64_t j = 0; j < c; ++j)
+      storage[static_cast<size_t>(i * ld + j)] = v[static_cast<size_t>(i * c + j)];
+  }
+  return {storage.data(), ld, 1};
+}
+
+void CheckGemm(size_t m, size_t n, size_t k, const Layout& la, const Layout& lb, float scale) {
+  CAPTURE(m);
+  CAPTURE(n);
+  CAPTURE(k);
+  CAPTURE(la.transposed);
+  CAPTURE(lb.transposed);
+  CAPTURE(la.broadcast);
+  CAPTURE(lb.broadcast);
+  CAPTURE(scale);
+  std::vector<float> a = Values(m * k, m * 131 + k), b = Values(k * n, n * 17 + k);
+  if (la.broadcast) {
+    for (size_t i = 1; i < m; ++i)
+      std::copy(a.begin(), a.begin() + static_cast<int64_t>(k),
+                a.begin() + static_cast<int64_t>(i * k));
+  }
+  if (lb.broadcast) {
+    for (size_t p = 1; p < k; ++p)
+      std::copy(b.begin(), b.begin() + static_cast<int64_t>(n),
+                b.begin() + static_cast<int64_t>(p * n));
+  }
+  std::vector<float> sa, sb;
+  const simd::MatrixView va = Store(a, m, k, la, sa), vb = Store(b, k, n, lb, sb);
+  const int64_t ldc = static_cast<int64_t>(n) + 3;
+  std::vector<double> c1(static_cast<size_t>(ldc) * m, 7.0), c2 = c1;
+  simd::ThreadPool one(1), two(2);
+  const simd::GemmOperands g1{va, vb, c1.data(), ldc}, g2{va, vb, c2.data(), ldc};
+  simd::Gemm(m, n, k, std::span(&g1, 1), static_cast<double>(scale), one);
+  simd::Gemm(m, n, k, std::span(&g2, 1), static_cast<double>(scale), two);
+  CHECK(std::memcmp(c1.data(), c2.data(), c1.size() * sizeof(double)) == 0);  // bit-identical
+  size_t bad = 0;
+  for (size_t i = 0; i < m; ++i) {
+    for (size_t j = 0; j < n; ++j) {
+      double sum = 0, magnitude = 0;
+      for (size_t p = 0; p < k; ++p) {
+        const double t = static_cast<double>(scale) * static_cast<double>(a[i * k + p]) *
+                         static_cast<double>(b[p * n + j]);
+        sum += t;
+        magnitude += std::fabs(t);
+      }
+      const double got = c1[i * static_cast<size_t>(ldc) + j];
+      // float64 accumulation: k roundings of at most 2^-53 of the running magnitude each.
+      const double bound = static_cast<double>(k + 1) * std::ldexp(magnitude, -52);
+      if (!(std::fabs(got - sum) <= bound)) ++bad;
+    }
+    for (size_t j = n; j < static_cast<size_t>(ldc); ++j) {
+      if (c1[i * static_cast<size_t>(ldc) + j] != 7.0) ++bad;  // nothing beyond column n written
+    }
+  }
+  CHECK(bad == 0);
+}
+
+TEST_CASE("simd GEMM core: ragged sizes, strided, transposed and broadcast views, every target") {
+  std::string names;
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    names += std::string(" ") + hwy::TargetName(target);
+  }
+  MESSAGE("Highway targets run:" << names);
+  ForEachTarget([](int64_t) {
+    // 1, around the micro-tile (6 rows; 2 vectors of 2..8 doubles), and a depth across blocks.
+    const size_t sizes[] = {1, 3, 5, 7, 9, 17, 33};
+    for (size_t m : sizes) {
+      for (size_t n : sizes) {
+        CheckGemm(m, n, 5, {false, 0, false}, {false, 0, false}, 1.0f);
+      }
+    }
+    for (size_t k : {size_t{1}, size_t{2}, size_t{15}, size_t{257}, size_t{300}}) {
+      CheckGemm(13, 19, k, {false, 1, false}, {false, 3, false}, 1.0f);
+      CheckGemm(13, 19, k, {true, 1, false}, {true, 0, false}, 0.3f);
+      CheckGemm(7, 40, k, {false, 0, true}, {true, 2, false}, 1.0f);
+      CheckGemm(20, 9, k, {true, 0, false}, {false, 0, true}, -2.5f);
+    }
+    CheckGemm(100, 130, 70, {false, 0, false}, {false, 0, false}, 1.0f);  // several tasks
+  });
+}
+
+TEST_CASE("simd GEMM core: -0 sums, k = 0, batches, same bits on every target") {
+  // All products -0: the sum stays -0 (the chain starts at -0).
+  const float a[2] = {-0.0f, 0.0f}, b[2] = {1.0f, -1.0f};
+  double c[1] = {5};
+  simd::ThreadPool pool(2);
+  const simd::GemmOperands g{{a, 2, 1}, {b, 1, 1}, c, 1};
+  simd::Gemm(1, 1, 2, std::span(&g, 1), 1.0, pool);
+  CHECK(c[0] == 0.0);
+  CHECK(std::signbit(c[0]));
+  simd::Gemm(1, 1, 0, std::span(&g, 1), 1.0, pool);
+  CHECK(std::signbit(c[0]));
+
+  // A batch of problems with shared and distinct operands; the products are exact in double, so
+  // every target gives the same bits.
+  const size_t m = 11, n = 21, k = 37;
+  const std::vector<float> av = Values(3 * m * k, 5), bv = Values(k * n, 6);
+  std::vector<std::vector<double>> results;
+  ForEachTarget([&](int64_t) {
+    std::vector<double> out(3 * m * n);
+    std::vector<simd::GemmOperands> problems;
+    for (size_t i = 0; i < 3; ++i) {
+      problems.push_back({{av.data() + i * m * k, static_cast<int64_t>(k), 1},
+                          {bv.data(), static_cast<int64_t>(n), 1},
+                          out.data() + i * m * n,
+                          static_cast<int64_t>(n)});
+    }
+    simd::Gemm(m, n, k, problems, 1.0, pool);
+    for (size_t i = 0; i < 3; ++i) {
+      for (size_t r = 0; r < m; ++r) {
+        for (size_t j = 0; j < n; ++j) {
+          double sum = 0;
+          for (size_t p = 0; p < k; ++p) {
+            sum +=
+                static_cast<double>(av[(i * m + r) * k + p]) * static_cast<double>(bv[p * n + j]);
+          }
+          CHECK(std::fabs(out[(i * m + r) * n + j] - sum) <= 1e-13);
+        }
+      }
+    }
+    results.push_back(std::move(out));
+  });
+  for (const auto& r : results) CHECK(r == results.front());
+}
+
+// ---- the operators through the backend -------------------------------------------------------
+
+// Tensor of `type` with logical values `v` (row-major over `shape`).
+Tensor MakeTensor(DataType type, const Shape& shape, const std::vector<float>& v) {
+  Tensor t = Tensor::Allocate(type, shape);
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (type == DataType::kFloat16) {
+      t.base<Float16>()[i] = Float16::FromDouble(static_cast<double>(v[i]));
+    } else {
+      t.base<float>()[i] = v[i];
+    }
+  }
+  return t;
+}
+
+// The values the tensor holds (float16 rounded), as doubles.
+std::vector<double> Read(const Tensor& t) {
+  std::vector<double> v(static_cast<size_t>(t.element_count()));
+  for (size_t i = 0; i < v.size(); ++i) {
+    v[i] = t.dtype() == DataType::kFloat16 ? t.At<Float16>(i).ToDouble()
+                                           : static_cast<double>(t.At<float>(i));
+  }
+  return v;
+}
+
+// Computes `graph` on the simd backend with `threads` threads.
+Tensor RunSimd(const Graph& graph, const std::map<std::string, Tensor>& inputs, unsigned threads) {
+  std::string why;
+  const auto compiled = CompileForBackend(graph, MakeSimdBackend({threads}), why);
+  REQUIRE_MESSAGE(compiled.has_value(), why);
+  return graph.Compute(inputs, {}, compiled->kernels).at("y").data;
+}
+
+// Checks the simd result on every target, 1 and 2 threads (bit-identical), against `expected`
+// (exact double sums) and `magnitude` (sums of |terms|): one rounding to the output type plus the
+// double accumulation's error.
+void CheckOp(const Graph& graph, const std::map<std::string, Tensor>& inputs,
+             const std::vector<double>& expected, const std::vector<double>& magnitude,
+             DataType type) {
+  const double unit = type == DataType::kFloat16 ? std::ldexp(1.0, -11) : std::ldexp(1.0, -24);
+  ForEachTarget([&](int64_t) {
+    const Tensor y1 = RunSimd(graph, inputs, 1), y2 = RunSimd(graph, inputs, 2);
+    const std::vector<double> got = Read(y1), got2 = Read(y2);
+    REQUIRE(got.size() == expected.size());
+    size_t bad = 0;
+    for (size_t i = 0; i < got.size(); ++i) {
+      const double bound = unit * std::fabs(expected[i]) + 1e-12 * magnitude[i];
+      if (!(std::fabs(got[i] - expected[i]) <= bound)) {
+        if (bad++ < 3) MESSAGE("element " << i << ": " << got[i] << " vs " << expected[i]);
+      }
+    }
+    CHECK(bad == 0);
+    CHECK(got == got2);
+  });
+}
+
+// Index of each letter of `layout` ("nhwc", "oihw", ...): the shape position of that axis.
+size_t Pos(const std::string& layout, char axis) { return layout.find(axis); }
+
+// Row-major offset in a tensor of `shape` for the logical indices given per axis letter.
+size_t Offset(const std::string& layout, const Shape& shape, const std::string& letters,
+              std::initializer_list<uint64_t> idx) {
+  std::vector<uint64_t> at(layout.size());
+  size_t i = 0;
+  for (uint64_t v : idx) at[Pos(layout, letters[i++])] = v;
+  size_t off = 0;
+  for (size_t d = 0; d < layout.size(); ++d) off = off * shape[d] + at[d];
+  return off;
+}
+
+Shape ShapeOf(const std::string& layout, const std::string& letters,
+              std::initializer_list<uint64_t> dims) {
+  Shape s(layout.size());
+  size_t i = 0;
+  for (uint64_t v : dims) s[Pos(layout, letters[i++])] = v;
+  return s;
+}
+
+struct ConvCase {
+  std::string input_layout, filter_layout;
+  uint64_t batches, in_c, h, w, out_c, kh, kw, groups;
+  uint32_t pt, pb, pl, pr, sh, sw, dh, dw;
+  bool bias;
+  DataType type = DataType::kFloat32;
+};
+
+void CheckConv2d(const ConvCase& c) {
+  CAPTURE(c.input_layout);
+  CAPTURE(c.filter_layout);
+  CAPTURE(c.groups);
+  const uint64_t icg = c.in_c / c.groups, ocg = c.out_c / c.groups;
+  const uint64_t oh = (c.h + c.pt + c.pb - (c.kh - 1) * c.dh - 1) / c.sh + 1;
+  const uint64_t ow = (c.w + c.pl + c.pr - (c.kw - 1) * c.dw - 1) / c.sw + 1;
+  const std::string il = c.input_layout == "nchw" ? "nchw" : "nhwc";
+  const Shape xs = ShapeOf(il, "nchw", {c.batches, c.in_c, c.h, c.w});
+  const Shape ws = ShapeOf(c.filter_layout, "oihw", {c.out_c, icg, c.kh, c.kw});
+  const std::vector<float> xv = Values(ElementCount(xs), 11), wv = Values(ElementCount(ws), 12);
+  const std::vector<float> bv = Values(c.out_c, 13);
+  const Tensor x = MakeTensor(c.type, xs, xv), w = MakeTensor(c.type, ws, wv);
+  const Tensor bias = MakeTensor(c.type, {c.out_c}, bv);
+  const std::vector<double> xd = Read(x), wd = Read(w), bd = Read(bias);
+
+  const Shape ys = ShapeOf(il, "nchw", {c.batches, c.out_c, oh, ow});
+  std::vector<double> expected(ElementCount(ys)), magnitude(expected.size());
+  for (uint64_t n = 0; n < c.batches; ++n) {
+    for (uint64_t o = 0; o < c.out_c; ++o) {
+      const uint64_t g = o / ocg;
+      for (uint64_t y = 0; y < oh; ++y) {
+        for (uint64_t xo = 0; xo < ow; ++xo) {
+          double sum = c.bias ? bd[o] : 0, mag = std::fabs(sum);
+          for (uint64_t i = 0; i < icg; ++i) {
+            for (uint64_t ky = 0; ky < c.kh; ++ky) {
+              for (uint64_t kx = 0; kx < c.kw; ++kx) {
+                const int64_t iy = static_cast<int64_t>(y * c.sh + ky * c.dh) - c.pt;
+                const int64_t ix = static_cast<int64_t>(xo * c.sw + kx * c.dw) - c.pl;
+                if (iy < 0 || ix < 0 || iy >= static_cast<int64_t>(c.h) ||
+                    ix >= static_cast<int64_t>(c.w)) {
+                  continue;
+                }
+                const double t = xd[Offset(il, xs, "nchw",
+                                           {n, g * icg + i, static_cast<uint64_t>(iy),
+                                            static_cast<uint64_t>(ix)})] *
+                                 wd[Offset(c.filter_layout, ws, "oihw", {o, i, ky, kx})];
+                sum += t;
+                mag += std::fabs(t);
+              }
+            }
+          }
+          const size_t at = Offset(il, ys, "nchw", {n, o, y, xo});
+          expected[at] = sum;
+          magnitude[at] = mag;
+        }
+      }
+    }
+  }
+
+  GraphBuilder b;
+  MLConv2dOptions options;
+  options.padding = std::vector<uint32_t>{c.pt, c.pb, c.pl, c.pr};
+  options.strides = std::vector<uint32_t>{c.sh, c.sw};
+  options.dilations = std::vector<uint32_t>{c.dh, c.dw};
+  options.groups = static_cast<uint32_t>(c.groups);
+  options.inputLayout = il == "nchw" ? MLInputOperandLayout::kNchw : MLInputOperandLayout::kNhwc;
+  const auto& names = kConv2dFilterLayoutNames;
+  options.filterLayout = static_cast<MLConv2dFilterOperandLayout>(
+      std::find(names.begin(), names.end(), c.filter_layout) - names.begin());
+  std::map<std::string, Tensor> inputs = {{"x", x}, {"w", w}};
+  if (c.bias) {
+    options.bias = b.Input("b", {c.type, {c.out_c}});
+    inputs["b"] = bias;
+  }
+  const Operand out = Conv2d(b, b.Input("x", {c.type, xs}), b.Input("w", {c.type, ws}), options);
+  REQUIRE(b.Desc(out).shape == ys);
+  CheckOp(*b.Build({{"y", out}}), inputs, expected, magnitude, c.type);
+}
+
+TEST_CASE("simd conv2d: layouts, groups, depthwise, strides, dilations, padding") {
+  for (const char* il : {"nchw", "nhwc"}) {
+    for (const char* fl : {"oihw", "hwio", "ohwi", "ihwo"}) {
+      CheckConv2d({il, fl, 2, 4, 7, 9, 6, 3, 2, 1, 1, 0, 2, 1, 1, 1, 1, 1, true});   // single
+      CheckConv2d({il, fl, 1, 6, 9, 8, 4, 3, 3, 2, 0, 1, 1, 2, 2, 3, 1, 2, false});  // grouped
+      CheckConv2d({il, fl, 1, 5, 6, 7, 10, 3, 3, 5, 1, 1, 1, 1, 1, 2, 2, 1, true});  // depthwise
+    }
+  }
+  ConvCase half{"nhwc", "ohwi", 1, 8, 5, 5, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, true};
+  half.type = DataType::kFloat16;
+  CheckConv2d(half);
+  ConvCase wide{"nchw", "oihw", 1, 20, 11, 13, 17, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, true};
+  CheckConv2d(wide);  // several GEMM tiles
+  // nhwc with at least 16 output channels per group: the pixel-major product.
+  for (const char* fl : {"oihw", "hwio", "ohwi", "ihwo"}) {
+    CheckConv2d({"nhwc", fl, 2, 6, 7, 6, 34, 3, 2, 2, 1, 1, 0, 1, 2, 1, 1, 2, true});
+  }
+}
+
+struct ConvTCase {
+  std::string input_layout, filter_layout;
+  uint64_t batches, in_c, h, w, ocg, kh, kw, groups;
+  uint32_t pt, pb, pl, pr, sh, sw, dh, dw, oph, opw;
+  bool bias;
+  DataType type = DataType::kFloat32;
+};
+
+void CheckConvTranspose2d(const ConvTCase& c) {
+  CAPTURE(c.input_layout);
+  CAPTURE(c.filter_layout);
+  CAPTURE(c.groups);
+  const uint64_t icg = c.in_c / c.groups, out_c = c.ocg * c.groups;
+  const uint64_t oh = (c.h - 1) * c.sh + (c.kh - 1) * c.dh + 1 - c.pt - c.pb + c.oph;
+  const uint64_t ow = (c.w - 1) * c.sw + (c.kw - 1) * c.dw + 1 - c.pl - c.pr + c.opw;
+  const std::string il = c.input_layout;
+  const Shape xs = ShapeOf(il, "nchw", {c.batches, c.in_c, c.h, c.w});
+  const Shape ws = ShapeOf(c.filter_layout, "iohw", {c.in_c, c.ocg, c.kh, c.kw});
+  const Tensor x = MakeTensor(c.type, xs, Values(ElementCount(xs), 21));
+  const Tensor w = MakeTensor(c.type, ws, Values(ElementCount(ws), 22));
+  const Tensor bias = MakeTensor(c.type, {out_c}, Values(out_c, 23));
+  const std::vector<double> xd = Read(x), wd = Read(w), bd = Read(bias);
+
+  // Scatter form: every input pixel times every tap lands on one output position.
+  const Shape ys = ShapeOf(il, "nchw", {c.batches, out_c, oh, ow});
+  std::vector<double> expected(ElementCount(ys)), magnitude(expected.size());
+  for (uint64_t n = 0; n < c.batches; ++n) {
+    for (uint64_t o = 0; o < out_c; ++o) {
+      for (uint64_t y = 0; y < oh; ++y) {
+        for (uint64_t xo = 0; xo < ow; ++xo) {
+          const size_t at = Offset(il, ys, "nchw", {n, o, y, xo});
+          expected[at] = c.bias ? bd[o] : 0;
+          magnitude[at] = std::fabs(expected[at]);
+        }
+      }
+    }
+    for (uint64_t ic = 0; ic < c.in_c; ++ic) {
+      const uint64_t g = ic / icg;
+      for (uint64_t iy = 0; iy < c.h; ++iy) {
+        for (uint64_t ix = 0; ix < c.w; ++ix) {
+          for (uint64_t o = 0; o < c.ocg; ++o) {
+            for (uint64_t ky = 0; ky < c.kh; ++ky) {
+              for (uint64_t kx = 0; kx < c.kw; ++kx) {
+                const int64_t y = static_cast<int64_t>(iy * c.sh + ky * c.dh) - c.pt;
+                const int64_t xo = static_cast<int64_t>(ix * c.sw + kx * c.dw) - c.pl;
+                if (y < 0 || xo < 0 || y >= static_cast<int64_t>(oh) ||
+                    xo >= static_cast<int64_t>(ow)) {
+                  continue;
+                }
+                const double t = xd[Offset(il, xs, "nchw", {n, ic, iy, ix})] *
+                                 wd[Offset(c.filter_layout, ws, "iohw", {ic, o, ky, kx})];
+                const size_t at =
+                    Offset(il, ys, "nchw",
+                           {n, g * c.ocg + o, static_cast<uint64_t>(y), static_cast<uint64_t>(xo)});
+                expected[at] += t;
+                magnitude[at] += std::fabs(t);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  GraphBuilder b;
+  MLConvTranspose2dOptions options;
+  options.padding = std::vector<uint32_t>{c.pt, c.pb, c.pl, c.pr};
+  options.strides = std::vector<uint32_t>{c.sh, c.sw};
+  options.dilations = std::vector<uint32_t>{c.dh, c.dw};
+  options.outputPadding = std::vector<uint32_t>{c.oph, c.opw};
+  options.groups = static_cast<uint32_t>(c.groups);
+  options.inputLayout = il == "nchw" ? MLInputOperandLayout::kNchw : MLInputOperandLayout::kNhwc;
+  const auto& names = kConvTranspose2dFilterLayoutNames;
+  options.filterLayout = static_cast<MLConvTranspose2dFilterOperandLayout>(
+      std::find(names.begin(), names.end(), c.filter_layout) - names.begin());
+  std::map<std::string, Tensor> inputs = {{"x", x}, {"w", w}};
+  if (c.bias) {
+    options.bias = b.Input("b", {c.type, {out_c}});
+    inputs["b"] = bias;
+  }
+  const Operand out =
+      ConvTranspose2d(b, b.Input("x", {c.type, xs}), b.Input("w", {c.type, ws}), options);
+  REQUIRE(b.Desc(out).shape == ys);
+  CheckOp(*b.Build({{"y", out}}), inputs, expected, magnitude, c.type);
+}
+
+TEST_CASE("simd convTranspose2d: layouts, groups, strides, dilations, padding, outputPadding") {
+  for (const char* il : {"nchw", "nhwc"}) {
+    for (const char* fl : {"iohw", "hwoi", "ohwi"}) {
+      CheckConvTranspose2d({il, fl, 2, 3, 4, 5, 2, 3, 2, 1, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, true});
+      CheckConvTranspose2d({il, fl, 1, 4, 3, 4, 3, 3, 3, 2, 1, 0, 2, 1, 2, 3, 1, 2, 1, 2, false});
+      CheckConvTranspose2d({il, fl, 1, 6, 4, 3, 1, 2, 3, 6, 1, 1, 0, 1, 3, 2, 2, 1, 2, 0, true});
+    }
+  }
+  ConvTCase half{"nhwc", "hwoi", 1, 4, 3, 3, 5, 3, 3, 1, 1, 1, 1, 1, 2, 2, 1, 1, 1, 1, true};
+  half.type = DataType::kFloat16;
+  CheckConvTranspose2d(half);
+}
+
+TEST_CASE("simd matmul: broadcast batches, ragged sizes; gemm: transposes, alpha, beta, c") {
+  struct MatmulCase {
+    Shape a, b;
+  };
+  const MatmulCase cases[] = {{{1, 1}, {1, 1}},
+                              {{3, 7}, {7, 9}},
+                              {{2, 1, 5, 17}, {3, 17, 6}},
+                              {{4, 33}, {2, 3, 33, 15}},
+                              {{2, 3, 9, 8}, {1, 3, 8, 31}},
+                              {{2, 3, 5, 7}, {7, 9}},  // b shared: one product of 30 rows
+                              {{3, 4, 10}, {1, 10, 19}}};
+  for (const MatmulCase& mc : cases) {
+    for (DataType type : {DataType::kFloat32, DataType::kFloat16}) {
+      const Tensor a = MakeTensor(type, mc.a, Values(ElementCount(mc.a), 31));
+      const Tensor bt = MakeTensor(type, mc.b, Values(ElementCount(mc.b), 32));
+      GraphBuilder b;
+      const Operand out = Matmul(b, b.Input("a", {type, mc.a}), b.Input("b", {type, mc.b}));
+      const Shape ys = b.Desc(out).shape;
+      const size_t rank = ys.size(), m = ys[rank - 2], n = ys[rank - 1], k = mc.a.back();
+      // Independent broadcasting: right-align batch dims, index 0 where a dim is 1.
+      const std::vector<double> ad = Read(a), bd = Read(bt);
+      const auto batch_offset = [&](const Shape& s, const std::vector<uint64_t>& idx) {
+        size_t off = 0;
+        const size_t lead = rank - s.size();
+        for (size_t d = 0; d + 2 < s.size(); ++d) {
+          off = off * s[d] + (s[d] == 1 ? 0 : idx[d + lead]);
+        }
+        return off * s[s.size() - 2] * s[s.size() - 1];
+      };
+      std::vector<double> expected(ElementCount(ys)), magnitude(expected.size());
+      const size_t batches = expected.size() / (m * n);
+      for (size_t bi = 0; bi < batches; ++bi) {
+        std::vector<uint64_t> idx(rank - 2);
+        for (size_t d = rank - 2, r = bi; d-- > 0;) {
+          idx[d] = r % ys[d];
+          r /= ys[d];
+        }
+        const size_t ao = batch_offset(mc.a, idx), bo = batch_offset(mc.b, idx);
+        for (size_t i = 0; i < m; ++i) {
+          for (size_t j = 0; j < n; ++j) {
+            double sum = 0, mag = 0;
+            for (size_t p = 0; p < k; ++p) {
+              const double t = ad[ao + i * k + p] * bd[bo + p * n + j];
+              sum += t;
+              mag += std::fabs(t);
+            }
+            expected[(bi * m + i) * n + j] = sum;
+            magnitude[(bi * m + i) * n + j] = mag;
+          }
+        }
+      }
+      CheckOp(*b.Build({{"y", out}}), {{"a", a}, {"b", bt}}, expected, magnitude, type);
+    }
+  }
+
+  // gemm: a [M, K] (or [K, M] with aTranspose), b likewise, c broadcast from [N].
+  for (bool ta : {false, true}) {
+    for (bool tb : {false, true}) {
+      const size_t m = 7, n = 18, k = 13;
+      const Shape as = ta ? Shape{k, m} : Shape{m, k}, bs = tb ? Shape{n, k} : Shape{k, n};
+      const Tensor a = MakeTensor(DataType::kFloat32, as, Values(m * k, 41));
+      const Tensor bt = MakeTensor(DataType::kFloat32, bs, Values(k * n, 42));
+      const Tensor c = MakeTensor(DataType::kFloat32, {n}, Values(n, 43));
+      const std::vector<double> ad = Read(a), bd = Read(bt), cd = Read(c);
+      const double alpha = 0.5, beta = -1.5;  // float-representable: the casts change nothing
+      std::vector<double> expected(m * n), magnitude(m * n);
+      for (size_t i = 0; i < m; ++i) {
+        for (size_t j = 0; j < n; ++j) {
+          double sum = beta * cd[j], mag = std::fabs(sum);
+          for (size_t p = 0; p < k; ++p) {
+            const double t =
+                alpha * (ta ? ad[p * m + i] : ad[i * k + p]) * (tb ? bd[j * k + p] : bd[p * n + j]);
+            sum += t;
+            mag += std::fabs(t);
+          }
+          expected[i * n + j] = sum;
+          magnitude[i * n + j] = mag;
+        }
+      }
+      GraphBuilder b;
+      MLGemmOptions options;
+      options.c = b.Input("c", {DataType::kFloat32, {n}});
+      options.alpha = alpha;
+      options.beta = beta;
+      options.aTranspose = ta;
+      options.bTranspose = tb;
+      const Operand out = Gemm(b, b.Input("a", {DataType::kFloat32, as}),
+                               b.Input("b", {DataType::kFloat32, bs}), options);
+      CheckOp(*b.Build({{"y", out}}), {{"a", a}, {"b", bt}, {"c", c}}, expected, magnitude,
+              DataType::kFloat32);
+    }
+  }
+}
+
+TEST_CASE("simd gemm and linear keep the exact value where float32 steps would round") {
+  // 1e8 + 1 - 1e8: a float32 accumulator loses the 1 (the corpus's cancellation cases).
+  GraphBuilder b;
+  MLGemmOptions options;
+  options.c = b.Input("c", {DataType::kFloat32, {1, 1}});
+  const Operand out = Gemm(b, b.Input("a", {DataType::kFloat32, {1, 2}}),
+                           b.Input("b", {DataType::kFloat32, {2, 1}}), options);
+  const auto graph = b.Build({{"y", out}});
+  const std::map<std::string, Tensor> inputs = {
+      {"a", MakeTensor(DataType::kFloat32, {1, 2}, {1e8f, 1.0f})},
+      {"b", MakeTensor(DataType::kFloat32, {2, 1}, {1.0f, 1.0f})},
+      {"c", MakeTensor(DataType::kFloat32, {1, 1}, {-1e8f})}};
+  CHECK(Read(RunSimd(*graph, inputs, 2)) == std::vector<double>{1.0});
+
+  // linear: 3e38 * 2 - 3e38 overflows in float32 but not in double.
+  GraphBuilder lb;
+  MLLinearOptions lo;
+  lo.alpha = 2;
+  lo.beta = -3e38;
+  const Operand lout = Linear(lb, lb.Input("x", {DataType::kFloat32, {3}}), lo);
+  const auto lgraph = lb.Build({{"y", lout}});
+  const std::vector<double> got =
+      Read(RunSimd(*lgraph, {{"x", MakeTensor(DataType::kFloat32, {3}, {3e38f, 0.5f, -1.0f})}}, 1));
+  const double beta = static_cast<double>(-3e38f);
+  CHECK(got[0] == static_cast<double>(static_cast<float>(2.0 * static_cast<double>(3e38f) + beta)));
+  CHECK(got[1] == static_cast<double>(static_cast<float>(1.0 + beta)));
+  CHECK(got[2] == static_cast<double>(static_cast<float>(-2.0 + beta)));
+}
+
+}  // namespace
+}  // namespace nnref
