@@ -1,6 +1,8 @@
 // Timeline cases (docs/case-format.md "Timeline cases"): a script of MLContext / MLTensor /
 // MLGraphBuilder calls run through the library API (runner/api/webnn.h), each step optionally
-// expecting a spec error, readTensor steps comparing the data read with expected values.
+// expecting a spec error (thrown or rejected), readTensor steps comparing the data read with
+// expected values. Builders may be named, with one step per builder method, and script buffers
+// may be named, passed as views (byteOffset/length), changed, detached and inspected.
 #pragma once
 
 #include <cstdint>
