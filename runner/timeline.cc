@@ -986,7 +986,7 @@ class Runner {
           Bad(s.field + ".data", std::to_string(bytes.size()) + " bytes do not fit the view's " +
                                      std::to_string(v.bytes.size()));
         }
-        std::memcpy(v.bytes.data(), bytes.data(), bytes.size());
+        if (!bytes.empty()) std::memcpy(v.bytes.data(), bytes.data(), bytes.size());
         log_ = std::to_string(bytes.size()) + " bytes at byte offset " + std::to_string(v.offset) +
                " of '" + s.buffer.buffer + "'";
         return;
@@ -1183,7 +1183,7 @@ class Runner {
         Bad(s.field + ".data", std::to_string(data.size()) + " bytes do not fit byteLength " +
                                    std::to_string(bytes.size()));
       }
-      std::memcpy(bytes.data(), data.data(), data.size());
+      if (!data.empty()) std::memcpy(bytes.data(), data.data(), data.size());
     }
     buf.bytes = std::make_shared<std::vector<std::byte>>(std::move(bytes));
     log_ = std::string(buf.shared ? "SharedArrayBuffer" : "ArrayBuffer") + " '" + spec.buffer +
