@@ -110,6 +110,36 @@ Case DecodeCase(Value& node, const std::string& file, size_t index) {
 
 }  // namespace
 
+OperatorSpec DecodeOperator(const Value& o, const std::string& w) {
+  if (!o.is_object()) Bad(w, "must be an object");
+  OperatorSpec spec;
+  const Value& n = Require(o, "name", w);
+  if (!n.is_string()) Bad(w + ".name", "must be a string");
+  spec.name = n.str();
+  if (const Value* args = o.Find("arguments")) {
+    if (!args->is_array()) Bad(w + ".arguments", "must be an array of objects");
+    for (const Value& a : args->items()) {
+      if (!a.is_object()) Bad(w + ".arguments", "each argument must be an object");
+      for (const auto& [k, v] : a.members()) spec.args.emplace_back(k, &v);
+    }
+  }
+  const Value& outs = Require(o, "outputs", w);
+  if (outs.is_string()) {
+    spec.outputs.push_back(outs.str());
+  } else if (outs.is_array()) {
+    for (const Value& e : outs.items()) {
+      if (!e.is_string()) Bad(w + ".outputs", "must be a name or an array of names");
+      spec.outputs.push_back(e.str());
+    }
+  } else {
+    Bad(w + ".outputs", "must be a name or an array of names");
+  }
+  for (const std::string& out : spec.outputs) {
+    if (out.empty()) Bad(w + ".outputs", "an output name is empty");
+  }
+  return spec;
+}
+
 void DecodeGraph(const Value& graph, const std::string& gpath, Case& c, bool build_step) {
   std::set<std::string> names;
   if (const Value* inputs = graph.Find("inputs")) {
@@ -135,33 +165,9 @@ void DecodeGraph(const Value& graph, const std::string& gpath, Case& c, bool bui
   const Value& ops = Require(graph, "operators", gpath);
   if (!ops.is_array()) Bad(gpath + ".operators", "must be an array");
   for (size_t i = 0; i < ops.items().size(); ++i) {
-    const Value& o = ops.items()[i];
     const std::string w = gpath + ".operators[" + std::to_string(i) + "]";
-    if (!o.is_object()) Bad(w, "must be an object");
-    OperatorSpec spec;
-    const Value& n = Require(o, "name", w);
-    if (!n.is_string()) Bad(w + ".name", "must be a string");
-    spec.name = n.str();
-    if (const Value* args = o.Find("arguments")) {
-      if (!args->is_array()) Bad(w + ".arguments", "must be an array of objects");
-      for (const Value& a : args->items()) {
-        if (!a.is_object()) Bad(w + ".arguments", "each argument must be an object");
-        for (const auto& [k, v] : a.members()) spec.args.emplace_back(k, &v);
-      }
-    }
-    const Value& outs = Require(o, "outputs", w);
-    if (outs.is_string()) {
-      spec.outputs.push_back(outs.str());
-    } else if (outs.is_array()) {
-      for (const Value& e : outs.items()) {
-        if (!e.is_string()) Bad(w + ".outputs", "must be a name or an array of names");
-        spec.outputs.push_back(e.str());
-      }
-    } else {
-      Bad(w + ".outputs", "must be a name or an array of names");
-    }
+    OperatorSpec spec = DecodeOperator(ops.items()[i], w);
     for (const std::string& out : spec.outputs) {
-      if (out.empty()) Bad(w + ".outputs", "an output name is empty");
       if (!names.insert(out).second) Bad(w + ".outputs", "the name '" + out + "' is used twice");
     }
     c.operators.push_back(std::move(spec));

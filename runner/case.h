@@ -76,6 +76,9 @@ OperandDescriptor DecodeDescriptor(const Value& tensor, const std::string& where
 // data (constants do) and an input may be {"tensor": NAME}, a constant(tensor).
 void DecodeGraph(const Value& graph, const std::string& where, Case& c, bool build_step);
 
+// Decodes one OPERATOR object ({"name", "arguments", "outputs"}); `where` names it in messages.
+OperatorSpec DecodeOperator(const Value& op, const std::string& where);
+
 // Decodes a case-format tolerance object ({"metric", "value", "reason", "signExact"}).
 Tolerance DecodeCaseTolerance(const Value& tolerance, const std::string& where);
 

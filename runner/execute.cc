@@ -74,37 +74,42 @@ BuiltCase BuildCase(const Case& c, const std::vector<std::string>& outputs,
   return b;
 }
 
+void AddCaseOperator(const OperatorSpec& spec, GraphBuilder& builder, BuiltCase& b,
+                     const std::string& w) {
+  const OpInfo* info = FindOp(spec.name);
+  if (!info) throw InputError(w + ": unknown operator '" + spec.name + "'");
+  std::vector<PositionalArg> args;
+  for (const auto& [k, v] : spec.args) args.push_back({k, v});
+  OpCall call(
+      builder, spec.name, std::move(args),
+      [&b](const std::string& name) -> std::optional<Operand> {
+        const auto it = b.named.find(name);
+        if (it == b.named.end()) return std::nullopt;
+        return it->second;
+      },
+      [&b, &w](const std::string& message) { b.warnings.push_back(w + ": " + message); });
+  std::vector<Operand> results;
+  try {
+    results = info->call(call);
+  } catch (const InputError& e) {
+    throw InputError(w + ": " + e.what());
+  }
+  if (results.size() != spec.outputs.size()) {
+    throw InputError(w + ": the operator produces " + std::to_string(results.size()) +
+                     " outputs but 'outputs' names " + std::to_string(spec.outputs.size()));
+  }
+  for (size_t k = 0; k < results.size(); ++k) {
+    b.named[spec.outputs[k]] = results[k];
+    b.operand_names[results[k].id.value] = spec.outputs[k];
+  }
+}
+
 void AddCaseOperators(const Case& c, GraphBuilder& builder, BuiltCase& b, const std::string& at) {
   const std::string where = at.empty() ? c.Where() + ": graph" : at;
   for (size_t i = 0; i < c.operators.size(); ++i) {
     const OperatorSpec& spec = c.operators[i];
-    const std::string w = where + ".operators[" + std::to_string(i) + "] (" + spec.name + ")";
-    const OpInfo* info = FindOp(spec.name);
-    if (!info) throw InputError(w + ": unknown operator '" + spec.name + "'");
-    std::vector<PositionalArg> args;
-    for (const auto& [k, v] : spec.args) args.push_back({k, v});
-    OpCall call(
-        builder, spec.name, std::move(args),
-        [&b](const std::string& name) -> std::optional<Operand> {
-          const auto it = b.named.find(name);
-          if (it == b.named.end()) return std::nullopt;
-          return it->second;
-        },
-        [&b, &w](const std::string& message) { b.warnings.push_back(w + ": " + message); });
-    std::vector<Operand> results;
-    try {
-      results = info->call(call);
-    } catch (const InputError& e) {
-      throw InputError(w + ": " + e.what());
-    }
-    if (results.size() != spec.outputs.size()) {
-      throw InputError(w + ": the operator produces " + std::to_string(results.size()) +
-                       " outputs but 'outputs' names " + std::to_string(spec.outputs.size()));
-    }
-    for (size_t k = 0; k < results.size(); ++k) {
-      b.named[spec.outputs[k]] = results[k];
-      b.operand_names[results[k].id.value] = spec.outputs[k];
-    }
+    AddCaseOperator(spec, builder, b,
+                    where + ".operators[" + std::to_string(i) + "] (" + spec.name + ")");
   }
 }
 

@@ -38,6 +38,10 @@ BuiltCase BuildCase(const Case& c, const std::vector<std::string>& outputs,
 void AddCaseOperators(const Case& c, GraphBuilder& builder, BuiltCase& b,
                       const std::string& at = "");
 
+// Adds one operator the same way; `where` names it in messages.
+void AddCaseOperator(const OperatorSpec& spec, GraphBuilder& builder, BuiltCase& b,
+                     const std::string& where);
+
 // Executes a built case; `observer` sees every operand as it is computed.
 std::map<std::string, OperandValue> RunBuiltCase(const BuiltCase& b,
                                                  const ExecutionObserver& observer = {});

@@ -7,6 +7,7 @@
 #include <future>
 #include <map>
 #include <set>
+#include <span>
 
 #include "runner/api/webnn.h"
 #include "runner/api_case.h"
@@ -37,14 +38,18 @@ const std::vector<KindInfo>& Kinds() {
       {"createTensor", StepKind::kCreateTensor, {"tensor", "descriptor", "promise"}},
       {"createConstantTensor",
        StepKind::kCreateConstantTensor,
-       {"tensor", "descriptor", "data", "bufferType", "byteLength", "promise"}},
-      {"writeTensor", StepKind::kWriteTensor, {"tensor", "data", "bufferType", "byteLength"}},
+       {"tensor", "descriptor", "data", "bufferType", "byteLength", "buffer", "byteOffset",
+        "length", "promise"}},
+      {"writeTensor",
+       StepKind::kWriteTensor,
+       {"tensor", "data", "bufferType", "byteLength", "buffer", "byteOffset", "length"}},
       {"readTensor",
        StepKind::kReadTensor,
        {"tensor", "expected", "outputData", "tolerance", "promise"}},
       {"build",
        StepKind::kBuild,
-       {"graph", "name", "inputs", "operators", "outputs", "expectedOutputs", "promise"}},
+       {"graph", "name", "inputs", "operators", "outputs", "expectedOutputs", "promise",
+        "builder"}},
       {"dispatch", StepKind::kDispatch, {"graph", "inputs", "outputs"}},
       {"destroy", StepKind::kDestroyTensor, {"tensor", "graph"}},
       {"destroyTensor", StepKind::kDestroyTensor, {"tensor"}},
@@ -55,6 +60,21 @@ const std::vector<KindInfo>& Kinds() {
       {"checkTensor", StepKind::kCheckTensor, {"tensor", "expected"}},
       {"checkContext", StepKind::kCheckContext, {"expected"}},
       {"opSupportLimits", StepKind::kOpSupportLimits, {"expected"}},
+      {"createBuilder", StepKind::kCreateBuilder, {"builder"}},
+      {"input", StepKind::kInput, {"builder", "name", "operand", "descriptor"}},
+      {"constant",
+       StepKind::kConstant,
+       {"builder", "operand", "descriptor", "data", "bufferType", "byteLength", "buffer",
+        "byteOffset", "length", "tensor", "dataType", "value"}},
+      {"operator", StepKind::kOperator, {"builder", "name", "arguments", "outputs"}},
+      {"createBuffer",
+       StepKind::kCreateBuffer,
+       {"buffer", "byteLength", "shared", "data", "bufferType"}},
+      {"setBuffer", StepKind::kSetBuffer, {"buffer", "bufferType", "byteOffset", "length", "data"}},
+      {"detachBuffer", StepKind::kDetachBuffer, {"buffer"}},
+      {"checkBuffer",
+       StepKind::kCheckBuffer,
+       {"buffer", "bufferType", "byteOffset", "length", "expected", "detached"}},
   };
   return kinds;
 }
@@ -85,12 +105,32 @@ BufferSpec DecodeBuffer(const Value& obj, const std::string& field) {
     b.type = t->str();
   }
   b.data = obj.Find("data");
-  if (const Value* n = obj.Find("byteLength")) {
-    if (!n->is_number() || !n->number().u) Bad(field + ".byteLength", "must be an integer >= 0");
-    b.byte_length = *n->number().u;
+  const auto count = [&](const char* key) -> std::optional<uint64_t> {
+    const Value* n = obj.Find(key);
+    if (!n) return std::nullopt;
+    if (!n->is_number() || !n->number().u) Bad(field + "." + key, "must be an integer >= 0");
+    return *n->number().u;
+  };
+  b.byte_length = count("byteLength");
+  b.buffer = OptionalName(obj, "buffer", field);
+  b.byte_offset = count("byteOffset");
+  b.length = count("length");
+  if (b.buffer.empty()) {
+    for (const char* key : {"byteOffset", "length"}) {
+      if (obj.Find(key)) Bad(field + "." + key, "places a view of a named buffer: give 'buffer'");
+    }
+  } else {
+    if (b.data) Bad(field, "give either 'data' or 'buffer' (a named buffer), not both");
+    if (b.byte_length) {
+      Bad(field + ".byteLength",
+          "a view of a named buffer is placed by 'byteOffset' and 'length' (in elements)");
+    }
   }
   return b;
 }
+
+// Whether the buffer spec describes any buffer at all.
+bool HasBuffer(const BufferSpec& b) { return b.data || b.byte_length || !b.buffer.empty(); }
 
 // An MLTensorDescriptor / MLOperandDescriptor object: its members' kinds are checked here, their
 // values when the step runs.
@@ -110,6 +150,25 @@ void CheckDescriptorShape(const Value& d, const std::string& field, bool tensor)
       if (!f->is_bool()) Bad(field + "." + flag, "must be true or false");
     }
   }
+}
+
+std::vector<std::pair<std::string, std::string>> NameMap(const Value& v, const std::string& field);
+
+// A build step's outputs: a name, an array of names, or {graph output name: operand name}.
+std::vector<std::pair<std::string, std::string>> OutputNames(const Value& outs,
+                                                             const std::string& field) {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (outs.is_string()) {
+    out.emplace_back(outs.str(), outs.str());
+  } else if (outs.is_array()) {
+    for (const Value& e : outs.items()) {
+      if (!e.is_string()) Bad(field, "must be names");
+      out.emplace_back(e.str(), e.str());
+    }
+  } else {
+    out = NameMap(outs, field);
+  }
+  return out;
 }
 
 std::vector<std::pair<std::string, std::string>> NameMap(const Value& v, const std::string& field) {
@@ -133,7 +192,8 @@ TimelineStep DecodeStep(const Value& v, size_t index, const Case& c,
     Bad(s.field,
         "missing 'step' (createContext, createTensor, createConstantTensor, writeTensor, "
         "readTensor, build, dispatch, destroy, await, lost, checkTensor, checkContext, "
-        "opSupportLimits)");
+        "opSupportLimits, createBuilder, input, constant, operator, createBuffer, setBuffer, "
+        "detachBuffer, checkBuffer)");
   }
   const KindInfo* info = nullptr;
   for (const KindInfo& k : Kinds()) {
@@ -155,10 +215,31 @@ TimelineStep DecodeStep(const Value& v, size_t index, const Case& c,
     s.context = ctx->str();
   }
   if (const Value* e = v.Find("expectedError")) {
-    if (!e->is_string() || e->str().empty()) {
-      Bad(s.field + ".expectedError", "must be an error name (TypeError, InvalidStateError, ...)");
+    const Value* error_name = e;
+    if (e->is_object()) {
+      for (const auto& [k, unused] : e->members()) {
+        if (k != "name" && k != "how") {
+          Bad(s.field + ".expectedError." + k, "unknown member (an expectedError has name, how)");
+        }
+      }
+      error_name = e->Find("name");
+      if (!error_name) Bad(s.field + ".expectedError", "missing 'name'");
+      if (const Value* how = e->Find("how")) {
+        if (how->is_string() && how->str() == "thrown") {
+          s.expected_how = ErrorHow::kThrown;
+        } else if (how->is_string() && how->str() == "rejected") {
+          s.expected_how = ErrorHow::kRejected;
+        } else {
+          Bad(s.field + ".expectedError.how",
+              "must be \"thrown\" (the call throws) or \"rejected\" (its promise rejects)");
+        }
+      }
     }
-    s.expected_error = e->str();
+    if (!error_name->is_string() || error_name->str().empty()) {
+      Bad(s.field + ".expectedError",
+          "must be an error name (TypeError, InvalidStateError, ...) or {\"name\", \"how\"}");
+    }
+    s.expected_error = error_name->str();
   }
   s.expected = v.Find("expected");
   if (const Value* t = v.Find("tolerance")) {
@@ -180,14 +261,14 @@ TimelineStep DecodeStep(const Value& v, size_t index, const Case& c,
                            s.kind == StepKind::kCreateTensor);
       if (s.kind == StepKind::kCreateConstantTensor) {
         s.buffer = DecodeBuffer(v, s.field);
-        if (!s.buffer.data && !s.buffer.byte_length) Bad(s.field, "missing 'data'");
+        if (!HasBuffer(s.buffer)) Bad(s.field, "missing 'data' (or 'buffer')");
       }
       break;
     }
     case StepKind::kWriteTensor:
       s.tensor = RequiredName(v, "tensor", s.field);
       s.buffer = DecodeBuffer(v, s.field);
-      if (!s.buffer.data && !s.buffer.byte_length) Bad(s.field, "missing 'data'");
+      if (!HasBuffer(s.buffer)) Bad(s.field, "missing 'data' (or 'buffer')");
       break;
     case StepKind::kReadTensor:
       s.tensor = RequiredName(v, "tensor", s.field);
@@ -196,11 +277,30 @@ TimelineStep DecodeStep(const Value& v, size_t index, const Case& c,
         if (o->is_object()) {
           s.output_data = DecodeBuffer(*o, s.field + ".outputData");
         } else if (!o->is_bool() || !o->boolean()) {
-          Bad(s.field + ".outputData", "must be true or {\"bufferType\", \"byteLength\"}");
+          Bad(s.field + ".outputData",
+              "must be true, {\"bufferType\", \"byteLength\"} or a view of a named buffer "
+              "{\"buffer\", \"bufferType\", \"byteOffset\", \"length\"}");
         }
       }
       break;
     case StepKind::kBuild: {
+      if (v.Find("builder")) {  // builder.build(outputs) on a named builder
+        s.builder = RequiredName(v, "builder", s.field);
+        for (const char* key : {"inputs", "operators", "expectedOutputs", "name"}) {
+          if (v.Find(key)) {
+            Bad(s.field + "." + key,
+                "a build step on a named builder takes only 'graph', 'outputs' and 'promise' "
+                "(add operands with input, constant and operator steps)");
+          }
+        }
+        s.graph = OptionalName(v, "graph", s.field);
+        if (s.graph.empty()) s.graph = "graph";
+        const Value* outs = v.Find("outputs");
+        if (!outs) Bad(s.field, "missing 'outputs' (graph output names and their operands)");
+        s.graph_path = s.field;
+        s.outputs = OutputNames(*outs, s.field + ".outputs");
+        break;
+      }
       // The graph inline ({"graph": NAME, "inputs", "operators", "outputs"}) or in the usual
       // form ({"graph": {"inputs", "operators", ...}, "name": NAME}).
       const Value* g = v.Find("graph");
@@ -218,16 +318,7 @@ TimelineStep DecodeStep(const Value& v, size_t index, const Case& c,
       s.graph_def.name = c.name;
       DecodeGraph(*def, s.graph_path, s.graph_def, true);
       if (const Value* outs = def->Find("outputs")) {
-        if (outs->is_string()) {
-          s.outputs.emplace_back(outs->str(), outs->str());
-        } else if (outs->is_array()) {
-          for (const Value& e : outs->items()) {
-            if (!e.is_string()) Bad(s.graph_path + ".outputs", "must be names");
-            s.outputs.emplace_back(e.str(), e.str());
-          }
-        } else {
-          s.outputs = NameMap(*outs, s.graph_path + ".outputs");
-        }
+        s.outputs = OutputNames(*outs, s.graph_path + ".outputs");
       } else {
         for (const std::string& n : RequestedOutputs(s.graph_def)) s.outputs.emplace_back(n, n);
       }
@@ -287,6 +378,103 @@ TimelineStep DecodeStep(const Value& v, size_t index, const Case& c,
         Bad(s.field + ".expected", "must be an object (a subset of MLOpSupportLimits)");
       }
       break;
+    case StepKind::kCreateBuilder:
+      s.builder = RequiredName(v, "builder", s.field);
+      break;
+    case StepKind::kInput:
+      s.builder = RequiredName(v, "builder", s.field);
+      if (const Value* n = v.Find("name"); !n || !n->is_string()) {
+        Bad(s.field + ".name", "must be a string (the input's name; \"\" tests input step 2)");
+      }
+      s.input_name = v.Find("name")->str();
+      s.operand = OptionalName(v, "operand", s.field);
+      if (s.operand.empty()) s.operand = s.input_name;
+      if (s.operand.empty())
+        Bad(s.field + ".operand", "an input named \"\" needs an 'operand' name");
+      s.descriptor = v.Find("descriptor");
+      if (!s.descriptor) Bad(s.field, "missing 'descriptor'");
+      CheckDescriptorShape(*s.descriptor, s.field + ".descriptor", false);
+      break;
+    case StepKind::kConstant: {
+      s.builder = RequiredName(v, "builder", s.field);
+      s.operand = RequiredName(v, "operand", s.field);
+      s.tensor = OptionalName(v, "tensor", s.field);
+      s.scalar_type = v.Find("dataType");
+      s.value = v.Find("value");
+      s.descriptor = v.Find("descriptor");
+      s.buffer = DecodeBuffer(v, s.field);
+      const int forms = (s.tensor.empty() ? 0 : 1) + (s.scalar_type || s.value ? 1 : 0) +
+                        (s.descriptor || HasBuffer(s.buffer) ? 1 : 0);
+      if (forms != 1) {
+        Bad(s.field,
+            "give one form: 'tensor' (constant(tensor)), 'dataType' and 'value' "
+            "(constant(dataType, value)), or 'descriptor' with 'data' or 'buffer' "
+            "(constant(descriptor, buffer))");
+      }
+      if (s.scalar_type || s.value) {
+        if (!s.scalar_type || !s.scalar_type->is_string())
+          Bad(s.field + ".dataType", "must be a string");
+        if (!s.value) Bad(s.field, "missing 'value'");
+      }
+      if (s.descriptor || HasBuffer(s.buffer)) {
+        if (!s.descriptor) Bad(s.field, "missing 'descriptor'");
+        CheckDescriptorShape(*s.descriptor, s.field + ".descriptor", false);
+        if (!HasBuffer(s.buffer)) Bad(s.field, "missing 'data' (or 'buffer')");
+      }
+      break;
+    }
+    case StepKind::kOperator:
+      s.builder = RequiredName(v, "builder", s.field);
+      s.op = DecodeOperator(v, s.field);
+      break;
+    case StepKind::kCreateBuffer: {
+      s.buffer.buffer = RequiredName(v, "buffer", s.field);
+      if (const Value* sh = v.Find("shared")) {
+        if (!sh->is_bool()) Bad(s.field + ".shared", "must be true or false");
+        s.shared = sh->boolean();
+      }
+      s.buffer.data = v.Find("data");
+      if (const Value* n = v.Find("byteLength")) {
+        if (!n->is_number() || !n->number().u)
+          Bad(s.field + ".byteLength", "must be an integer >= 0");
+        s.buffer.byte_length = *n->number().u;
+      }
+      if (const Value* t = v.Find("bufferType")) {
+        if (!t->is_string()) Bad(s.field + ".bufferType", "must be a typed array name");
+        s.buffer.type = t->str();
+      }
+      if (!s.buffer.data && !s.buffer.byte_length) Bad(s.field, "missing 'byteLength' (or 'data')");
+      break;
+    }
+    case StepKind::kSetBuffer:
+    case StepKind::kCheckBuffer:
+    case StepKind::kDetachBuffer: {
+      s.buffer.buffer = RequiredName(v, "buffer", s.field);
+      if (s.kind == StepKind::kDetachBuffer) break;
+      if (const Value* t = v.Find("bufferType")) {
+        if (!t->is_string()) Bad(s.field + ".bufferType", "must be a typed array name");
+        s.buffer.type = t->str();
+      }
+      const auto count = [&](const char* key) -> std::optional<uint64_t> {
+        const Value* n = v.Find(key);
+        if (!n) return std::nullopt;
+        if (!n->is_number() || !n->number().u) Bad(s.field + "." + key, "must be an integer >= 0");
+        return *n->number().u;
+      };
+      s.buffer.byte_offset = count("byteOffset");
+      s.buffer.length = count("length");
+      if (s.kind == StepKind::kSetBuffer) {
+        s.buffer.data = v.Find("data");
+        if (!s.buffer.data) Bad(s.field, "missing 'data'");
+      } else {
+        if (const Value* d = v.Find("detached")) {
+          if (!d->is_bool()) Bad(s.field + ".detached", "must be true or false");
+          s.expect_detached = d->boolean();
+        }
+        if (!s.expected && !s.expect_detached) Bad(s.field, "missing 'expected' (or 'detached')");
+      }
+      break;
+    }
   }
   if (s.kind == StepKind::kCreateTensor || s.kind == StepKind::kCreateConstantTensor ||
       s.kind == StepKind::kReadTensor || s.kind == StepKind::kBuild) {
@@ -530,6 +718,7 @@ class Runner {
     r_.warnings = c_.timeline->warnings;
     for (const TimelineStep& s : c_.timeline->steps) {
       log_.clear();
+      rejected_ = false;
       std::optional<WebnnError> error;
       try {
         Execute(s);
@@ -539,19 +728,33 @@ class Runner {
         Fail(s, f.message);
         return r_;
       }
+      for (const std::string& w : operands_.warnings) r_.warnings.push_back(w);
+      operands_.warnings.clear();
+      // How the error arrived: as the rejection of a promise the step awaited, or thrown.
+      const char* how = rejected_ ? "rejected" : "thrown";
       if (s.expected_error) {
+        std::string expected = *s.expected_error;
+        if (s.expected_how == ErrorHow::kThrown) expected += " (thrown)";
+        if (s.expected_how == ErrorHow::kRejected) expected += " (rejected)";
         if (!error) {
-          Fail(s, "expected " + *s.expected_error + ", but the step succeeded");
+          Fail(s, "expected " + expected + ", but the step succeeded");
           return r_;
         }
         const std::string got(ErrorTypeName(error->type()));
         if (got != *s.expected_error) {
-          Fail(s, "expected " + *s.expected_error + ", got " + got + ": " + error->what());
+          Fail(s, "expected " + expected + ", got " + got + " (" + how + "): " + error->what());
           return r_;
         }
-        r_.log.push_back(Prefix(s) + got + " as expected (" + error->what() + ")");
+        if ((s.expected_how == ErrorHow::kThrown && rejected_) ||
+            (s.expected_how == ErrorHow::kRejected && !rejected_)) {
+          Fail(s,
+               "expected " + expected + ", but the " + got + " was " + how + ": " + error->what());
+          return r_;
+        }
+        r_.log.push_back(Prefix(s) + got + " " + how + " as expected (" + error->what() + ")");
       } else if (error) {
-        Fail(s, "unexpected " + std::string(ErrorTypeName(error->type())) + ": " + error->what());
+        Fail(s, "unexpected " + std::string(ErrorTypeName(error->type())) + " (" + how +
+                    "): " + error->what());
         return r_;
       } else {
         r_.log.push_back(Prefix(s) + (log_.empty() ? "ok" : log_));
@@ -582,6 +785,8 @@ class Runner {
     // readTensor: the read, and for the BYOB form the buffer and a read of the latitude.
     std::future<OperandValue> value;
     std::future<void> byob;
+    // The BYOB target: its bytes, and the storage they live in (kept alive while the promise is).
+    std::span<std::byte> byob_target;
     std::shared_ptr<std::vector<std::byte>> byob_buffer;
     webnn::Tensor read_of;
     std::optional<Provenance> provenance;
@@ -642,37 +847,46 @@ class Runner {
         return;
       case StepKind::kCreateTensor: {
         webnn::Context& ctx = Ctx(s);
-        const webnn::MLTensorDescriptor d = ConvertDescriptor(*s.descriptor, "createTensor");
         Promise p;
-        p.tensor = ctx.CreateTensor(d);
+        // A promise-returning method: a WebIDL conversion error is a rejection.
+        try {
+          p.tensor = ctx.CreateTensor(ConvertDescriptor(*s.descriptor, "createTensor"));
+        } catch (const WebnnError& e) {
+          p.tensor = RejectedWith<webnn::Tensor>(e);
+        }
         if (!s.promise.empty()) return Keep(s, std::move(p));
-        BindTensor(s, p.tensor.get());
+        BindTensor(s, Settle(p.tensor));
         return;
       }
       case StepKind::kCreateConstantTensor: {
         webnn::Context& ctx = Ctx(s);
-        const webnn::MLTensorDescriptor d =
-            ConvertDescriptor(*s.descriptor, "createConstantTensor");
-        const webnn::BufferType type = BufferTypeFor(s.buffer, d.dataType);
-        const std::vector<std::byte> bytes =
-            MakeBuffer(s.buffer, type, d.dataType, ByteLengthOf(d.dataType, d.shape), MaxBuffer(),
-                       s.field, c_.base_dir);
         Promise p;
-        p.tensor = ctx.CreateConstantTensor(d, webnn::AllowSharedBufferSource(type, bytes));
+        std::optional<webnn::MLTensorDescriptor> d;
+        try {
+          d = ConvertDescriptor(*s.descriptor, "createConstantTensor");
+        } catch (const WebnnError& e) {
+          p.tensor = RejectedWith<webnn::Tensor>(e);
+        }
+        if (d) {
+          std::vector<std::byte> owned;
+          const webnn::AllowSharedBufferSource source =
+              Source(s, s.buffer, d->dataType, ByteLengthOf(d->dataType, d->shape), owned);
+          p.tensor = ctx.CreateConstantTensor(*d, source);
+        }
         if (!s.promise.empty()) return Keep(s, std::move(p));
-        BindTensor(s, p.tensor.get());
+        BindTensor(s, Settle(p.tensor));
         return;
       }
       case StepKind::kWriteTensor: {
         webnn::Context& ctx = Ctx(s);
         const webnn::Tensor& t = TensorNamed(s, s.tensor, "tensor");
-        const webnn::BufferType type = BufferTypeFor(s.buffer, t.dataType());
-        const std::vector<std::byte> bytes = MakeBuffer(s.buffer, type, t.dataType(), ByteLength(t),
-                                                        MaxBuffer(), s.field, c_.base_dir);
-        ctx.WriteTensor(t, webnn::AllowSharedBufferSource(type, bytes));
+        std::vector<std::byte> owned;
+        const webnn::AllowSharedBufferSource source =
+            Source(s, s.buffer, t.dataType(), ByteLength(t), owned);
+        ctx.WriteTensor(t, source);
         provenance_.erase(s.tensor);
-        log_ = std::to_string(bytes.size()) + " bytes (" +
-               std::string(webnn::BufferTypeName(type)) + ")";
+        log_ = std::to_string(source.bytes.size()) + " bytes (" +
+               std::string(webnn::BufferTypeName(source.type)) + ")";
         return;
       }
       case StepKind::kReadTensor: {
@@ -730,7 +944,376 @@ class Runner {
         if (!diff.empty()) throw StepFailure{diff};
         return;
       }
+      case StepKind::kCreateBuilder: {
+        webnn::Context& ctx = Ctx(s);
+        builder_store_.push_back(std::make_unique<webnn::GraphBuilder>(ctx));
+        builders_[s.builder] = builder_store_.back().get();
+        log_ = "builder '" + s.builder + "' on context '" + s.context + "'";
+        return;
+      }
+      case StepKind::kInput: {
+        webnn::GraphBuilder& b = BuilderNamed(s);
+        const webnn::MLOperandDescriptor d = ConvertDescriptor(*s.descriptor, "input");
+        BindOperand(s, s.operand, b.Input(s.input_name, d));
+        return;
+      }
+      case StepKind::kConstant:
+        Constant(s);
+        return;
+      case StepKind::kOperator: {
+        webnn::GraphBuilder& b = BuilderNamed(s);
+        AddCaseOperator(s.op, b.core(), operands_, s.field);
+        log_ = s.op.name + " ->";
+        for (const std::string& out : s.op.outputs) {
+          const webnn::Operand o(operands_.named.at(out));
+          log_ += " '" + out + "' " + std::string(DataTypeName(o.dataType())) +
+                  ShapeToString(o.shape());
+        }
+        return;
+      }
+      case StepKind::kCreateBuffer:
+        CreateBuffer(s);
+        return;
+      case StepKind::kSetBuffer: {
+        ScriptBuffer& buf = BufferNamed(s.buffer.buffer, s.field + ".buffer");
+        if (*buf.detached) Bad(s.field + ".buffer", "buffer '" + s.buffer.buffer + "' is detached");
+        const View v = ViewOf(s.buffer, std::nullopt, s.field, true);
+        BufferSpec spec{s.buffer.type, s.buffer.data, std::nullopt, "", {}, {}};
+        if (!s.buffer.data->is_array()) spec.byte_length = v.bytes.size();
+        const std::vector<std::byte> bytes = MakeBuffer(
+            spec, v.type, DataType::kUint8, v.bytes.size(), MaxBuffer(), s.field, c_.base_dir);
+        if (bytes.size() > v.bytes.size()) {
+          Bad(s.field + ".data", std::to_string(bytes.size()) + " bytes do not fit the view's " +
+                                     std::to_string(v.bytes.size()));
+        }
+        if (!bytes.empty()) std::memcpy(v.bytes.data(), bytes.data(), bytes.size());
+        log_ = std::to_string(bytes.size()) + " bytes at byte offset " + std::to_string(v.offset) +
+               " of '" + s.buffer.buffer + "'";
+        return;
+      }
+      case StepKind::kDetachBuffer: {
+        ScriptBuffer& buf = BufferNamed(s.buffer.buffer, s.field + ".buffer");
+        if (buf.shared) {
+          Bad(s.field + ".buffer",
+              "'" + s.buffer.buffer + "' is a SharedArrayBuffer, which cannot be detached");
+        }
+        if (*buf.detached)
+          Bad(s.field + ".buffer", "'" + s.buffer.buffer + "' is already detached");
+        // ArrayBuffer.prototype.transfer(): the buffer's byte length becomes 0 and every view of it
+        // has length 0. (The bytes stay allocated here, so a pending read's target stays valid.)
+        *buf.detached = true;
+        return;
+      }
+      case StepKind::kCheckBuffer:
+        CheckBuffer(s);
+        return;
     }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Promises and errors.
+
+  // Awaits a promise: an error it throws is a rejection.
+  template <typename T>
+  T Settle(std::future<T>& f) {
+    try {
+      return f.get();
+    } catch (const WebnnError&) {
+      rejected_ = true;
+      throw;
+    }
+  }
+
+  void Settle(std::future<void>& f) {
+    try {
+      f.get();
+    } catch (const WebnnError&) {
+      rejected_ = true;
+      throw;
+    }
+  }
+
+  template <typename T>
+  static std::future<T> RejectedWith(const WebnnError& e) {
+    std::promise<T> p;
+    p.set_exception(std::make_exception_ptr(e));
+    return p.get_future();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Named script buffers and their views.
+
+  struct ScriptBuffer {
+    std::shared_ptr<std::vector<std::byte>> bytes;
+    std::shared_ptr<bool> detached = std::make_shared<bool>(false);
+    bool shared = false;
+  };
+
+  // A view of a named buffer, as a script would make it (new Float32Array(buffer, byteOffset,
+  // length), new DataView(...), or the buffer itself).
+  struct View {
+    webnn::BufferType type;
+    std::span<std::byte> bytes;  // empty once the buffer is detached
+    uint64_t offset = 0;
+    ScriptBuffer buffer;
+  };
+
+  ScriptBuffer& BufferNamed(const std::string& name, const std::string& field) {
+    const auto it = buffers_.find(name);
+    if (it == buffers_.end()) {
+      Bad(field, "no buffer named '" + name + "' (no createBuffer step created it)");
+    }
+    return it->second;
+  }
+
+  // `tensor_type` gives the default view type (the one matching it); `typed_only` refuses
+  // ArrayBuffer, SharedArrayBuffer and DataView (setBuffer, checkBuffer: values need an element
+  // type).
+  View ViewOf(const BufferSpec& spec, std::optional<DataType> tensor_type, const std::string& field,
+              bool typed_only) {
+    View v;
+    v.buffer = BufferNamed(spec.buffer, field + ".buffer");
+    if (!spec.type.empty()) {
+      const auto t = webnn::ParseBufferType(spec.type);
+      if (!t)
+        Bad(field + ".bufferType",
+            "must be ArrayBuffer, SharedArrayBuffer, DataView or a typed array name");
+      v.type = *t;
+    } else {
+      v.type =
+          tensor_type ? webnn::MatchingBufferType(*tensor_type) : webnn::BufferType::kUint8Array;
+    }
+    using B = webnn::BufferType;
+    std::vector<std::byte>& all = *v.buffer.bytes;
+    const uint64_t size = all.size();
+    if (v.type == B::kArrayBuffer || v.type == B::kSharedArrayBuffer) {
+      if (typed_only)
+        Bad(field + ".bufferType", "must be a typed array name (Float32Array, Uint8Array, ...)");
+      if (spec.byte_offset || spec.length) {
+        Bad(field,
+            "the buffer itself (" + spec.type + ") has no byteOffset or length; use a view type");
+      }
+      if ((v.type == B::kSharedArrayBuffer) != v.buffer.shared) {
+        Bad(field + ".bufferType",
+            "buffer '" + spec.buffer + "' is " +
+                (v.buffer.shared ? "a SharedArrayBuffer" : "an ArrayBuffer"));
+      }
+      if (!*v.buffer.detached) v.bytes = std::span<std::byte>(all);
+      return v;
+    }
+    if (typed_only && v.type == B::kDataView) {
+      Bad(field + ".bufferType", "must be a typed array name (Float32Array, Uint8Array, ...)");
+    }
+    // The RangeErrors of the typed array and DataView constructors are script errors here.
+    const uint64_t es = webnn::BufferElementSize(v.type);
+    const uint64_t offset = spec.byte_offset.value_or(0);
+    const std::string name(webnn::BufferTypeName(v.type));
+    if (offset % es) {
+      Bad(field + ".byteOffset",
+          "the byte offset of a " + name + " must be a multiple of " + std::to_string(es));
+    }
+    if (offset > size) {
+      Bad(field + ".byteOffset",
+          std::to_string(offset) + " is beyond the buffer's " + std::to_string(size) + " bytes");
+    }
+    uint64_t length = 0;
+    if (spec.length) {
+      length = *spec.length;
+      if (length > (size - offset) / es) {
+        Bad(field + ".length", std::to_string(length) + " elements from byte " +
+                                   std::to_string(offset) + " do not fit the buffer's " +
+                                   std::to_string(size) + " bytes");
+      }
+    } else {
+      if ((size - offset) % es) {
+        Bad(field + ".length", "the " + std::to_string(size - offset) +
+                                   " bytes after the offset are not a whole number of " + name +
+                                   " elements; give 'length'");
+      }
+      length = (size - offset) / es;
+    }
+    v.offset = offset;
+    if (!*v.buffer.detached) v.bytes = std::span<std::byte>(all).subspan(offset, length * es);
+    return v;
+  }
+
+  // The AllowSharedBufferSource a step passes: inline bytes (kept in `owned`) or a view of a named
+  // buffer.
+  webnn::AllowSharedBufferSource Source(const TimelineStep& s, const BufferSpec& spec,
+                                        DataType type, uint64_t tensor_bytes,
+                                        std::vector<std::byte>& owned) {
+    if (!spec.buffer.empty()) {
+      const View v = ViewOf(spec, type, s.field, false);
+      return webnn::AllowSharedBufferSource(v.type, v.bytes);
+    }
+    const webnn::BufferType t = BufferTypeFor(spec, type);
+    owned = MakeBuffer(spec, t, type, tensor_bytes, MaxBuffer(), s.field, c_.base_dir);
+    return webnn::AllowSharedBufferSource(t, owned);
+  }
+
+  void CreateBuffer(const TimelineStep& s) {
+    ScriptBuffer buf;
+    buf.shared = s.shared;
+    const BufferSpec& spec = s.buffer;
+    if (spec.byte_length && *spec.byte_length > MaxBuffer()) {
+      Bad(s.field + ".byteLength",
+          std::to_string(*spec.byte_length) + " bytes is too large a buffer");
+    }
+    std::vector<std::byte> bytes(spec.byte_length.value_or(0));
+    if (spec.data) {
+      webnn::BufferType type = webnn::BufferType::kUint8Array;
+      if (!spec.type.empty()) {
+        const auto t = webnn::ParseBufferType(spec.type);
+        using B = webnn::BufferType;
+        if (!t || *t == B::kArrayBuffer || *t == B::kSharedArrayBuffer || *t == B::kDataView) {
+          Bad(s.field + ".bufferType",
+              "must be a typed array name (the type 'data' is written in)");
+        }
+        type = *t;
+      }
+      BufferSpec init{spec.type, spec.data, std::nullopt, "", {}, {}};
+      if (!spec.data->is_array()) init.byte_length = spec.byte_length;
+      if (!spec.data->is_array() && !spec.byte_length) {
+        Bad(s.field + ".byteLength", "a single value or generator needs the buffer's byteLength");
+      }
+      const std::vector<std::byte> data =
+          MakeBuffer(init, type, DataType::kUint8, 0, MaxBuffer(), s.field, c_.base_dir);
+      if (!spec.byte_length) bytes.resize(data.size());
+      if (data.size() > bytes.size()) {
+        Bad(s.field + ".data", std::to_string(data.size()) + " bytes do not fit byteLength " +
+                                   std::to_string(bytes.size()));
+      }
+      if (!data.empty()) std::memcpy(bytes.data(), data.data(), data.size());
+    }
+    buf.bytes = std::make_shared<std::vector<std::byte>>(std::move(bytes));
+    log_ = std::string(buf.shared ? "SharedArrayBuffer" : "ArrayBuffer") + " '" + spec.buffer +
+           "' of " + std::to_string(buf.bytes->size()) + " bytes";
+    buffers_[spec.buffer] = std::move(buf);
+  }
+
+  static std::string ElementString(webnn::BufferType type, const std::byte* p) {
+    using B = webnn::BufferType;
+    const auto text = [&](DataType t) {
+      Tensor x = Tensor::Allocate(t, {1});
+      std::memcpy(x.buffer()->data(), p, ElementSize(t));
+      return ElementText(x, 0);
+    };
+    switch (type) {
+      case B::kInt8Array:
+        return text(DataType::kInt8);
+      case B::kInt16Array: {
+        int16_t v;
+        std::memcpy(&v, p, 2);
+        return std::to_string(v);
+      }
+      case B::kUint16Array: {
+        uint16_t v;
+        std::memcpy(&v, p, 2);
+        return std::to_string(v);
+      }
+      case B::kInt32Array:
+        return text(DataType::kInt32);
+      case B::kUint32Array:
+        return text(DataType::kUint32);
+      case B::kFloat16Array:
+        return text(DataType::kFloat16);
+      case B::kFloat32Array:
+        return text(DataType::kFloat32);
+      case B::kFloat64Array: {
+        double v;
+        std::memcpy(&v, p, 8);
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.17g", v);
+        return buf;
+      }
+      case B::kBigInt64Array:
+        return text(DataType::kInt64);
+      case B::kBigUint64Array:
+        return text(DataType::kUint64);
+      default:
+        return text(DataType::kUint8);
+    }
+  }
+
+  void CheckBuffer(const TimelineStep& s) {
+    ScriptBuffer& buf = BufferNamed(s.buffer.buffer, s.field + ".buffer");
+    if (s.expect_detached && *s.expect_detached != *buf.detached) {
+      throw StepFailure{"buffer '" + s.buffer.buffer + "' is " +
+                        (*buf.detached ? "detached" : "not detached")};
+    }
+    const View v = ViewOf(s.buffer, std::nullopt, s.field, true);
+    if (!s.expected) {
+      log_ = *buf.detached ? "detached" : "not detached";
+      return;
+    }
+    if (*buf.detached) throw StepFailure{"buffer '" + s.buffer.buffer + "' is detached"};
+    BufferSpec spec{s.buffer.type, s.expected, std::nullopt, "", {}, {}};
+    if (!s.expected->is_array()) spec.byte_length = v.bytes.size();
+    const std::vector<std::byte> want = MakeBuffer(spec, v.type, DataType::kUint8, v.bytes.size(),
+                                                   MaxBuffer(), s.field + ".expected", c_.base_dir);
+    const size_t es = webnn::BufferElementSize(v.type);
+    if (want.size() != v.bytes.size()) {
+      Bad(s.field + ".expected", "holds " + std::to_string(want.size() / es) +
+                                     " elements but the view has " +
+                                     std::to_string(v.bytes.size() / es));
+    }
+    std::string shown = "[";
+    for (size_t i = 0; i < v.bytes.size() / es; ++i) {
+      const std::string got = ElementString(v.type, v.bytes.data() + i * es);
+      if (std::memcmp(want.data() + i * es, v.bytes.data() + i * es, es) != 0) {
+        throw StepFailure{"buffer '" + s.buffer.buffer + "' element " + std::to_string(i) +
+                          " (byte " + std::to_string(v.offset + i * es) + "): expected " +
+                          ElementString(v.type, want.data() + i * es) + ", got " + got};
+      }
+      if (i < 8) shown += (i ? ", " : "") + got;
+    }
+    log_ = "'" + s.buffer.buffer + "' = " + shown + (v.bytes.size() / es > 8 ? ", ...]" : "]");
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Named builders.
+
+  webnn::GraphBuilder& BuilderNamed(const TimelineStep& s) {
+    const auto it = builders_.find(s.builder);
+    if (it == builders_.end()) {
+      Bad(s.field + ".builder", "no builder named '" + s.builder + "' (createBuilder first)");
+    }
+    return *it->second;
+  }
+
+  void BindOperand(const TimelineStep& s, const std::string& name, const webnn::Operand& o) {
+    (void)s;
+    operands_.named[name] = o.core();
+    log_ = "'" + name + "' " + std::string(DataTypeName(o.dataType())) + ShapeToString(o.shape());
+  }
+
+  void Constant(const TimelineStep& s) {
+    webnn::GraphBuilder& b = BuilderNamed(s);
+    if (!s.tensor.empty()) {  // constant(tensor)
+      BindOperand(s, s.operand, b.Constant(TensorNamed(s, s.tensor, "tensor")));
+      return;
+    }
+    if (s.scalar_type) {  // constant(dataType, value): WebIDL converts both first
+      const auto type = ParseDataType(s.scalar_type->str());
+      if (!type) {
+        throw WebnnError(ErrorType::kTypeError, "constant: '" + s.scalar_type->str() +
+                                                    "' is not a valid MLOperandDataType value");
+      }
+      const std::optional<MLNumber> value = NumberFromValue(*s.value);
+      if (!value) {
+        Bad(s.field + ".value",
+            "must be a number, \"NaN\", \"Infinity\", \"-Infinity\", \"-0\" or a decimal integer "
+            "string");
+      }
+      BindOperand(s, s.operand, b.Constant(*type, *value));
+      return;
+    }
+    // constant(descriptor, buffer)
+    const webnn::MLOperandDescriptor d = ConvertDescriptor(*s.descriptor, "constant");
+    std::vector<std::byte> owned;
+    const webnn::AllowSharedBufferSource source =
+        Source(s, s.buffer, d.dataType, ByteLengthOf(d.dataType, d.shape), owned);
+    BindOperand(s, s.operand, b.Constant(d, source));
   }
 
   static uint64_t ByteLength(const webnn::Tensor& t) {
@@ -761,6 +1344,7 @@ class Runner {
         } else if (v == "low-power") {
           o.powerPreference = webnn::MLPowerPreference::kLowPower;
         } else {
+          rejected_ = true;  // createContext returns a promise: conversion errors reject it
           throw WebnnError(ErrorType::kTypeError,
                            "createContext: powerPreference is not a valid MLPowerPreference");
         }
@@ -794,11 +1378,22 @@ class Runner {
       p.value = ctx.ReadTensorValue(t);
       return p;
     }
-    const webnn::BufferType type = BufferTypeFor(s.output_data, t.dataType());
-    p.byob_buffer = std::make_shared<std::vector<std::byte>>(
-        MakeBuffer(s.output_data, type, t.dataType(), ByteLength(t), MaxBuffer(),
-                   s.field + ".outputData", c_.base_dir));
-    p.byob = ctx.ReadTensor(t, webnn::AllowSharedBufferTarget(type, *p.byob_buffer));
+    webnn::AllowSharedBufferTarget target;
+    if (!s.output_data.buffer.empty()) {  // a view of a named buffer, which may be detached
+      const View v = ViewOf(s.output_data, t.dataType(), s.field + ".outputData", false);
+      p.byob_buffer = v.buffer.bytes;
+      p.byob_target = v.bytes;
+      target = webnn::AllowSharedBufferTarget(v.type, v.bytes);
+      target.detached = [detached = v.buffer.detached] { return *detached; };
+    } else {
+      const webnn::BufferType type = BufferTypeFor(s.output_data, t.dataType());
+      p.byob_buffer = std::make_shared<std::vector<std::byte>>(
+          MakeBuffer(s.output_data, type, t.dataType(), ByteLength(t), MaxBuffer(),
+                     s.field + ".outputData", c_.base_dir));
+      p.byob_target = std::span<std::byte>(*p.byob_buffer);
+      target = webnn::AllowSharedBufferTarget(type, p.byob_target);
+    }
+    p.byob = ctx.ReadTensor(t, target);
     // A second read queued right behind it sees the same data and carries the latitude. It is
     // only used when the first one delivers.
     p.value = ctx.ReadTensorValue(t);
@@ -806,17 +1401,17 @@ class Runner {
   }
 
   // Awaits a read (throws its rejection).
-  static OperandValue SettleRead(Promise& p) {
+  OperandValue SettleRead(Promise& p) {
     OperandValue got;
     if (p.byob_buffer) {
-      p.byob.get();  // throws the rejection
-      got = p.value.get();
+      Settle(p.byob);  // throws the rejection
+      got = Settle(p.value);
       // The bytes that landed in the buffer are what the comparison sees.
-      const std::vector<std::byte>& bytes = *p.byob_buffer;
+      const std::span<const std::byte> bytes = p.byob_target;
       std::memcpy(got.data.buffer()->data(), bytes.data(),
                   std::min<size_t>(bytes.size(), got.data.buffer()->size()));
     } else {
-      got = p.value.get();
+      got = Settle(p.value);
     }
     return got;
   }
@@ -872,6 +1467,23 @@ class Runner {
   }
 
   void Build(const TimelineStep& s) {
+    if (!s.builder.empty()) {  // builder.build(outputs) on a named builder
+      webnn::GraphBuilder& builder = BuilderNamed(s);
+      webnn::MLNamedOperands outputs;
+      for (const auto& [name, operand] : s.outputs) {
+        const auto it = operands_.named.find(operand);
+        if (it == operands_.named.end()) {
+          Bad(s.field + ".outputs." + name,
+              "no operand named '" + operand + "' (input, constant and operator steps name them)");
+        }
+        outputs[name] = it->second;
+      }
+      Promise p;
+      p.graph = builder.Build(outputs);
+      if (!s.promise.empty()) return Keep(s, std::move(p));
+      BindGraph(s, Settle(p.graph));
+      return;
+    }
     webnn::Context& ctx = Ctx(s);
     Case def = s.graph_def;
     def.base_dir = c_.base_dir;
@@ -893,7 +1505,7 @@ class Runner {
     Promise p;
     p.graph = builder.Build(outputs);
     if (!s.promise.empty()) return Keep(s, std::move(p));
-    BindGraph(s, p.graph.get());
+    BindGraph(s, Settle(p.graph));
   }
 
   void BindGraph(const TimelineStep& s, webnn::Graph g) {
@@ -957,7 +1569,10 @@ class Runner {
     } else if (origin.kind != StepKind::kReadTensor) {
       log_ = "settled before";
     }
-    if (p.error) throw *p.error;
+    if (p.error) {
+      rejected_ = true;  // an awaited promise can only reject
+      throw *p.error;
+    }
     if (origin.kind == StepKind::kReadTensor) CheckRead(s, p, p.settled_value);
   }
 
@@ -1002,6 +1617,13 @@ class Runner {
   std::map<std::string, GraphEntry> graphs_;
   std::map<std::string, Promise> promises_;
   std::map<std::string, Provenance> provenance_;  // by tensor name
+  bool rejected_ = false;  // the current step's error came from a promise it awaited
+  // Named builders, kept alive to the end (an operand of a builder must never outlive it), and
+  // the operands of all of them in one namespace (with the builder warnings).
+  std::vector<std::unique_ptr<webnn::GraphBuilder>> builder_store_;
+  std::map<std::string, webnn::GraphBuilder*> builders_;
+  BuiltCase operands_;
+  std::map<std::string, ScriptBuffer> buffers_;
 };
 
 }  // namespace

@@ -1,6 +1,8 @@
 // Timeline cases (docs/case-format.md "Timeline cases"): a script of MLContext / MLTensor /
 // MLGraphBuilder calls run through the library API (runner/api/webnn.h), each step optionally
-// expecting a spec error, readTensor steps comparing the data read with expected values.
+// expecting a spec error (thrown or rejected), readTensor steps comparing the data read with
+// expected values. Builders may be named, with one step per builder method, and script buffers
+// may be named, passed as views (byteOffset/length), changed, detached and inspected.
 #pragma once
 
 #include <cstdint>
@@ -34,14 +36,33 @@ enum class StepKind : uint8_t {
   kCheckTensor,
   kCheckContext,
   kOpSupportLimits,
+  // Named builders: new MLGraphBuilder(context) and one step per builder method.
+  kCreateBuilder,
+  kInput,
+  kConstant,
+  kOperator,
+  // Named script buffers (ArrayBuffer / SharedArrayBuffer) and what a script does to them.
+  kCreateBuffer,
+  kSetBuffer,
+  kDetachBuffer,
+  kCheckBuffer,
 };
+
+// How an expected error must arrive: either way, thrown by the call, or as the rejection of the
+// promise the call returned.
+enum class ErrorHow : uint8_t { kEither, kThrown, kRejected };
 
 // An AllowSharedBufferSource described by a step: its kind ("Float32Array", "ArrayBuffer", ...;
 // empty = the view type matching the tensor's data type), its values and/or its byte length.
+// Or a view of a named script buffer: `buffer` names it, `type` is the view ("ArrayBuffer" /
+// "SharedArrayBuffer": the buffer itself), `byte_offset` and `length` (elements) place it.
 struct BufferSpec {
   std::string type;
   const Value* data = nullptr;
   std::optional<uint64_t> byte_length;
+  std::string buffer;
+  std::optional<uint64_t> byte_offset;
+  std::optional<uint64_t> length;
 };
 
 struct TimelineStep {
@@ -61,9 +82,18 @@ struct TimelineStep {
   const Value* expected = nullptr;    // readTensor/await data, checkTensor/opSupportLimits/lost
   std::optional<Tolerance> tolerance;
   std::optional<std::string> expected_error;
-  const Value* options = nullptr;  // createContext
-  Case graph_def;                  // build: inputs and operators
-  std::string graph_path;          // build: where they are ("...timeline[3]" or "...graph")
+  ErrorHow expected_how = ErrorHow::kEither;
+  std::string builder;                  // named-builder steps, and build on a named builder
+  std::string operand;                  // input / constant: the script name the operand is bound to
+  std::string input_name;               // input: the MLOperand name
+  OperatorSpec op;                      // operator
+  const Value* scalar_type = nullptr;   // constant(dataType, value): the data type ...
+  const Value* value = nullptr;         // ... and the value
+  bool shared = false;                  // createBuffer: a SharedArrayBuffer
+  std::optional<bool> expect_detached;  // checkBuffer
+  const Value* options = nullptr;       // createContext
+  Case graph_def;                       // build: inputs and operators
+  std::string graph_path;               // build: where they are ("...timeline[3]" or "...graph")
   // build: graph output name -> operand name; dispatch: name -> tensor.
   std::vector<std::pair<std::string, std::string>> outputs;
   std::vector<std::pair<std::string, std::string>> inputs;  // dispatch: name -> tensor

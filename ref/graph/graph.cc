@@ -167,7 +167,7 @@ std::shared_ptr<const Graph> GraphBuilder::Build(
     }
   }
   for (const auto& [name, operand] : outputs) graph->outputs_.push_back({name, operand.id});
-  has_built_ = true;  // step 17
+  has_built_ = true;  // step 16
   return graph;
 }
 

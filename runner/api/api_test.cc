@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <memory>
 #include <optional>
 
 #include "runner/api/webnn.h"
@@ -247,6 +248,40 @@ TEST_CASE("destroying a tensor rejects its pending reads with InvalidStateError"
   CHECK(target == std::vector<uint8_t>(4, 0xEE));  // the ML task never wrote the buffer
   t.Destroy();                                     // idempotent
   CHECK(Rejection(c.ReadTensor(t)) == ErrorType::kTypeError);
+}
+
+TEST_CASE("readTensor(tensor, outputData): a detached outputData, at the call or before delivery") {
+  Context c = NewContext();
+  Tensor t = c.CreateTensor(TensorDesc(DataType::kFloat32, {2}, true, true)).get();
+  c.WriteTensor(t, std::vector<float>{1.5f, -2});
+  // A view of the middle 8 bytes of a 16-byte buffer, filled with 0x77.
+  std::vector<std::byte> storage(16, std::byte{0x77});
+  auto detached = std::make_shared<bool>(false);
+  const AllowSharedBufferTarget view(BufferType::kFloat32Array,
+                                     std::span<std::byte>(storage).subspan(4, 8));
+  AllowSharedBufferTarget tracked = view;
+  tracked.detached = [detached] { return *detached; };
+  // Detached before the call: its byte length is 0, so step 6 rejects with TypeError.
+  *detached = true;
+  CHECK(Rejection(c.ReadTensor(t, tracked)) == ErrorType::kTypeError);
+  // Detached after the call, before the ML task: step 9.1.3.2 rejects with TypeError and writes
+  // nothing; the promise has left [[pendingPromises]] (a later destroy does not touch it).
+  *detached = false;
+  std::future<void> pending = c.ReadTensor(t, tracked);
+  *detached = true;
+  CHECK(Rejection(std::move(pending)) == ErrorType::kTypeError);
+  CHECK(storage == std::vector<std::byte>(16, std::byte{0x77}));
+  // Not detached: the bytes land in the view and nowhere else.
+  *detached = false;
+  CHECK_FALSE(Rejection(c.ReadTensor(t, tracked)));
+  float back[2];
+  std::memcpy(back, storage.data() + 4, 8);
+  CHECK(back[0] == 1.5f);
+  CHECK(back[1] == -2.0f);
+  CHECK(storage[3] == std::byte{0x77});
+  CHECK(storage[12] == std::byte{0x77});
+  // A target without the member is never detached.
+  CHECK_FALSE(Rejection(c.ReadTensor(t, view)));
 }
 
 TEST_CASE("destroying the context: lost resolves, pending reads reject, later use fails") {

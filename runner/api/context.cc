@@ -476,13 +476,17 @@ std::shared_ptr<Pending<OperandValue>> StartRead(ContextImpl& c, const Tensor& t
     rejection = MakeError(ErrorType::kTypeError, "readTensor: the tensor is not readable");
     return nullptr;
   }
-  if (output && !ValidateBufferWithDescriptor(output->type, output->bytes.size(),
-                                              t->descriptor)) {  // BYOB step 6
-    rejection = MakeError(ErrorType::kTypeError,
-                          "readTensor: a " + std::string(BufferTypeName(output->type)) + " of " +
-                              std::to_string(output->bytes.size()) +
-                              " bytes does not match the tensor " + Describe(t->descriptor));
-    return nullptr;
+  if (output) {  // BYOB step 6; a detached buffer's byte length is 0
+    const bool detached = output->detached && output->detached();
+    const size_t length = detached ? 0 : output->bytes.size();
+    if (!ValidateBufferWithDescriptor(output->type, length, t->descriptor)) {
+      rejection = MakeError(ErrorType::kTypeError,
+                            "readTensor: a " + std::string(detached ? "detached " : "") +
+                                std::string(BufferTypeName(output->type)) + " of " +
+                                std::to_string(length) + " bytes does not match the tensor " +
+                                Describe(t->descriptor));
+      return nullptr;
+    }
   }
   auto pending = std::make_shared<Pending<OperandValue>>();
   t->pending.push_back(pending);  // append to [[pendingPromises]]
@@ -547,13 +551,18 @@ std::future<void> Context::ReadTensor(const Tensor& tensor,
     p.set_exception(std::make_exception_ptr(WebnnError(rejection->type, rejection->message)));
     return p.get_future();
   }
-  // The ML task writes the bytes to outputData (which cannot be detached in C++).
-  return internal::DeferredFuture<void>(c.content_mu, pending,
-                                        RemovePending(Access::Of(tensor), pending),
-                                        [target = outputData.bytes](OperandValue v) {
-                                          const std::vector<std::byte> bytes = v.data.Bytes();
-                                          std::copy(bytes.begin(), bytes.end(), target.begin());
-                                        });
+  // The ML task (step 9.1.3): remove the promise from [[pendingPromises]] (RemovePending), reject
+  // with TypeError if outputData has been detached since the call, else write the bytes.
+  return internal::DeferredFuture<void>(
+      c.content_mu, pending, RemovePending(Access::Of(tensor), pending),
+      [target = outputData.bytes, detached = outputData.detached](OperandValue v) {
+        if (detached && detached()) {
+          throw WebnnError(ErrorType::kTypeError,
+                           "readTensor: outputData was detached before the read completed");
+        }
+        const std::vector<std::byte> bytes = v.data.Bytes();
+        std::copy(bytes.begin(), bytes.end(), target.begin());
+      });
 }
 
 std::future<OperandValue> Context::ReadTensorValue(const Tensor& tensor) {

@@ -179,7 +179,7 @@ std::future<Graph> GraphBuilder::Build(const MLNamedOperands& outputs) {
       }
     }
   }
-  // Steps 2-4 ([[hasBuilt]], outputs) and 5-17 (the operators and inputs the outputs need, the
+  // Steps 2-4 ([[hasBuilt]], outputs) and 5-16 (the operators and inputs the outputs need, the
   // descriptors, [[hasBuilt]] = true) run in the core builder.
   std::shared_ptr<const nnref::Graph> built;
   try {
@@ -214,7 +214,7 @@ std::future<Graph> GraphBuilder::Build(const MLNamedOperands& outputs) {
     graphs.push_back(g);
   }
   auto pending = std::make_shared<Pending<Graph>>();
-  // Step 19: convert the graph on the timeline (the core graph is already executable), then
+  // Step 18: convert the graph on the timeline (the core graph is already executable), then
   // resolve, unless the context is lost by then.
   c.Enqueue([&c, g, pending] {
     if (c.AbortWhenLost()) {

@@ -29,6 +29,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
@@ -208,6 +209,13 @@ struct AllowSharedBufferSource {
 struct AllowSharedBufferTarget {
   BufferType type = BufferType::kArrayBuffer;
   std::span<std::byte> bytes;
+  // nnref: whether the buffer is [=BufferSource/detached=], for callers that model detaching (a
+  // script's ArrayBuffer.prototype.transfer()). Empty: never detached. readTensor(tensor,
+  // outputData) asks it twice: when called (a detached buffer's byte length is 0, so "validate
+  // buffer with descriptor", step 6, fails) and in the ML task that would write the bytes (step
+  // 9.1.3.2: reject with TypeError, write nothing). It is called in the thread that calls
+  // ReadTensor and in the one that waits on the future.
+  std::function<bool()> detached;
 
   AllowSharedBufferTarget() = default;
   AllowSharedBufferTarget(BufferType t, std::span<std::byte> b) : type(t), bytes(b) {}

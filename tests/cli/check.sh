@@ -53,6 +53,17 @@ grep -q '"timeline\[5\] readTensor y": {' "$tmp/t.json" || fail "timeline report
 out=$("$nnref" trace timeline.json --case cli.timeline.pass) || fail "timeline trace: $out"
 grep -q "\[5\] readTensor: 'y' = \[-1, 2.5\]" <<<"$out" || fail "timeline trace lacks the read: $out"
 
+# expectedError {"name", "how"}: a thrown error is not a rejection and vice versa; checkBuffer.
+out=$("$nnref" run timeline_how.json); rc=$?
+[ $rc -eq 1 ] || fail "timeline_how run exits $rc, want 1: $out"
+grep -q "^1 passed, 3 failed" <<<"$out" || fail "timeline_how summary: $out"
+grep -q "timeline\[1\] (readTensor): expected TypeError (thrown), but the TypeError was rejected" <<<"$out" ||
+  fail "a rejection passed as a throw: $out"
+grep -q "timeline\[1\] (writeTensor): expected TypeError (rejected), but the TypeError was thrown" <<<"$out" ||
+  fail "a throw passed as a rejection: $out"
+grep -q "timeline\[1\] (checkBuffer): buffer 'b' element 1 (byte 4): expected 2, got 0" <<<"$out" ||
+  fail "checkBuffer mismatch not located: $out"
+
 out=$("$nnref" ops --json)
 grep -q '"logicalNot"' <<<"$out" || fail "ops --json lacks logicalNot"
 # Backends and the check mode (backend_chain.json: sum = x + y, prod = sum * x, out = relu(prod);
