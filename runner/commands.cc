@@ -225,8 +225,9 @@ std::string MismatchLines(const Comparison& c) {
 }
 
 // Runs a timeline case (runner/timeline.h): each readTensor comparison is one output.
-CaseResult RunTimelineCase(const Case& c, const BuilderLimits& limits, bool exact) {
-  const TimelineResult t = RunTimeline(c, limits, exact);
+CaseResult RunTimelineCase(const Case& c, const BuilderLimits& limits, bool exact,
+                           std::shared_ptr<const Backend> backend = nullptr) {
+  const TimelineResult t = RunTimeline(c, limits, exact, std::move(backend));
   CaseResult r{c.file, c.name, Verdict::kPass, t.message, {}};
   r.verdict = t.verdict == TimelineResult::Verdict::kPass   ? Verdict::kPass
               : t.verdict == TimelineResult::Verdict::kFail ? Verdict::kFail
@@ -250,14 +251,7 @@ struct Engine {
 CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = false,
                    const Engine& engine = {}) {
   if (c.timeline) {
-    if (engine.backend) {
-      return {c.file, c.name, Verdict::kSkip,
-              std::string(engine.backend->name()) +
-                  ": timeline cases script the MLContext API on the reference (--backend runs "
-                  "graph cases)",
-              {}};
-    }
-    return RunTimelineCase(c, limits, exact);
+    return RunTimelineCase(c, limits, exact, engine.backend);
   }
   if (engine.backend && c.reference_only) {
     return {c.file, c.name, Verdict::kSkip, "reference-only case: " + *c.reference_only, {}};

@@ -711,8 +711,9 @@ std::string Subset(const Value& expected, const Value& actual, const std::string
 
 class Runner {
  public:
-  Runner(const Case& c, const BuilderLimits& limits, bool exact)
-      : c_(c), limits_(limits), exact_(exact) {}
+  Runner(const Case& c, const BuilderLimits& limits, bool exact,
+         std::shared_ptr<const Backend> backend)
+      : c_(c), limits_(limits), exact_(exact), backend_(std::move(backend)) {}
 
   TimelineResult Run() {
     r_.warnings = c_.timeline->warnings;
@@ -810,6 +811,7 @@ class Runner {
       }
       webnn::MLContextOptions o;
       o.limits = limits_;
+      o.backend = backend_;
       it = contexts_.emplace(s.context, webnn::Context::Create(o).get()).first;
     }
     return it->second;
@@ -1334,6 +1336,7 @@ class Runner {
     }
     webnn::MLContextOptions o;
     o.limits = limits_;
+    o.backend = backend_;
     if (s.options) {
       if (const Value* p = s.options->Find("powerPreference")) {
         const std::string v = p->is_string() ? p->str() : "";
@@ -1610,6 +1613,7 @@ class Runner {
   const Case& c_;
   BuilderLimits limits_;
   bool exact_;
+  std::shared_ptr<const Backend> backend_;  // every context's kernels (null: the reference)
   TimelineResult r_;
   std::string log_;  // the current step's log detail
   std::map<std::string, webnn::Context> contexts_;
@@ -1628,10 +1632,11 @@ class Runner {
 
 }  // namespace
 
-TimelineResult RunTimeline(const Case& c, const BuilderLimits& limits, bool exact) {
+TimelineResult RunTimeline(const Case& c, const BuilderLimits& limits, bool exact,
+                           std::shared_ptr<const Backend> backend) {
   TimelineResult r;
   try {
-    return Runner(c, limits, exact).Run();
+    return Runner(c, limits, exact, std::move(backend)).Run();
   } catch (const InputError& e) {
     r.verdict = TimelineResult::Verdict::kError;
     r.message = e.what();

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "numerics/tolerance.h"
+#include "ops/backend.h"
 #include "ref/graph/graph.h"
 #include "ref/value.h"
 #include "runner/case.h"
@@ -123,6 +124,8 @@ struct TimelineResult {
 };
 
 // Runs the script: contexts are created with `limits`; `exact` compares bit-exactly as run --exact.
-TimelineResult RunTimeline(const Case& c, const BuilderLimits& limits, bool exact);
+// `backend` (null: the reference) computes every context's graphs (MLContextOptions::backend).
+TimelineResult RunTimeline(const Case& c, const BuilderLimits& limits, bool exact,
+                           std::shared_ptr<const Backend> backend = nullptr);
 
 }  // namespace nnref
