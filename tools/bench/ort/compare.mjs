@@ -5,8 +5,8 @@
 // results.md and results.json to --out.
 //
 // node tools/bench/ort/compare.mjs --bench build/bin/nnref_bench --ort-dir build/bench-ort
-//     [--out DIR] [--repeat N] [--warmup N] [--min-sample-ms X] [--threads N] [--only ID,ID]
-//     [--small] [--no-reference]
+//     [--out DIR] [--repeat N] [--reference-repeat N] [--warmup N] [--min-sample-ms X]
+//     [--threads N] [--only ID,ID] [--small] [--no-reference]
 import {spawnSync} from 'node:child_process';
 import fs from 'node:fs';
 import {createRequire} from 'node:module';
@@ -23,7 +23,8 @@ const SPEEDUP_TARGET = 1.7;  // all threads / 1 thread, on 2 cores
 const MISMATCH = 1e-3;       // nnref_bench's bound on |simd - reference| / max |reference|
 
 function parseArgs(argv) {
-  const o = {bench: null, ortDir: null, out: null, repeat: 7, warmup: 2, minSampleMs: 10,
+  const o = {bench: null, ortDir: null, out: null, repeat: 7, referenceRepeat: 3, warmup: 2,
+             minSampleMs: 10,
              threads: 0, only: null, small: false, reference: true};
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
@@ -35,6 +36,7 @@ function parseArgs(argv) {
     else if (a === '--ort-dir') o.ortDir = value();
     else if (a === '--out') o.out = value();
     else if (a === '--repeat') o.repeat = Number(value());
+    else if (a === '--reference-repeat') o.referenceRepeat = Number(value());
     else if (a === '--warmup') o.warmup = Number(value());
     else if (a === '--min-sample-ms') o.minSampleMs = Number(value());
     else if (a === '--threads') o.threads = Number(value());
@@ -167,8 +169,9 @@ function checkOutput(id, operands, y) {
 
 // --- nnref_bench ------------------------------------------------------------------------------
 function runNnref(o, id) {
-  const args = ['--tsv', '--only', id, '--repeat', String(o.repeat), '--warmup', String(o.warmup),
-                '--min-sample-ms', String(o.minSampleMs)];
+  const args = ['--tsv', '--only', id, '--repeat', String(o.repeat), '--reference-repeat',
+                String(o.referenceRepeat), '--warmup', String(o.warmup), '--min-sample-ms',
+                String(o.minSampleMs)];
   if (o.threads) args.push('--threads', String(o.threads));
   if (o.small) args.push('--small');
   if (!o.reference) args.push('--no-reference');
@@ -357,7 +360,8 @@ async function main() {
     `ORT: onnxruntime-node ${ortVersion}, CPU execution provider, intraOpNumThreads 1 and ${T}, ` +
         'graphOptimizationLevel all; single-operator models, weights as initializers',
     `times: ms per call, median of ${o.repeat} samples after ${Math.max(1, o.warmup)} warm-up ` +
-        `call(s); a sample is at least ${o.minSampleMs} ms of back-to-back calls` +
+        `call(s) (reference: ${info.reference_repeat} samples after 1); a sample is at least ` +
+        `${o.minSampleMs} ms of back-to-back calls` +
         (o.small ? '; --small shapes' : ''),
     'nnref: Graph::Compute in nnref_bench; ORT: the session run inside ONNX Runtime (its ' +
         'profiler\'s model_run events); ORT 1T via Node: await session.run as Node.js sees it ' +
