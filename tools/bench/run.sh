@@ -7,13 +7,15 @@
 # the targets. The table is also written to BUILD/bench/results.md and results.json.
 #
 # usage: tools/bench/run.sh [--build DIR] [--repeat N] [--reference-repeat N] [--warmup N]
-#                           [--min-sample-ms X] [--threads N] [--only ID,ID] [--small]
-#                           [--no-reference]
+#                           [--min-sample-ms X] [--rounds N] [--threads N] [--only ID,ID]
+#                           [--small] [--no-reference]
 #   --build DIR   build folder (default: build; configured as Release when it has no CMakeCache)
 #   --repeat N    timed samples per variant (default 7); the figure is their median
 #   --reference-repeat N  samples of the reference (default 3, after 1 warm-up call)
 #   --warmup N    untimed calls first (default 2)
 #   --min-sample-ms X  a sample times back-to-back calls for at least X ms (default 10)
+#   --rounds N    time every benchmark N times over and report the median of the rounds
+#                 (default 1; use 3 or more on a busy machine)
 #   --threads N   "all threads" (default: every core)
 #   --only IDs    conv2d,matmul,add,softmax,layerNormalization,relu_matmul,overhead
 #   --small       tiny shapes (a quick check that everything runs; the figures mean nothing)

@@ -6,7 +6,7 @@
 //
 // node tools/bench/ort/compare.mjs --bench build/bin/nnref_bench --ort-dir build/bench-ort
 //     [--out DIR] [--repeat N] [--reference-repeat N] [--warmup N] [--min-sample-ms X]
-//     [--threads N] [--only ID,ID] [--small] [--no-reference]
+//     [--rounds N] [--threads N] [--only ID,ID] [--small] [--no-reference]
 import {spawnSync} from 'node:child_process';
 import fs from 'node:fs';
 import {createRequire} from 'node:module';
@@ -24,7 +24,7 @@ const MISMATCH = 1e-3;       // nnref_bench's bound on |simd - reference| / max 
 
 function parseArgs(argv) {
   const o = {bench: null, ortDir: null, out: null, repeat: 7, referenceRepeat: 3, warmup: 2,
-             minSampleMs: 10,
+             minSampleMs: 10, rounds: 1,
              threads: 0, only: null, small: false, reference: true};
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
@@ -37,6 +37,7 @@ function parseArgs(argv) {
     else if (a === '--out') o.out = value();
     else if (a === '--repeat') o.repeat = Number(value());
     else if (a === '--reference-repeat') o.referenceRepeat = Number(value());
+    else if (a === '--rounds') o.rounds = Math.max(1, Number(value()));
     else if (a === '--warmup') o.warmup = Number(value());
     else if (a === '--min-sample-ms') o.minSampleMs = Number(value());
     else if (a === '--threads') o.threads = Number(value());
@@ -319,6 +320,24 @@ function markdownTable(head, body) {
           ...body.map((r) => `| ${pad(r).join(' | ')} |`)].join('\n');
 }
 
+// One row from the rows of every round: per variant, the median of the rounds' medians (a skip
+// stays a skip; the reference comes from the first round).
+function combineRounds(perRound) {
+  const row = {...perRound[0]};
+  for (const key of ['simd1', 'simd_all', 'ort1', 'ort_all', 'ort1_node', 'ort_all_node']) {
+    const timed = perRound.map((r) => r[key]).filter((v) => v && v.skip === undefined);
+    if (timed.length !== perRound.length) continue;
+    const medians = timed.map((v) => v.median_ms).sort((a, b) => a - b);
+    const n = medians.length;
+    row[key] = {...timed[0],
+                median_ms: n % 2 ? medians[(n - 1) / 2] : (medians[n / 2 - 1] + medians[n / 2]) / 2,
+                min_ms: Math.min(...timed.map((v) => v.min_ms)),
+                difference: Math.max(...timed.map((v) => v.difference ?? 0)),
+                rounds: timed.map((v) => v.median_ms)};
+  }
+  return row;
+}
+
 function cpuModel() {
   try {
     const m = fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.*)$/m);
@@ -336,18 +355,25 @@ async function main() {
   const ids = ORDER.filter((id) => knownIds.includes(id) && (!o.only || o.only.includes(id)));
   const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
   const start = {date: new Date().toISOString(), load: load()};
-  const rows = [];
+  // Each round times every benchmark (nnref, then ONNX Runtime); with several rounds each figure
+  // is the median of the rounds' medians, so a burst of load on the machine hits all columns alike.
+  // The reference runs in the first round only.
+  const rounds = [];
   let info = null;
-  for (const id of ids) {
-    const nnref = runNnref(o, id);
-    info = nnref.info;
-    const T = Number(info.threads);
-    const b = nnref.bench;
-    const ortResult = await runOrt(ort, protobuf, o, id, b.shapes, T);
-    rows.push({id, label: b.label, shapes: b.shapes, reference: variant(b, 'reference'),
-               simd1: variant(b, 'simd1'), simd_all: variant(b, 'simd_all'), ...ortResult});
-    process.stderr.write(`  ${id} done\n`);
+  for (let round = 0; round < o.rounds; ++round) {
+    const results = {};
+    for (const id of ids) {
+      const nnref = runNnref({...o, reference: o.reference && round === 0}, id);
+      info = nnref.info;
+      const b = nnref.bench;
+      const ortResult = await runOrt(ort, protobuf, o, id, b.shapes, Number(info.threads));
+      results[id] = {id, label: b.label, shapes: b.shapes, reference: variant(b, 'reference'),
+                     simd1: variant(b, 'simd1'), simd_all: variant(b, 'simd_all'), ...ortResult};
+      process.stderr.write(`  round ${round + 1}/${o.rounds}: ${id} done\n`);
+    }
+    rounds.push(results);
   }
+  const rows = ids.map((id) => combineRounds(rounds.map((r) => r[id])));
   const T = Number(info.threads);
   const end = {date: new Date().toISOString(), load: load()};
   const head = header(T);
@@ -362,6 +388,7 @@ async function main() {
     `times: ms per call, median of ${o.repeat} samples after ${Math.max(1, o.warmup)} warm-up ` +
         `call(s) (reference: ${info.reference_repeat} samples after 1); a sample is at least ` +
         `${o.minSampleMs} ms of back-to-back calls` +
+        (o.rounds > 1 ? `; median of ${o.rounds} rounds over all benchmarks` : '') +
         (o.small ? '; --small shapes' : ''),
     'nnref: Graph::Compute in nnref_bench; ORT: the session run inside ONNX Runtime (its ' +
         'profiler\'s model_run events); ORT 1T via Node: await session.run as Node.js sees it ' +
@@ -377,7 +404,8 @@ async function main() {
   if (o.out) {
     fs.mkdirSync(o.out, {recursive: true});
     fs.writeFileSync(path.join(o.out, 'results.json'),
-                     JSON.stringify({about, start, end, threads: T, rows, targets: goals}, null, 1));
+                     JSON.stringify({about, start, end, threads: T, rows, targets: goals, rounds},
+                                    null, 1));
     fs.writeFileSync(path.join(o.out, 'results.md'),
                      `${about.map((a) => `- ${a}`).join('\n')}\n\n${markdownTable(head, body)}\n\n` +
                          `${goals.map((g) => `- ${g}`).join('\n')}\n`);
