@@ -138,11 +138,13 @@ std::vector<Bench> MakeBenches(bool small) {
 }
 
 struct Options {
-  int repeat = 7;
+  // Many short samples: on a shared machine a call is now and then descheduled, and the median
+  // of single calls skips those; a sample of many calls would almost always include one.
+  int repeat = 21;
   int reference_repeat = 3;  // the reference is a baseline, not a target: fewer samples
   int warmup = 1;
-  double min_sample_ms = 10;
-  unsigned threads = 0;  // "all threads": 0 = every core
+  double min_sample_ms = 0;  // > 0: a sample is k back-to-back calls lasting at least this
+  unsigned threads = 0;      // "all threads": 0 = every core
   std::vector<std::string> only;
   std::string filter;
   bool small = false;
@@ -156,8 +158,8 @@ struct Timing {
 };
 
 // `warmup` untimed calls (at least one; the last one also sizes the samples), then `repeat`
-// samples of k back-to-back calls, k chosen so a sample lasts about min_sample_ms. Reports the
-// median and minimum time per call over the samples.
+// samples of k back-to-back calls, k chosen so a sample lasts about min_sample_ms (k = 1 when
+// it is 0). Reports the median and minimum time per call over the samples.
 Timing Measure(const std::function<void()>& fn, const Options& opt) {
   using Clock = std::chrono::steady_clock;
   double last_ms = 0;
@@ -270,11 +272,15 @@ int main(int argc, char** argv) {
                 std::min(opt.repeat, opt.reference_repeat));
   } else {
     std::printf("simd backend: %s\n", simd_all->Describe().c_str());
+    const std::string sample =
+        opt.min_sample_ms > 0
+            ? "at least " + std::to_string(opt.min_sample_ms) + " ms of back-to-back calls"
+            : std::string("one call");
     std::printf(
         "ms per call: median of %d samples (reference: %d) after %d warm-up call(s) "
-        "(reference: 1); a sample is at least %g ms of back-to-back calls\n\n",
+        "(reference: 1); a sample is %s\n\n",
         opt.repeat, std::min(opt.repeat, opt.reference_repeat), std::max(1, opt.warmup),
-        opt.min_sample_ms);
+        sample.c_str());
     std::printf("%-50s %11s %11s %11s %8s %9s %10s\n", "benchmark", "reference", "simd 1T",
                 ("simd " + t_all).c_str(), "speed-up", "GFLOP/s", "|simd-ref|");
   }

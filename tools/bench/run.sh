@@ -10,12 +10,12 @@
 #                           [--min-sample-ms X] [--rounds N] [--threads N] [--only ID,ID]
 #                           [--small] [--no-reference]
 #   --build DIR   build folder (default: build; configured as Release when it has no CMakeCache)
-#   --repeat N    timed samples per variant (default 7); the figure is their median
+#   --repeat N    timed samples per variant (default 21); the figure is their median
 #   --reference-repeat N  samples of the reference (default 3, after 1 warm-up call)
 #   --warmup N    untimed calls first (default 2)
-#   --min-sample-ms X  a sample times back-to-back calls for at least X ms (default 10)
+#   --min-sample-ms X  a sample is back-to-back calls for at least X ms (default 0: one call)
 #   --rounds N    time every benchmark N times over and report the median of the rounds
-#                 (default 1; use 3 or more on a busy machine)
+#                 (default 3; the reference runs in the first round only)
 #   --threads N   "all threads" (default: every core)
 #   --only IDs    conv2d,matmul,add,softmax,layerNormalization,relu_matmul,overhead
 #   --small       tiny shapes (a quick check that everything runs; the figures mean nothing)

@@ -23,8 +23,8 @@ const SPEEDUP_TARGET = 1.7;  // all threads / 1 thread, on 2 cores
 const MISMATCH = 1e-3;       // nnref_bench's bound on |simd - reference| / max |reference|
 
 function parseArgs(argv) {
-  const o = {bench: null, ortDir: null, out: null, repeat: 7, referenceRepeat: 3, warmup: 2,
-             minSampleMs: 10, rounds: 1,
+  const o = {bench: null, ortDir: null, out: null, repeat: 21, referenceRepeat: 3, warmup: 2,
+             minSampleMs: 0, rounds: 3,
              threads: 0, only: null, small: false, reference: true};
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
@@ -386,8 +386,9 @@ async function main() {
     `ORT: onnxruntime-node ${ortVersion}, CPU execution provider, intraOpNumThreads 1 and ${T}, ` +
         'graphOptimizationLevel all; single-operator models, weights as initializers',
     `times: ms per call, median of ${o.repeat} samples after ${Math.max(1, o.warmup)} warm-up ` +
-        `call(s) (reference: ${info.reference_repeat} samples after 1); a sample is at least ` +
-        `${o.minSampleMs} ms of back-to-back calls` +
+        `call(s) (reference: ${info.reference_repeat} samples after 1); ` +
+        (o.minSampleMs > 0 ? `a sample is at least ${o.minSampleMs} ms of back-to-back calls`
+                           : 'a sample is one call') +
         (o.rounds > 1 ? `; median of ${o.rounds} rounds over all benchmarks` : '') +
         (o.small ? '; --small shapes' : ''),
     'nnref: Graph::Compute in nnref_bench; ORT: the session run inside ONNX Runtime (its ' +
