@@ -24,8 +24,7 @@ const MISMATCH = 1e-3;       // nnref_bench's bound on |simd - reference| / max 
 
 function parseArgs(argv) {
   const o = {bench: null, ortDir: null, out: null, repeat: 21, referenceRepeat: 3, warmup: 2,
-             minSampleMs: 0, rounds: 3,
-             threads: 0, only: null, small: false, reference: true};
+             minSampleMs: 0, rounds: 3, threads: 0, only: null, small: false, reference: true};
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     const value = () => {
