@@ -38,7 +38,8 @@ if [[ ! -f "$build/CMakeCache.txt" ]]; then
   cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
 build_type="$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt")"
-if [[ "$build_type" != Release ]] || grep -q '^NNREF_\(SANITIZE\|TSAN\|FUZZ\):BOOL=ON' "$build/CMakeCache.txt"; then
+if [[ "$build_type" != Release ]] ||
+   grep -q '^NNREF_\(SANITIZE\|TSAN\|FUZZ\):BOOL=ON' "$build/CMakeCache.txt"; then
   echo "run.sh: warning: $build is not a plain Release build; its figures are not comparable" >&2
 fi
 cmake --build "$build" --target nnref_bench >&2
@@ -50,8 +51,9 @@ fi
 
 ort_dir="$build/bench-ort"
 mkdir -p "$ort_dir"
+modules="$ort_dir/node_modules"
 if ! cmp -s "$root/tools/bench/ort/package.json" "$ort_dir/package.json" ||
-   [[ ! -d "$ort_dir/node_modules/onnxruntime-node" || ! -d "$ort_dir/node_modules/protobufjs" ]]; then
+   [[ ! -d "$modules/onnxruntime-node" || ! -d "$modules/protobufjs" ]]; then
   cp "$root/tools/bench/ort/package.json" "$ort_dir/package.json"
   echo "run.sh: installing onnxruntime-node and protobufjs into $ort_dir" >&2
   # The CPU binaries ship inside the package; skip its post-install download of GPU providers.

@@ -406,9 +406,9 @@ async function main() {
     fs.writeFileSync(path.join(o.out, 'results.json'),
                      JSON.stringify({about, start, end, threads: T, rows, targets: goals, rounds},
                                     null, 1));
+    const list = (lines) => lines.map((l) => `- ${l}`).join('\n');
     fs.writeFileSync(path.join(o.out, 'results.md'),
-                     `${about.map((a) => `- ${a}`).join('\n')}\n\n${markdownTable(head, body)}\n\n` +
-                         `${goals.map((g) => `- ${g}`).join('\n')}\n`);
+                     `${list(about)}\n\n${markdownTable(head, body)}\n\n${list(goals)}\n`);
     console.log(`\nwritten: ${path.join(o.out, 'results.md')}, results.json`);
   }
   const mismatch = rows.some((r) => [r.simd1, r.simd_all].some((v) => v.difference > MISMATCH));
