@@ -1,106 +1,373 @@
-// tools/bench: times the reference kernels on the shapes of docs/performance.md. The reference is
-// a plain loop nest by design; these figures are a baseline for the fast paths, not a target the
-// reference is tuned for. Usage: build/bin/nnref_bench [--repeat N] [--filter NAME]
+// tools/bench: times one graph per benchmark with the reference kernels and with the simd backend
+// (ops/simd) on one thread and on every core, in one process on the same inputs. Operators the
+// backend has no kernel for are reported as "skip (simd: OP: not implemented)". Every simd result
+// is checked against the reference result (a broken kernel is not timed as if it were fast).
+// tools/bench/run.sh adds ONNX Runtime beside these figures (docs/performance.md).
+//
+// Usage: build/bin/nnref_bench [--repeat N] [--reference-repeat N] [--warmup N]
+//            [--min-sample-ms X] [--threads N] [--only ID,ID] [--filter TEXT] [--small]
+//            [--no-reference] [--tsv]
+// The reference is timed with min(repeat, reference-repeat) samples (default 3) after one
+// warm-up call: it is a baseline, not a target, and takes seconds per call on some shapes.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <limits>
+#include <map>
+#include <optional>
+#include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "ops/activations.h"
+#include "ops/backend.h"
 #include "ops/conv2d.h"
+#include "ops/elementwise_binary.h"
 #include "ops/matmul_gemm.h"
 #include "ops/normalization.h"
+#include "ops/simd/simd_backend.h"
 #include "ops/softmax.h"
-#include "runner/data.h"
 
 namespace nnref {
 namespace {
 
+// Uniform floats in [-1, 1) from a fixed seed (SplitMix64; the values only need to be ordinary
+// numbers, never denormal, infinite or NaN).
 Tensor Random(const Shape& shape, uint64_t seed) {
   Tensor t = Tensor::Allocate(DataType::kFloat32, shape);
-  SplitMix64 rng(seed);
+  uint64_t state = seed;
   float* p = t.base<float>();
   for (uint64_t i = 0; i < t.element_count(); ++i) {
-    p[i] = static_cast<float>(rng.NextUnit() * 2.0 - 1.0);
+    state += 0x9E3779B97F4A7C15ull;
+    uint64_t z = state;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    p[i] = static_cast<float>(static_cast<double>(z >> 11) * 0x1p-52 - 1.0);
   }
   return t;
 }
 
-struct Bench {
-  const char* name;
-  double flops;  // floating-point operations of one run (multiply-add = 2)
-  std::function<std::shared_ptr<const Graph>(GraphBuilder&)> build;
-  std::vector<std::pair<std::string, Shape>> inputs;
+std::string Dims(const Shape& shape) {
+  std::string s;
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "x" : "") + std::to_string(shape[i]);
+  return s;
+}
+
+// One operand of a benchmark graph: a graph input, or a constant (weights) with random data.
+struct BenchOperand {
+  std::string name;
+  Shape shape;
+  bool constant = false;
 };
+
+struct Bench {
+  std::string id;     // --only, and the key tools/bench/ort/compare.mjs builds its model from
+  std::string label;  // what the table shows
+  double flops;       // floating-point operations of one run (multiply-add = 2; nominal otherwise)
+  std::vector<BenchOperand> operands;
+  std::function<Operand(GraphBuilder&, const std::vector<Operand>&)> build;
+};
+
+// The benchmarks of docs/performance.md; `small` shrinks every shape for the smoke test.
+std::vector<Bench> MakeBenches(bool small) {
+  const uint64_t conv_c = small ? 8 : 64, conv_hw = small ? 14 : 56;
+  const uint64_t mm = small ? 32 : 512;
+  const uint64_t add_c = small ? 8 : 256, add_hw = small ? 14 : 56;
+  const uint64_t sm_rows = small ? 4 : 64, sm_cols = small ? 100 : 1000;
+  const uint64_t ln_rows = small ? 4 : 128, ln_cols = small ? 96 : 768;
+  const uint64_t fc_m = small ? 8 : 128, fc_k = small ? 48 : 768, fc_n = small ? 192 : 3072;
+  const double f = 1.0;  // keeps the FLOP formulas in double
+  std::vector<Bench> b;
+  b.push_back({"conv2d",
+               "conv2d float32 " + Dims({1, conv_c, conv_hw, conv_hw}) + " * " +
+                   Dims({conv_c, conv_c, 3, 3}) + " pad 1",
+               2 * f * static_cast<double>(conv_c * conv_hw * conv_hw * conv_c * 9),
+               {{"x", {1, conv_c, conv_hw, conv_hw}}, {"w", {conv_c, conv_c, 3, 3}, true}},
+               [](GraphBuilder& g, const std::vector<Operand>& o) {
+                 MLConv2dOptions options;
+                 options.padding = std::vector<uint32_t>{1, 1, 1, 1};
+                 return Conv2d(g, o[0], o[1], options);
+               }});
+  b.push_back(
+      {"matmul",
+       "matmul float32 " + Dims({mm, mm}) + " * " + Dims({mm, mm}),
+       2 * f * static_cast<double>(mm * mm * mm),
+       {{"a", {mm, mm}}, {"b", {mm, mm}}},
+       [](GraphBuilder& g, const std::vector<Operand>& o) { return Matmul(g, o[0], o[1]); }});
+  const Shape add_shape = {1, add_c, add_hw, add_hw};
+  b.push_back({"add",
+               "add float32 " + Dims(add_shape) + " + " + Dims(add_shape),
+               f * static_cast<double>(ElementCount(add_shape)),
+               {{"a", add_shape}, {"b", add_shape}},
+               [](GraphBuilder& g, const std::vector<Operand>& o) {
+                 return ElementwiseBinary(g, BinaryOp::kAdd, o[0], o[1]);
+               }});
+  b.push_back({"softmax",
+               "softmax float32 " + Dims({sm_rows, sm_cols}) + " axis 1",
+               3 * f * static_cast<double>(sm_rows * sm_cols),
+               {{"x", {sm_rows, sm_cols}}},
+               [](GraphBuilder& g, const std::vector<Operand>& o) { return Softmax(g, o[0], 1); }});
+  b.push_back(
+      {"layerNormalization",
+       "layerNormalization float32 " + Dims({ln_rows, ln_cols}),
+       5 * f * static_cast<double>(ln_rows * ln_cols),
+       {{"x", {ln_rows, ln_cols}}},
+       [](GraphBuilder& g, const std::vector<Operand>& o) { return LayerNormalization(g, o[0]); }});
+  b.push_back({"relu_matmul",
+               "relu(matmul float32 " + Dims({fc_m, fc_k}) + " * " + Dims({fc_k, fc_n}) + ")",
+               2 * f * static_cast<double>(fc_m * fc_k * fc_n),
+               {{"x", {fc_m, fc_k}}, {"w", {fc_k, fc_n}, true}},
+               [](GraphBuilder& g, const std::vector<Operand>& o) {
+                 return Relu(g, Matmul(g, o[0], o[1]));
+               }});
+  // Not a target: what one call costs when there is almost nothing to compute.
+  b.push_back({"overhead",
+               "call overhead: add float32 1 + 1",
+               1,
+               {{"a", {1}}, {"b", {1}}},
+               [](GraphBuilder& g, const std::vector<Operand>& o) {
+                 return ElementwiseBinary(g, BinaryOp::kAdd, o[0], o[1]);
+               }});
+  return b;
+}
+
+struct Options {
+  // Many short samples: on a shared machine a call is now and then descheduled, and the median
+  // of single calls skips those; a sample of many calls would almost always include one.
+  int repeat = 21;
+  int reference_repeat = 3;  // the reference is a baseline, not a target: fewer samples
+  int warmup = 1;
+  double min_sample_ms = 0;  // > 0: a sample is k back-to-back calls lasting at least this
+  unsigned threads = 0;      // "all threads": 0 = every core
+  std::vector<std::string> only;
+  std::string filter;
+  bool small = false;
+  bool reference = true;
+  bool tsv = false;
+};
+
+struct Timing {
+  double median_ms = 0, min_ms = 0;
+  int calls_per_sample = 1;
+};
+
+// `warmup` untimed calls (at least one; the last one also sizes the samples), then `repeat`
+// samples of k back-to-back calls, k chosen so a sample lasts about min_sample_ms (k = 1 when
+// it is 0). Reports the median and minimum time per call over the samples.
+Timing Measure(const std::function<void()>& fn, const Options& opt) {
+  using Clock = std::chrono::steady_clock;
+  double last_ms = 0;
+  for (int i = 0; i < std::max(1, opt.warmup); ++i) {
+    const auto t0 = Clock::now();
+    fn();
+    last_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  }
+  Timing t;
+  t.calls_per_sample = static_cast<int>(
+      std::clamp(std::ceil(opt.min_sample_ms / std::max(last_ms, 1e-6)), 1.0, 10000.0));
+  std::vector<double> per_call;
+  for (int r = 0; r < std::max(1, opt.repeat); ++r) {
+    const auto t0 = Clock::now();
+    for (int k = 0; k < t.calls_per_sample; ++k) fn();
+    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    per_call.push_back(ms / t.calls_per_sample);
+  }
+  std::sort(per_call.begin(), per_call.end());
+  const size_t n = per_call.size();
+  t.median_ms = n % 2 ? per_call[n / 2] : (per_call[n / 2 - 1] + per_call[n / 2]) / 2;
+  t.min_ms = per_call.front();
+  return t;
+}
+
+// The largest |a - b| over the elements, relative to the largest |b| (0 when b is all zero).
+double RelativeDifference(const Tensor& a, const Tensor& b) {
+  const Tensor ca = a.Contiguous(), cb = b.Contiguous();
+  const float* pa = ca.base<float>();
+  const float* pb = cb.base<float>();
+  double diff = 0, scale = 0;
+  for (uint64_t i = 0; i < cb.element_count(); ++i) {
+    const double x = pa[i], y = pb[i];
+    diff = std::isnan(x) != std::isnan(y) ? std::numeric_limits<double>::infinity()
+                                          : std::max(diff, std::fabs(x - y));
+    scale = std::max(scale, std::fabs(y));
+  }
+  return scale > 0 ? diff / scale : diff;
+}
+
+// A result of one variant: a timing, or why it was skipped.
+struct VariantResult {
+  std::optional<Timing> timing;
+  std::string skip;
+  double difference = 0;  // simd only: RelativeDifference against the reference result
+};
+
+constexpr double kMismatch = 1e-3;  // a difference this large means a wrong kernel, not rounding
+
+std::string Ms(double ms) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, ms < 1 ? "%.4f" : ms < 100 ? "%.3f" : "%.1f", ms);
+  return buf;
+}
 
 }  // namespace
 }  // namespace nnref
 
 int main(int argc, char** argv) {
   using namespace nnref;
-  int repeat = 3;
-  std::string filter;
+  Options opt;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = std::atoi(argv[++i]);
-    if (!std::strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
+    const std::string a = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (a == "--repeat" && has_value) {
+      opt.repeat = std::atoi(argv[++i]);
+    } else if (a == "--reference-repeat" && has_value) {
+      opt.reference_repeat = std::atoi(argv[++i]);
+    } else if (a == "--warmup" && has_value) {
+      opt.warmup = std::atoi(argv[++i]);
+    } else if (a == "--min-sample-ms" && has_value) {
+      opt.min_sample_ms = std::atof(argv[++i]);
+    } else if (a == "--threads" && has_value) {
+      opt.threads = static_cast<unsigned>(std::atoi(argv[++i]));
+    } else if (a == "--only" && has_value) {
+      std::stringstream ids(argv[++i]);
+      for (std::string id; std::getline(ids, id, ',');) opt.only.push_back(id);
+    } else if (a == "--filter" && has_value) {
+      opt.filter = argv[++i];
+    } else if (a == "--small") {
+      opt.small = true;
+    } else if (a == "--no-reference") {
+      opt.reference = false;
+    } else if (a == "--tsv") {
+      opt.tsv = true;
+    } else {
+      std::fprintf(stderr,
+                   "usage: nnref_bench [--repeat N] [--reference-repeat N] [--warmup N] "
+                   "[--min-sample-ms X] [--threads N] [--only ID,ID] [--filter TEXT] [--small] "
+                   "[--no-reference] [--tsv]\n");
+      return 2;
+    }
   }
-  const OperandDescriptor conv_in{DataType::kFloat32, {1, 64, 56, 56}};
-  const std::vector<Bench> benches = {
-      {"conv2d float32 1x64x56x56 * 64x64x3x3 pad 1",
-       2.0 * 64 * 56 * 56 * 64 * 9,
-       [&](GraphBuilder& b) {
-         const Operand x = b.Input("x", conv_in);
-         const Operand w =
-             b.Constant({DataType::kFloat32, {64, 64, 3, 3}}, Random({64, 64, 3, 3}, 2));
-         MLConv2dOptions o;
-         o.padding = std::vector<uint32_t>{1, 1, 1, 1};
-         return b.Build({{"y", Conv2d(b, x, w, o)}});
-       },
-       {{"x", {1, 64, 56, 56}}}},
-      {"matmul float32 512x512 * 512x512",
-       2.0 * 512 * 512 * 512,
-       [](GraphBuilder& b) {
-         const Operand a = b.Input("a", {DataType::kFloat32, {512, 512}});
-         const Operand c = b.Input("b", {DataType::kFloat32, {512, 512}});
-         return b.Build({{"y", Matmul(b, a, c)}});
-       },
-       {{"a", {512, 512}}, {"b", {512, 512}}}},
-      {"softmax float32 64x1000 axis 1",
-       3.0 * 64 * 1000,
-       [](GraphBuilder& b) {
-         const Operand x = b.Input("x", {DataType::kFloat32, {64, 1000}});
-         return b.Build({{"y", Softmax(b, x, 1)}});
-       },
-       {{"x", {64, 1000}}}},
-      {"layerNormalization float32 128x768",
-       5.0 * 128 * 768,
-       [](GraphBuilder& b) {
-         const Operand x = b.Input("x", {DataType::kFloat32, {128, 768}});
-         return b.Build({{"y", LayerNormalization(b, x)}});
-       },
-       {{"x", {128, 768}}}},
-  };
-  std::printf("%-48s %12s %12s %10s\n", "benchmark", "min ms", "median ms", "GFLOP/s");
+  const unsigned all_threads =
+      opt.threads ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
+  const auto simd1 = MakeSimdBackend(BackendOptions{1});
+  const auto simd_all = MakeSimdBackend(BackendOptions{all_threads});
+  const std::vector<Bench> benches = MakeBenches(opt.small);
+  for (const std::string& id : opt.only) {
+    if (std::none_of(benches.begin(), benches.end(), [&](const Bench& b) { return b.id == id; })) {
+      std::fprintf(stderr, "nnref_bench: no benchmark '%s'\n", id.c_str());
+      return 2;
+    }
+  }
+
+  const std::string t_all = std::to_string(all_threads) + "T";
+  if (opt.tsv) {
+    std::printf("info\tthreads=%u\tsimd=%s\trepeat=%d\treference_repeat=%d\n", all_threads,
+                simd_all->Describe().c_str(), opt.repeat,
+                std::min(opt.repeat, opt.reference_repeat));
+  } else {
+    std::printf("simd backend: %s\n", simd_all->Describe().c_str());
+    const std::string sample =
+        opt.min_sample_ms > 0
+            ? "at least " + std::to_string(opt.min_sample_ms) + " ms of back-to-back calls"
+            : std::string("one call");
+    std::printf(
+        "ms per call: median of %d samples (reference: %d) after %d warm-up call(s) "
+        "(reference: 1); a sample is %s\n\n",
+        opt.repeat, std::min(opt.repeat, opt.reference_repeat), std::max(1, opt.warmup),
+        sample.c_str());
+    std::printf("%-50s %11s %11s %11s %8s %9s %10s\n", "benchmark", "reference", "simd 1T",
+                ("simd " + t_all).c_str(), "speed-up", "GFLOP/s", "|simd-ref|");
+  }
+  bool mismatch = false;
   for (const Bench& bench : benches) {
-    if (!filter.empty() && std::string(bench.name).find(filter) == std::string::npos) continue;
+    if (!opt.only.empty() &&
+        std::find(opt.only.begin(), opt.only.end(), bench.id) == opt.only.end()) {
+      continue;
+    }
+    if (!opt.filter.empty() && bench.label.find(opt.filter) == std::string::npos) continue;
     GraphBuilder builder;
-    const auto graph = bench.build(builder);
+    std::vector<Operand> operands;
     std::map<std::string, Tensor> inputs;
     uint64_t seed = 10;
-    for (const auto& [name, shape] : bench.inputs) inputs[name] = Random(shape, seed++);
-    std::vector<double> ms;
-    for (int r = 0; r < repeat; ++r) {
-      const auto t0 = std::chrono::steady_clock::now();
-      const auto out = graph->Compute(inputs);
-      const auto t1 = std::chrono::steady_clock::now();
-      ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    std::string shapes;
+    for (const BenchOperand& o : bench.operands) {
+      const OperandDescriptor desc{DataType::kFloat32, o.shape};
+      const Tensor data = Random(o.shape, seed++);
+      operands.push_back(o.constant ? builder.Constant(desc, data) : builder.Input(o.name, desc));
+      if (!o.constant) inputs[o.name] = data;
+      shapes +=
+          (shapes.empty() ? "" : ",") + o.name + ":" + Dims(o.shape) + (o.constant ? ":const" : "");
     }
-    std::sort(ms.begin(), ms.end());
-    const double median = ms[ms.size() / 2];
-    std::printf("%-48s %12.2f %12.2f %10.3f\n", bench.name, ms.front(), median,
-                bench.flops / (ms.front() * 1e6));
+    const auto graph = builder.Build({{"y", bench.build(builder, operands)}});
+    const Tensor expected = graph->Compute(inputs).at("y").data;
+
+    VariantResult ref;
+    if (opt.reference) {
+      Options ref_opt = opt;
+      ref_opt.repeat = std::min(opt.repeat, opt.reference_repeat);
+      ref_opt.warmup = std::min(opt.warmup, 1);
+      ref.timing = Measure([&] { graph->Compute(inputs); }, ref_opt);
+    } else {
+      ref.skip = "--no-reference";
+    }
+    std::vector<VariantResult> simd(2);
+    const std::shared_ptr<const Backend> backends[2] = {simd1, simd_all};
+    for (int v = 0; v < 2; ++v) {
+      std::string why;
+      const std::optional<BackendGraph> compiled = CompileForBackend(*graph, backends[v], why);
+      if (!compiled) {
+        simd[v].skip = why;
+        continue;
+      }
+      const auto run = [&] { return graph->Compute(inputs, {}, compiled->kernels); };
+      simd[v].difference = RelativeDifference(run().at("y").data, expected);
+      if (!(simd[v].difference <= kMismatch)) mismatch = true;
+      simd[v].timing = Measure([&] { run(); }, opt);
+    }
+
+    if (opt.tsv) {
+      std::printf("bench\tid=%s\tlabel=%s\tshapes=%s\tflops=%.0f", bench.id.c_str(),
+                  bench.label.c_str(), shapes.c_str(), bench.flops);
+      const char* names[3] = {"reference", "simd1", "simd_all"};
+      const VariantResult* results[3] = {&ref, &simd[0], &simd[1]};
+      for (int v = 0; v < 3; ++v) {
+        if (results[v]->timing) {
+          std::printf("\t%s_ms=%.6g\t%s_min_ms=%.6g\t%s_calls=%d", names[v],
+                      results[v]->timing->median_ms, names[v], results[v]->timing->min_ms, names[v],
+                      results[v]->timing->calls_per_sample);
+          if (v > 0) std::printf("\t%s_difference=%.3g", names[v], results[v]->difference);
+        } else {
+          std::printf("\t%s_skip=%s", names[v], results[v]->skip.c_str());
+        }
+      }
+      std::printf("\n");
+    } else {
+      const std::string r = ref.timing ? Ms(ref.timing->median_ms) : "-";
+      std::printf("%-50s %11s", bench.label.c_str(), r.c_str());
+      if (!simd[0].timing || !simd[1].timing) {
+        std::printf(" skip (%s)\n", (simd[0].timing ? simd[1] : simd[0]).skip.c_str());
+      } else {
+        const double t1 = simd[0].timing->median_ms, tn = simd[1].timing->median_ms;
+        std::printf(
+            " %11s %11s %7.2fx %9.2f %10.2g%s\n", Ms(t1).c_str(), Ms(tn).c_str(), t1 / tn,
+            bench.flops / (t1 * 1e6), std::max(simd[0].difference, simd[1].difference),
+            std::max(simd[0].difference, simd[1].difference) <= kMismatch ? "" : "  MISMATCH");
+      }
+    }
+    std::fflush(stdout);
+  }
+  if (mismatch) {
+    std::fprintf(stderr,
+                 "nnref_bench: a simd result differs from the reference by more than %g "
+                 "of its largest magnitude (MISMATCH above)\n",
+                 kMismatch);
+    return 1;
   }
   return 0;
 }

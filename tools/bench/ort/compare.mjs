@@ -1,0 +1,424 @@
+// The side-by-side benchmark of tools/bench/run.sh: for each benchmark, nnref_bench times the
+// reference and the simd backend (1 thread, all threads), then ONNX Runtime (onnxruntime-node)
+// times the same operator as a single-operator ONNX model (1 thread, all threads) in this
+// process. Prints one table with the ratios and the targets of docs/performance.md, and writes
+// results.md and results.json to --out.
+//
+// node tools/bench/ort/compare.mjs --bench build/bin/nnref_bench --ort-dir build/bench-ort
+//     [--out DIR] [--repeat N] [--reference-repeat N] [--warmup N] [--min-sample-ms X]
+//     [--rounds N] [--threads N] [--only ID,ID] [--small] [--no-reference]
+import {spawnSync} from 'node:child_process';
+import fs from 'node:fs';
+import {createRequire} from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+
+import {buildModel, knownIds, parseShapes} from './onnx.mjs';
+
+const ORDER = ['conv2d', 'matmul', 'add', 'softmax', 'layerNormalization', 'relu_matmul',
+               'overhead'];
+// docs/performance.md "Targets": simd 1 thread / ONNX Runtime 1 thread at most `max`.
+const RATIO_TARGETS = {conv2d: 1.2, matmul: 1.2, add: 1.0, softmax: 1.0};
+const SPEEDUP_TARGET = 1.7;  // all threads / 1 thread, on 2 cores
+const MISMATCH = 1e-3;       // nnref_bench's bound on |simd - reference| / max |reference|
+
+function parseArgs(argv) {
+  const o = {bench: null, ortDir: null, out: null, repeat: 21, referenceRepeat: 3, warmup: 2,
+             minSampleMs: 0, rounds: 3, threads: 0, only: null, small: false, reference: true};
+  for (let i = 0; i < argv.length; ++i) {
+    const a = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
+      return argv[++i];
+    };
+    if (a === '--bench') o.bench = value();
+    else if (a === '--ort-dir') o.ortDir = value();
+    else if (a === '--out') o.out = value();
+    else if (a === '--repeat') o.repeat = Number(value());
+    else if (a === '--reference-repeat') o.referenceRepeat = Number(value());
+    else if (a === '--rounds') o.rounds = Math.max(1, Number(value()));
+    else if (a === '--warmup') o.warmup = Number(value());
+    else if (a === '--min-sample-ms') o.minSampleMs = Number(value());
+    else if (a === '--threads') o.threads = Number(value());
+    else if (a === '--only') o.only = value().split(',');
+    else if (a === '--small') o.small = true;
+    else if (a === '--no-reference') o.reference = false;
+    else throw new Error(`unknown argument ${a}`);
+  }
+  if (!o.bench || !o.ortDir) throw new Error('--bench and --ort-dir are required');
+  for (const id of o.only ?? []) {
+    if (!ORDER.includes(id)) throw new Error(`no benchmark '${id}' (known: ${ORDER.join(', ')})`);
+  }
+  return o;
+}
+
+// Uniform floats in [-1, 1) (xorshift32; ONNX Runtime only needs ordinary numbers).
+function random(n, seed) {
+  const a = new Float32Array(n);
+  let s = seed >>> 0 || 1;
+  for (let i = 0; i < n; ++i) {
+    s ^= s << 13; s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5; s >>>= 0;
+    a[i] = s / 2 ** 31 - 1;
+  }
+  return a;
+}
+
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+
+// As nnref_bench's Measure: warm-up calls, then `repeat` samples of k back-to-back calls.
+async function measure(fn, o) {
+  let last = 0;
+  for (let i = 0; i < Math.max(1, o.warmup); ++i) {
+    const t0 = now();
+    await fn();
+    last = now() - t0;
+  }
+  const k = Math.min(10000, Math.max(1, Math.ceil(o.minSampleMs / Math.max(last, 1e-6))));
+  const perCall = [];
+  for (let r = 0; r < Math.max(1, o.repeat); ++r) {
+    const t0 = now();
+    for (let i = 0; i < k; ++i) await fn();
+    perCall.push((now() - t0) / k);
+  }
+  perCall.sort((x, y) => x - y);
+  const n = perCall.length;
+  const median = n % 2 ? perCall[(n - 1) / 2] : (perCall[n / 2 - 1] + perCall[n / 2]) / 2;
+  return {median_ms: median, min_ms: perCall[0], calls: k};
+}
+
+// --- independent check of ONNX Runtime's output on sampled elements ---------------------------
+// Each function gives the output dims and, for output element i, the value computed here in
+// double from the operand data and the scale its float32 rounding error is relative to.
+const dot = (n, term) => {
+  let s = 0, abs = 0;
+  for (let k = 0; k < n; ++k) {
+    const t = term(k);
+    s += t;
+    abs += Math.abs(t);
+  }
+  return {value: s, scale: abs};
+};
+const EXPECTED = {
+  conv2d: ({x, w}) => {
+    const [, C, H, W] = x.dims, [O, , KH, KW] = w.dims;
+    const OH = H + 2 - KH + 1, OW = W + 2 - KW + 1;
+    return {dims: [1, O, OH, OW], at: (i) => {
+      const o = Math.floor(i / (OH * OW)), oh = Math.floor(i / OW) % OH, ow = i % OW;
+      return dot(C * KH * KW, (k) => {
+        const c = Math.floor(k / (KH * KW)), kh = Math.floor(k / KW) % KH, kw = k % KW;
+        const h = oh + kh - 1, v = ow + kw - 1;
+        if (h < 0 || h >= H || v < 0 || v >= W) return 0;
+        return x.data[(c * H + h) * W + v] * w.data[((o * C + c) * KH + kh) * KW + kw];
+      });
+    }};
+  },
+  matmul: ({a, b}) => {
+    const [M, K] = a.dims, N = b.dims[1];
+    return {dims: [M, N], at: (i) => {
+      const m = Math.floor(i / N), n = i % N;
+      return dot(K, (k) => a.data[m * K + k] * b.data[k * N + n]);
+    }};
+  },
+  add: ({a, b}) => ({dims: a.dims, at: (i) => ({value: a.data[i] + b.data[i], scale: 1})}),
+  softmax: ({x}) => {
+    const [, N] = x.dims;
+    return {dims: x.dims, at: (i) => {
+      const row = x.data.subarray(i - (i % N), i - (i % N) + N);
+      const max = row.reduce((m, v) => Math.max(m, v), -Infinity);
+      const sum = row.reduce((s, v) => s + Math.exp(v - max), 0);
+      return {value: Math.exp(x.data[i] - max) / sum, scale: 1};
+    }};
+  },
+  layerNormalization: ({x}) => {
+    const [, N] = x.dims;
+    return {dims: x.dims, at: (i) => {
+      const row = x.data.subarray(i - (i % N), i - (i % N) + N);
+      const mean = row.reduce((s, v) => s + v, 0) / N;
+      const variance = row.reduce((s, v) => s + (v - mean) ** 2, 0) / N;
+      return {value: (x.data[i] - mean) / Math.sqrt(variance + 1e-5), scale: 1};
+    }};
+  },
+  relu_matmul: ({x, w}) => {
+    const [M, K] = x.dims, N = w.dims[1];
+    return {dims: [M, N], at: (i) => {
+      const m = Math.floor(i / N), n = i % N;
+      const d = dot(K, (k) => x.data[m * K + k] * w.data[k * N + n]);
+      return {value: Math.max(0, d.value), scale: d.scale};
+    }};
+  },
+};
+EXPECTED.overhead = EXPECTED.add;
+
+// Throws unless `y` (an ort.Tensor) has the expected dims and matches on sampled elements.
+function checkOutput(id, operands, y) {
+  const e = EXPECTED[id](operands);
+  if (JSON.stringify(Array.from(y.dims)) !== JSON.stringify(e.dims)) {
+    throw new Error(`${id}: ONNX Runtime output dims ${y.dims}, expected ${e.dims}`);
+  }
+  const n = y.data.length;
+  const samples = [0, n - 1, ...Array.from(random(62, 7), (r) => Math.floor((r + 1) / 2 * n))];
+  for (const i of samples) {
+    const {value, scale} = e.at(i);
+    if (!(Math.abs(y.data[i] - value) <= 1e-4 * Math.max(scale, 1e-2))) {
+      throw new Error(`${id}: ONNX Runtime output element ${i} is ${y.data[i]}, expected ${value}`);
+    }
+  }
+}
+
+// --- nnref_bench ------------------------------------------------------------------------------
+function runNnref(o, id) {
+  const args = ['--tsv', '--only', id, '--repeat', String(o.repeat), '--reference-repeat',
+                String(o.referenceRepeat), '--warmup', String(o.warmup), '--min-sample-ms',
+                String(o.minSampleMs)];
+  if (o.threads) args.push('--threads', String(o.threads));
+  if (o.small) args.push('--small');
+  if (!o.reference) args.push('--no-reference');
+  const r = spawnSync(o.bench, args, {encoding: 'utf8', maxBuffer: 1 << 20});
+  if (r.error) throw r.error;
+  const rows = {};
+  for (const line of r.stdout.split('\n')) {
+    const [kind, ...fields] = line.split('\t');
+    if (kind === 'info' || kind === 'bench') {
+      rows[kind] = Object.fromEntries(fields.map((f) => [f.slice(0, f.indexOf('=')),
+                                                         f.slice(f.indexOf('=') + 1)]));
+    }
+  }
+  // Exit status 1 with a row: a simd result differs from the reference (reported as MISMATCH).
+  if (!rows.info || !rows.bench || (r.status !== 0 && r.status !== 1)) {
+    throw new Error(`${o.bench} ${args.join(' ')} failed (status ${r.status}):\n${r.stderr}`);
+  }
+  return rows;
+}
+
+function variant(row, name) {
+  if (row[`${name}_skip`] !== undefined) return {skip: row[`${name}_skip`]};
+  const v = {median_ms: Number(row[`${name}_ms`]), min_ms: Number(row[`${name}_min_ms`]),
+             calls: Number(row[`${name}_calls`])};
+  if (row[`${name}_difference`] !== undefined) v.difference = Number(row[`${name}_difference`]);
+  return v;
+}
+
+// --- ONNX Runtime -----------------------------------------------------------------------------
+// The median over samples of k calls of ONNX Runtime's own time per run: the durations (us) of
+// the profiler's "model_run" events (InferenceSession::Run inside the native library), the
+// last `repeat * k` of them being the timed calls.
+function profiledTime(file, o, k) {
+  const runs = JSON.parse(fs.readFileSync(file, 'utf8'))
+      .filter((e) => e.name === 'model_run').map((e) => e.dur / 1000);
+  const timed = runs.slice(-Math.max(1, o.repeat) * k);
+  const perCall = [];
+  for (let i = 0; i + k <= timed.length; i += k) {
+    perCall.push(timed.slice(i, i + k).reduce((a, b) => a + b, 0) / k);
+  }
+  perCall.sort((a, b) => a - b);
+  const n = perCall.length;
+  if (!n) throw new Error(`no model_run events in ${file}`);
+  return {median_ms: n % 2 ? perCall[(n - 1) / 2] : (perCall[n / 2 - 1] + perCall[n / 2]) / 2,
+          min_ms: perCall[0], calls: k};
+}
+
+// ONNX Runtime with 1 thread (ort1) and `threads` threads (ort_all): the time of one run inside
+// ONNX Runtime (profiler), and as Node.js sees it (ort1_node, ort_all_node: await session.run,
+// which adds the binding's copies and promise round trip).
+async function runOrt(ort, protobuf, o, id, shapes, threads) {
+  const operands = parseShapes(shapes);
+  const data = {};
+  operands.forEach((op, k) => {
+    data[op.name] = {dims: op.dims, data: random(op.dims.reduce((p, d) => p * d, 1), 101 + k)};
+  });
+  const model = buildModel(protobuf, id, operands, (op) => data[op.name].data);
+  const feeds = {};
+  for (const op of operands) {
+    if (!op.constant) feeds[op.name] = new ort.Tensor('float32', data[op.name].data, op.dims);
+  }
+  const result = {};
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nnref-bench-ort-'));
+  try {
+    for (const [key, n] of [['ort1', 1], ['ort_all', threads]]) {
+      const prefix = path.join(dir, key);
+      const session = await ort.InferenceSession.create(model, {
+        intraOpNumThreads: n, interOpNumThreads: 1, executionMode: 'sequential',
+        graphOptimizationLevel: 'all', enableProfiling: true, profileFilePrefix: prefix});
+      try {
+        checkOutput(id, data, (await session.run(feeds)).y);
+        result[`${key}_node`] = await measure(() => session.run(feeds), o);
+      } finally {
+        await session.release();  // writes the profile
+      }
+      const file = fs.readdirSync(dir).find((f) => f.startsWith(`${key}_`));
+      if (!file) throw new Error(`ONNX Runtime wrote no profile under ${prefix}`);
+      result[key] = profiledTime(path.join(dir, file), o, result[`${key}_node`].calls);
+    }
+  } finally {
+    fs.rmSync(dir, {recursive: true, force: true});
+  }
+  return result;
+}
+
+// --- report -----------------------------------------------------------------------------------
+const ms = (v) => (v.skip !== undefined ? '-'
+                   : v.median_ms.toFixed(v.median_ms < 1 ? 4 : v.median_ms < 100 ? 3 : 1));
+const x = (r) => `${r.toFixed(2)}x`;
+
+function cells(row, T) {
+  const {reference, simd1, simd_all, ort1, ort_all} = row;
+  const simd = simd1.skip !== undefined || simd_all.skip !== undefined
+      ? [`skip (${simd1.skip ?? simd_all.skip})`]
+      : [ms(simd1), ms(simd_all), (simd1.median_ms / ort1.median_ms).toFixed(2),
+         x(simd1.median_ms / simd_all.median_ms) +
+             (Math.max(simd1.difference, simd_all.difference) > MISMATCH ? ' MISMATCH' : '')];
+  return [row.label, ms(reference), ms(ort1), ms(ort_all), x(ort1.median_ms / ort_all.median_ms),
+          ms(row.ort1_node), ...simd];
+}
+
+function header(T) {
+  return ['benchmark', 'reference', 'ORT 1T', `ORT ${T}T`, 'ORT speed-up', 'ORT 1T via Node',
+          'simd 1T', `simd ${T}T`, 'simd/ORT 1T', 'simd speed-up'];
+}
+
+function targets(rows, T) {
+  const lines = [];
+  for (const [id, max] of Object.entries(RATIO_TARGETS)) {
+    const row = rows.find((r) => r.id === id);
+    if (!row) continue;
+    const what = `${id}: simd 1T / ORT 1T <= ${max.toFixed(1)}`;
+    if (row.simd1.skip !== undefined) {
+      lines.push(`${what}: not measured, skip (${row.simd1.skip})`);
+    } else {
+      const r = row.simd1.median_ms / row.ort1.median_ms;
+      lines.push(`${what}: ${r <= max ? 'met' : 'NOT MET'} (${r.toFixed(2)})`);
+    }
+  }
+  const speedups = rows.filter((r) => r.id !== 'overhead').map((row) => {
+    if (row.simd1.skip !== undefined || row.simd_all.skip !== undefined) return `${row.id} skip`;
+    const s = row.simd1.median_ms / row.simd_all.median_ms;
+    return `${row.id} ${s >= SPEEDUP_TARGET ? 'met' : 'NOT MET'} (${x(s)})`;
+  });
+  if (speedups.length) {
+    lines.push(`simd all-threads speed-up (1T time / ${T}T time) >= ${SPEEDUP_TARGET}x on 2 cores` +
+               (T === 2 ? '' : ` (this run: ${T} threads)`) + `: ${speedups.join(', ')}`);
+  }
+  return lines;
+}
+
+function textTable(head, body) {
+  // A skip cell spans the simd columns: it is the row's last cell, unpadded and not measured.
+  const spans = (r, c) => r.length < head.length && c === r.length - 1;
+  const width = head.map((h, c) => Math.max(
+      h.length, ...body.map((r) => (c < r.length && !spans(r, c) ? r[c].length : 0))));
+  const line = (r) => r.map((v, c) => (c === 0 ? v.padEnd(width[c])
+                                       : spans(r, c) ? v : v.padStart(width[c]))).join('  ');
+  return [line(head), ...body.map(line)].join('\n');
+}
+
+function markdownTable(head, body) {
+  const pad = (r) => [...r, ...Array(head.length - r.length).fill('')];
+  return [`| ${head.join(' | ')} |`, `|${head.map((_, c) => (c ? '---:' : '---')).join('|')}|`,
+          ...body.map((r) => `| ${pad(r).join(' | ')} |`)].join('\n');
+}
+
+// One row from the rows of every round: per variant, the median of the rounds' medians (a skip
+// stays a skip; the reference comes from the first round).
+function combineRounds(perRound) {
+  const row = {...perRound[0]};
+  for (const key of ['simd1', 'simd_all', 'ort1', 'ort_all', 'ort1_node', 'ort_all_node']) {
+    const timed = perRound.map((r) => r[key]).filter((v) => v && v.skip === undefined);
+    if (timed.length !== perRound.length) continue;
+    const medians = timed.map((v) => v.median_ms).sort((a, b) => a - b);
+    const n = medians.length;
+    row[key] = {...timed[0],
+                median_ms: n % 2 ? medians[(n - 1) / 2] : (medians[n / 2 - 1] + medians[n / 2]) / 2,
+                min_ms: Math.min(...timed.map((v) => v.min_ms)),
+                difference: Math.max(...timed.map((v) => v.difference ?? 0)),
+                rounds: timed.map((v) => v.median_ms)};
+  }
+  return row;
+}
+
+function cpuModel() {
+  try {
+    const m = fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.*)$/m);
+    return m ? m[1] : os.cpus()[0]?.model ?? 'unknown CPU';
+  } catch {
+    return os.cpus()[0]?.model ?? 'unknown CPU';
+  }
+}
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  const require = createRequire(path.resolve(o.ortDir, 'package.json'));
+  const ort = require('onnxruntime-node');
+  const protobuf = require('protobufjs');
+  const ids = ORDER.filter((id) => knownIds.includes(id) && (!o.only || o.only.includes(id)));
+  const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  const start = {date: new Date().toISOString(), load: load()};
+  // Each round times every benchmark (nnref, then ONNX Runtime); with several rounds each figure
+  // is the median of the rounds' medians, so a burst of load on the machine hits all columns alike.
+  // The reference runs in the first round only.
+  const rounds = [];
+  let info = null;
+  for (let round = 0; round < o.rounds; ++round) {
+    const results = {};
+    for (const id of ids) {
+      const nnref = runNnref({...o, reference: o.reference && round === 0}, id);
+      info = nnref.info;
+      const b = nnref.bench;
+      const ortResult = await runOrt(ort, protobuf, o, id, b.shapes, Number(info.threads));
+      results[id] = {id, label: b.label, shapes: b.shapes, reference: variant(b, 'reference'),
+                     simd1: variant(b, 'simd1'), simd_all: variant(b, 'simd_all'), ...ortResult};
+      process.stderr.write(`  round ${round + 1}/${o.rounds}: ${id} done\n`);
+    }
+    rounds.push(results);
+  }
+  const rows = ids.map((id) => combineRounds(rounds.map((r) => r[id])));
+  const T = Number(info.threads);
+  const end = {date: new Date().toISOString(), load: load()};
+  const head = header(T);
+  const body = rows.map((r) => cells(r, T));
+  const ortVersion = ort.env.versions?.node ?? 'unknown';
+  const about = [
+    `machine: ${cpuModel()}, ${os.availableParallelism()} logical CPUs; ` +
+        `load average ${start.load} at ${start.date}, ${end.load} at ${end.date}`,
+    `simd: ${info.simd}`,
+    `ORT: onnxruntime-node ${ortVersion}, CPU execution provider, intraOpNumThreads 1 and ${T}, ` +
+        'graphOptimizationLevel all; single-operator models, weights as initializers',
+    `times: ms per call, median of ${o.repeat} samples after ${Math.max(1, o.warmup)} warm-up ` +
+        `call(s) (reference: ${info.reference_repeat} samples after 1); ` +
+        (o.minSampleMs > 0 ? `a sample is at least ${o.minSampleMs} ms of back-to-back calls`
+                           : 'a sample is one call') +
+        (o.rounds > 1 ? `; median of ${o.rounds} rounds over all benchmarks` : '') +
+        (o.small ? '; --small shapes' : ''),
+    'nnref: Graph::Compute in nnref_bench; ORT: the session run inside ONNX Runtime (its ' +
+        'profiler\'s model_run events); ORT 1T via Node: await session.run as Node.js sees it ' +
+        '(binding copies and promise round trip added)',
+  ];
+  const goals = targets(rows, T);
+  console.log(about.join('\n'));
+  console.log();
+  console.log(textTable(head, body));
+  console.log();
+  console.log('targets:');
+  for (const g of goals) console.log(`  ${g}`);
+  if (o.out) {
+    fs.mkdirSync(o.out, {recursive: true});
+    fs.writeFileSync(path.join(o.out, 'results.json'),
+                     JSON.stringify({about, start, end, threads: T, rows, targets: goals, rounds},
+                                    null, 1));
+    const list = (lines) => lines.map((l) => `- ${l}`).join('\n');
+    fs.writeFileSync(path.join(o.out, 'results.md'),
+                     `${list(about)}\n\n${markdownTable(head, body)}\n\n${list(goals)}\n`);
+    console.log(`\nwritten: ${path.join(o.out, 'results.md')}, results.json`);
+  }
+  const mismatch = rows.some((r) => [r.simd1, r.simd_all].some((v) => v.difference > MISMATCH));
+  if (mismatch) {
+    console.error('a simd result differs from the reference (MISMATCH above)');
+    process.exitCode = 1;
+  }
+}
+
+main().catch((e) => {
+  console.error(e.stack ?? String(e));
+  process.exitCode = 1;
+});

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# One command for the side-by-side benchmark of docs/performance.md ("Backends vs ONNX Runtime"):
+# builds nnref_bench (Release), installs onnxruntime-node and protobufjs from the npm registry into
+# BUILD/bench-ort (pinned in tools/bench/ort/package.json; nothing is installed in the source
+# tree), then times, per benchmark and in one run, the reference, the simd backend (1 thread and
+# all threads) and ONNX Runtime (1 thread and all threads) and prints the table, the ratios and
+# the targets. The table is also written to BUILD/bench/results.md and results.json.
+#
+# usage: tools/bench/run.sh [--build DIR] [--repeat N] [--reference-repeat N] [--warmup N]
+#                           [--min-sample-ms X] [--rounds N] [--threads N] [--only ID,ID]
+#                           [--small] [--no-reference]
+#   --build DIR   build folder (default: build; configured as Release when it has no CMakeCache)
+#   --repeat N    timed samples per variant (default 21); the figure is their median
+#   --reference-repeat N  samples of the reference (default 3, after 1 warm-up call)
+#   --warmup N    untimed calls first (default 2)
+#   --min-sample-ms X  a sample is back-to-back calls for at least X ms (default 0: one call)
+#   --rounds N    time every benchmark N times over and report the median of the rounds
+#                 (default 3; the reference runs in the first round only)
+#   --threads N   "all threads" (default: every core)
+#   --only IDs    conv2d,matmul,add,softmax,layerNormalization,relu_matmul,overhead
+#   --small       tiny shapes (a quick check that everything runs; the figures mean nothing)
+#   --no-reference  skip the reference (its conv2d and relu(matmul) take seconds per call)
+# Without node/npm it runs build/bin/nnref_bench alone (reference and simd only).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+build="$root/build"
+args=()
+while (($#)); do
+  case "$1" in
+    --build) build="$(realpath -m "$2")"; shift 2 ;;
+    *) args+=("$1"); shift ;;
+  esac
+done
+
+if [[ ! -f "$build/CMakeCache.txt" ]]; then
+  generator=()
+  command -v ninja >/dev/null && generator=(-G Ninja)
+  cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+build_type="$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt")"
+if [[ "$build_type" != Release ]] ||
+   grep -q '^NNREF_\(SANITIZE\|TSAN\|FUZZ\):BOOL=ON' "$build/CMakeCache.txt"; then
+  echo "run.sh: warning: $build is not a plain Release build; its figures are not comparable" >&2
+fi
+cmake --build "$build" --target nnref_bench >&2
+
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  echo "run.sh: node/npm not found: ONNX Runtime skipped, reference and simd only" >&2
+  exec "$build/bin/nnref_bench" "${args[@]}"
+fi
+
+ort_dir="$build/bench-ort"
+mkdir -p "$ort_dir"
+modules="$ort_dir/node_modules"
+if ! cmp -s "$root/tools/bench/ort/package.json" "$ort_dir/package.json" ||
+   [[ ! -d "$modules/onnxruntime-node" || ! -d "$modules/protobufjs" ]]; then
+  cp "$root/tools/bench/ort/package.json" "$ort_dir/package.json"
+  echo "run.sh: installing onnxruntime-node and protobufjs into $ort_dir" >&2
+  # The CPU binaries ship inside the package; skip its post-install download of GPU providers.
+  (cd "$ort_dir" && ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund \
+     --loglevel=error >&2)
+fi
+
+exec node "$root/tools/bench/ort/compare.mjs" --bench "$build/bin/nnref_bench" \
+  --ort-dir "$ort_dir" --out "$build/bench" "${args[@]}"
