@@ -165,8 +165,9 @@ class RecurrentKernel final : public Kernel {
     const float* peep;
   };
 
-  size_t Grain(size_t per_row) const {
-    return std::max<size_t>(1, size_t{1 << 14} / std::max<size_t>(1, per_row));
+  // Batch rows per thread-pool task: about 4096 gate elements.
+  static size_t Grain(size_t per_row) {
+    return std::max<size_t>(1, size_t{4096} / std::max<size_t>(1, per_row));
   }
 
   // hr[n * ld + j] = sum over k of a[n * H + k] * rw[(row0 + j) * H + k] for j < cols.

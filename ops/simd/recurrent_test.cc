@@ -288,7 +288,8 @@ void Check(const Problem& p, bool cell = false) {
   const double unit = p.type == DataType::kFloat16 ? std::ldexp(1.0, -11) : 0.0;
   for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
     hwy::SetSupportedTargetsForTest(target);
-    INFO("target " << hwy::TargetName(target));
+    const std::string target_name = hwy::TargetName(target);
+    INFO("target " << target_name);
     const auto y1 = RunSimd(*graph, inputs, 1), y2 = RunSimd(*graph, inputs, 2);
     for (const auto& [name, want] : expected) {
       INFO("output " << name);
@@ -324,9 +325,9 @@ TEST_CASE("simd gru: directions, layouts, resetAfter, sequences, options") {
       Check(p);
     }
   }
-  Problem wide;  // more than one GEMM tile and several batch rows per thread
+  Problem wide;  // several GEMM tiles and batch-row tasks: 2 threads really split the work
   wide.steps = 5;
-  wide.batch = 9;
+  wide.batch = 64;
   wide.input = 13;
   wide.hidden = 40;
   wide.dir = Dir::kBoth;
@@ -371,7 +372,7 @@ TEST_CASE("simd lstm: directions, layouts, peepholes, sequences, options") {
   Problem wide;
   wide.lstm = true;
   wide.steps = 4;
-  wide.batch = 7;
+  wide.batch = 50;
   wide.input = 11;
   wide.hidden = 33;
   wide.dir = Dir::kBoth;
