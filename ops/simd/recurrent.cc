@@ -88,7 +88,7 @@ class RecurrentKernel final : public Kernel {
     const auto isz = static_cast<size_t>(a_.input_size), hs = static_cast<size_t>(a_.hidden_size);
     const size_t gh = gates * hs, state = batch * hs;
     auto slot = [&](int s) {
-      return s < 0 ? std::vector<float>() : Float32Values(in[size_t(s)]->data);
+      return s < 0 ? std::vector<float>() : Float32Values(in[static_cast<size_t>(s)]->data);
     };
     const std::vector<float> x = Float32Values(in[0]->data), w = Float32Values(in[1]->data),
                              rw = Float32Values(in[2]->data);
@@ -121,19 +121,16 @@ class RecurrentKernel final : public Kernel {
     std::vector<float> rh(a_.lstm ? 0 : state);
     for (size_t dir = 0; dir < dirs; ++dir) {
       const bool reverse = dir == 1 || a_.direction == MLRecurrentNetworkDirection::kBackward;
-      if (h0.empty()) {
-        std::fill(h.begin(), h.end(), 0.0f);
-      } else {
-        std::copy(h0.begin() + long(dir * state), h0.begin() + long((dir + 1) * state), h.begin());
-      }
-      if (a_.lstm) {
-        if (c0.empty()) {
-          std::fill(c.begin(), c.end(), 0.0f);
+      // The initial states of this direction (zeros when absent).
+      auto init = [&](const std::vector<float>& from, std::vector<float>& to) {
+        if (from.empty()) {
+          std::fill(to.begin(), to.end(), 0.0f);
         } else {
-          std::copy(c0.begin() + long(dir * state), c0.begin() + long((dir + 1) * state),
-                    c.begin());
+          std::copy_n(from.data() + dir * state, state, to.data());
         }
-      }
+      };
+      init(h0, h);
+      if (a_.lstm) init(c0, c);
       const Weights wt{rw.data() + dir * gh * hs, b.empty() ? nullptr : b.data() + dir * gh,
                        rb.empty() ? nullptr : rb.data() + dir * gh,
                        peep.empty() ? nullptr : peep.data() + dir * 3 * hs};
