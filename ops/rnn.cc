@@ -163,6 +163,27 @@ int Append(std::vector<OperandId>& inputs, const std::optional<Operand>& o) {
   return static_cast<int>(inputs.size() - 1);
 }
 
+// The node's attributes (RecurrentAttributes in ops/rnn.h) from the validated values.
+std::shared_ptr<RecurrentAttributes> MakeAttributes(bool lstm, bool cell, uint64_t steps,
+                                                    uint64_t batch, uint64_t input_size,
+                                                    uint64_t hidden, std::vector<Act> acts,
+                                                    const Slots& slots) {
+  auto a = std::make_shared<RecurrentAttributes>();
+  a->lstm = lstm;
+  a->cell = cell;
+  a->steps = steps;
+  a->batch = batch;
+  a->input_size = input_size;
+  a->hidden_size = hidden;
+  a->activations = std::move(acts);
+  a->bias = slots.bias;
+  a->recurrent_bias = slots.recurrentBias;
+  a->peephole_weight = slots.peepholeWeight;
+  a->initial_hidden_state = slots.initialHiddenState;
+  a->initial_cell_state = slots.initialCellState;
+  return a;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The double-precision cell engine.
 
@@ -543,6 +564,12 @@ std::vector<Operand> Gru(GraphBuilder& builder, const Operand& input, const Oper
       {},
       std::make_shared<GruKernel>(g, slots, steps, options.direction, options.returnSequence),
       {"gru", type, uint64_t{steps} * (input_size + hs + kGruStepExtra)}};
+  auto attributes = MakeAttributes(false, false, steps, batch, input_size, hs, acts, slots);
+  attributes->direction = options.direction;
+  attributes->return_sequence = options.returnSequence;
+  attributes->reset_after = options.resetAfter;
+  attributes->gru_layout = options.layout;
+  node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), std::move(outputs));  // step 19
 }
 
@@ -597,6 +624,10 @@ Operand GruCell(GraphBuilder& builder, const Operand& input, const Operand& weig
                     {},
                     std::make_shared<GruCellKernel>(g, slots),
                     {"gruCell", type, input_size + hs + kGruStepExtra}};
+  auto attributes = MakeAttributes(false, true, 1, batch, input_size, hs, acts, slots);
+  attributes->reset_after = options.resetAfter;
+  attributes->gru_layout = options.layout;
+  node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), {{type, {batch, hs}}})[0];  // step 17
 }
 
@@ -673,6 +704,11 @@ std::vector<Operand> Lstm(GraphBuilder& builder, const Operand& input, const Ope
       {},
       std::make_shared<LstmKernel>(g, slots, steps, options.direction, options.returnSequence),
       {"lstm", type, uint64_t{steps} * (input_size + hs + kLstmStepExtra)}};
+  auto attributes = MakeAttributes(true, false, steps, batch, input_size, hs, acts, slots);
+  attributes->direction = options.direction;
+  attributes->return_sequence = options.returnSequence;
+  attributes->lstm_layout = options.layout;
+  node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), std::move(outputs));  // step 22
 }
 
@@ -739,6 +775,9 @@ std::vector<Operand> LstmCell(GraphBuilder& builder, const Operand& input, const
                     {},
                     std::make_shared<LstmCellKernel>(g, slots),
                     {"lstmCell", type, input_size + hs + kLstmStepExtra}};
+  auto attributes = MakeAttributes(true, true, 1, batch, input_size, hs, acts, slots);
+  attributes->lstm_layout = options.layout;
+  node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node),
                              {{type, {batch, hs}}, {type, {batch, hs}}});  // step 21
 }

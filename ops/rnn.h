@@ -2,6 +2,7 @@
 // lstm (§api-mlgraphbuilder-lstm) and lstmCell (§api-mlgraphbuilder-lstmcell).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -59,6 +60,26 @@ struct MLLstmCellOptions : MLOperatorOptions {
   MLLstmWeightLayout layout = MLLstmWeightLayout::kIofg;
   // absent: sigmoid, tanh, tanh
   std::optional<std::vector<MLRecurrentNetworkActivation>> activations;
+};
+
+// The validated attributes of a gru, gruCell, lstm or lstmCell node (node.attributes), from which
+// backends build their kernels. Operand inputs: input, weight, recurrentWeight, then (cells)
+// hiddenState and (lstmCell) cellState, then the present options in the order of the slots below
+// (each slot is that option's index in the node's input list, -1 when absent).
+struct RecurrentAttributes : OpAttributes {
+  bool lstm = false;  // lstm / lstmCell (else gru / gruCell)
+  bool cell = false;  // gruCell / lstmCell: one step, hiddenState (and cellState) inputs 3 (and 4)
+  uint64_t steps = 1, batch = 0, input_size = 0, hidden_size = 0;
+  MLRecurrentNetworkDirection direction = MLRecurrentNetworkDirection::kForward;
+  bool return_sequence = false;
+  bool reset_after = true;                                     // gru, gruCell
+  MLGruWeightLayout gru_layout = MLGruWeightLayout::kZrn;      // gru, gruCell
+  MLLstmWeightLayout lstm_layout = MLLstmWeightLayout::kIofg;  // lstm, lstmCell
+  // Resolved (defaults filled in): gru: gate (z, r), new gate; lstm: gate (i, f, o), cell gate,
+  // cell state filter.
+  std::vector<MLRecurrentNetworkActivation> activations;
+  int bias = -1, recurrent_bias = -1, peephole_weight = -1;
+  int initial_hidden_state = -1, initial_cell_state = -1;
 };
 
 // Returns « output » or « output, sequence » (returnSequence).

@@ -25,14 +25,15 @@ struct Family {
                                         std::string& why);
 };
 
-extern const Family kElementwiseFamily;     // elementwise.cc: binary, unary, logical, cast,
-                                            // clamp, where, activations
-extern const Family kLinearAlgebraFamily;   // linear_algebra.cc: matmul, gemm, linear, conv2d,
-                                            // convTranspose2d
-extern const Family kWindowFamily;          // window.cc: pools, resample2d
-extern const Family kReductionFamily;       // reduction.cc: reductions, softmax, normalizations
-extern const Family kLayoutFamily;          // layout.cc: views, concat, pad, tile, gather,
-                                            // quantize/dequantize
+extern const Family kElementwiseFamily;    // elementwise.cc: binary, unary, logical, cast,
+                                           // clamp, where, activations
+extern const Family kLinearAlgebraFamily;  // linear_algebra.cc: matmul, gemm, linear, conv2d,
+                                           // convTranspose2d
+extern const Family kWindowFamily;         // window.cc: pools, resample2d
+extern const Family kReductionFamily;      // reduction.cc: reductions, softmax, normalizations
+extern const Family kLayoutFamily;         // layout.cc: views, concat, pad, tile, gather,
+                                           // quantize/dequantize
+extern const Family kRecurrentFamily;      // recurrent.cc: gru, gruCell, lstm, lstmCell
 
 // The data type of the first input of operator `index` (the one `unsupported` is asked about).
 DataType FirstInputType(const Graph& graph, size_t index);

@@ -15,8 +15,9 @@ DataType FirstInputType(const Graph& graph, size_t index) {
 
 namespace {
 
-const std::array<const Family*, 5> kFamilies = {&kElementwiseFamily, &kLinearAlgebraFamily,
-                                                &kWindowFamily, &kReductionFamily, &kLayoutFamily};
+const std::array<const Family*, 6> kFamilies = {&kElementwiseFamily, &kLinearAlgebraFamily,
+                                                &kWindowFamily,      &kReductionFamily,
+                                                &kLayoutFamily,      &kRecurrentFamily};
 
 class SimdBackend final : public Backend {
  public:

@@ -1,10 +1,15 @@
 // MLContextOptions::backend: graphs built on such a context compute with the backend's kernels,
 // and build() rejects a graph the backend cannot convert (§api-mlgraphbuilder-build step 19:
 // "if that fails, reject with an OperationError") naming the operator.
+#include "ops/backend.h"
+
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "ops/simd/simd_backend.h"
 #include "runner/api/webnn.h"
@@ -46,12 +51,35 @@ TEST_CASE("a context with the simd backend computes the spec's dispatch example"
   CHECK(got == std::vector<float>{1, 1, 1, 1});
 }
 
+// The simd backend without gru (the simd backend covers every operator, so the test makes one
+// that lacks an operator).
+class SimdWithoutGru final : public Backend {
+ public:
+  std::string_view name() const override { return "partial"; }
+  std::string Describe() const override { return "simd without gru"; }
+  std::optional<std::string> Unsupported(std::string_view op, DataType type) const override {
+    if (op == "gru") return std::string("not implemented");
+    return simd_->Unsupported(op, type);
+  }
+  std::shared_ptr<const Kernel> MakeKernel(const nnref::Graph& graph, size_t index,
+                                           std::string& why) const override {
+    if (graph.operators()[index].op == "gru") {
+      why = "not implemented";
+      return nullptr;
+    }
+    return simd_->MakeKernel(graph, index, why);
+  }
+
+ private:
+  std::shared_ptr<const Backend> simd_ = MakeSimdBackend(BackendOptions{1});
+};
+
 TEST_CASE("build() on a backend context rejects an operator the backend lacks") {
   MLContextOptions options;
-  options.backend = MakeSimdBackend(BackendOptions{1});
+  options.backend = std::make_shared<SimdWithoutGru>();
   Context context = Context::Create(options).get();
   GraphBuilder builder(context);
-  // gru: steps 1, batch 1, input size 2, hidden size 1 (the recurrent operators come last).
+  // gru: steps 1, batch 1, input size 2, hidden size 1.
   const Operand input = builder.Input("x", {DataType::kFloat32, {1, 1, 2}});
   const Operand weight = builder.Input("w", {DataType::kFloat32, {1, 3, 2}});
   const Operand recurrent = builder.Input("r", {DataType::kFloat32, {1, 3, 1}});
@@ -62,7 +90,7 @@ TEST_CASE("build() on a backend context rejects an operator the backend lacks") 
     FAIL("build resolved");
   } catch (const WebnnError& e) {
     CHECK(e.type() == ErrorType::kOperationError);
-    CHECK(std::string(e.what()).find("simd: gru: not implemented") != std::string::npos);
+    CHECK(std::string(e.what()).find("partial: gru: not implemented") != std::string::npos);
   }
 }
 

@@ -84,6 +84,7 @@ grep -q "no such backend (choose one of: reference, simd)" <<<"$out" || fail "ba
 out=$("$nnref" ops --backend simd --json)
 grep -q '"backend": "simd"' <<<"$out" || fail "ops --backend simd --json: $out"
 out=$("$nnref" ops --backend simd)
-grep -q "^gru: -  (not implemented: float32, float16)" <<<"$out" || fail "ops --backend lists gru: $out"
+grep -q "^gru: float32, float16$" <<<"$out" || fail "ops --backend lists gru: $out"
+grep -q ": \([0-9]*\) of \1 operators$" <<<"$out" || fail "ops --backend coverage: $out"
 
 echo "cli checks passed"
