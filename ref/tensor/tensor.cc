@@ -20,6 +20,12 @@ Tensor Tensor::Allocate(DataType dtype, const Shape& shape) {
   return Tensor(dtype, shape, ContiguousStrides(shape), 0, std::make_shared<Buffer>(bytes));
 }
 
+Tensor Tensor::AllocateUninitialized(DataType dtype, const Shape& shape) {
+  const size_t bytes = static_cast<size_t>(ElementCount(shape)) * ElementSize(dtype);
+  return Tensor(dtype, shape, ContiguousStrides(shape), 0,
+                std::make_shared<Buffer>(bytes, Buffer::Uninitialized{}));
+}
+
 Tensor::Tensor(DataType dtype, Shape shape, Strides strides, int64_t offset,
                std::shared_ptr<Buffer> buffer)
     : dtype_(dtype),

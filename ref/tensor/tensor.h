@@ -24,6 +24,10 @@ Strides ContiguousStrides(const Shape& shape);
 class Buffer {
  public:
   explicit Buffer(size_t bytes) : bytes_(bytes), data_(new std::byte[bytes == 0 ? 1 : bytes]()) {}
+  // Without the zero fill, for kernels that write every byte before anyone reads it.
+  struct Uninitialized {};
+  Buffer(size_t bytes, Uninitialized)
+      : bytes_(bytes), data_(new std::byte[bytes == 0 ? 1 : bytes]) {}
   std::byte* data() { return data_.get(); }
   const std::byte* data() const { return data_.get(); }
   size_t size() const { return bytes_; }
@@ -38,6 +42,8 @@ class Tensor {
   Tensor() = default;
   // A new zero-filled contiguous tensor. The caller has checked the size (see CheckDimensions).
   static Tensor Allocate(DataType dtype, const Shape& shape);
+  // Dense like Allocate but not zero-filled: the caller must write every element.
+  static Tensor AllocateUninitialized(DataType dtype, const Shape& shape);
   // A view; `strides` in elements, `offset` in elements from the buffer start.
   Tensor(DataType dtype, Shape shape, Strides strides, int64_t offset,
          std::shared_ptr<Buffer> buffer);
