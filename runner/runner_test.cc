@@ -1,6 +1,12 @@
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
 
 #include "ref/error.h"
 #include "runner/compare.h"
@@ -77,6 +83,48 @@ TEST_CASE("range and fill generators") {
   const Tensor f =
       DecodeTensorData(ParseJson(R"({"fill": 7})", "t"), DataType::kUint8, {3}, "d", "");
   CHECK(f.base<uint8_t>()[2] == 7);
+}
+
+// Writes a version-1 npy file of float32 `values` (header padded to a multiple of 64 bytes, as
+// the npy format description asks; the bytes are written by hand, not by the reader under test).
+static void WriteNpyFloat32(const std::filesystem::path& path, const std::vector<float>& values) {
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" +
+                       std::to_string(values.size()) + ",), }";
+  while ((10 + header.size() + 1) % 64 != 0) header += ' ';
+  header += '\n';
+  std::ofstream out(path, std::ios::binary);
+  out.write("\x93NUMPY\x01\x00", 8);
+  const char len[2] = {static_cast<char>(header.size() & 0xff),
+                       static_cast<char>(header.size() >> 8)};
+  out.write(len, 2);
+  out.write(header.data(), static_cast<std::streamsize>(header.size()));
+  for (const float v : values) {
+    char b[4];
+    std::memcpy(b, &v, 4);  // the machine is little-endian, as '<f4' says
+    out.write(b, 4);
+  }
+}
+
+TEST_CASE("npy paths: absolute as given, relative to the case file's directory") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("nnref_npy_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir / "sub");
+  WriteNpyFloat32(dir / "sub" / "x.npy", {1.5f, -2.0f});
+  // An absolute path is used as it is, whatever the case file's directory (issue 14: it was
+  // read as DIR//abs/path.npy).
+  const std::string abs = (dir / "sub" / "x.npy").string();
+  const Value a = ParseJson("{\"npy\": \"" + abs + "\"}", "t");
+  const Tensor ta = DecodeTensorData(a, DataType::kFloat32, {2}, "d", "/nonexistent/case/dir");
+  CHECK(ta.base<float>()[0] == 1.5f);
+  CHECK(ta.base<float>()[1] == -2.0f);
+  // A relative path stays relative to the case file's directory.
+  const Tensor tr = DecodeTensorData(ParseJson(R"({"npy": "sub/x.npy"})", "t"), DataType::kFloat32,
+                                     {2}, "d", dir.string());
+  CHECK(tr.base<float>()[1] == -2.0f);
+  CHECK_THROWS_AS(DecodeTensorData(ParseJson(R"({"npy": "sub/x.npy"})", "t"), DataType::kFloat32,
+                                   {2}, "d", "/nonexistent/case/dir"),
+                  InputError);
+  fs::remove_all(dir);
 }
 
 TEST_CASE("splitmix64 matches its published first outputs for seed 0") {
