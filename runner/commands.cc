@@ -261,7 +261,8 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
         // Check the expected data's size before decoding (hostile shapes are caught above).
         const Tensor expected = DecodeTensorData(*exp.data, exp.desc.dataType, exp.desc.shape,
                                                  field + ".data", c.base_dir);
-        o.cmp = CompareTensors(expected, got.data, got.latitude, tol, 5, got.one_of.get());
+        o.cmp = CompareTensors(expected, got.data, got.latitude, tol, 5, got.one_of.get(),
+                               ReferenceSide::kActual);
       }
       if (!o.cmp.passed()) r.verdict = Verdict::kFail;
       r.outputs.push_back(std::move(o));

@@ -310,7 +310,8 @@ Verdict RunCase(const std::string& dir, const NnefOptions& o) {
       return Error(std::string("expected output: ") + e.what());
     }
     const Tolerance t = tolerance ? *tolerance : ex->DefaultToleranceFor(name);
-    const Comparison c = CompareTensors(expected, it->second.data, it->second.latitude, t);
+    const Comparison c = CompareTensors(expected, it->second.data, it->second.latitude, t, 5,
+                                        nullptr, ReferenceSide::kActual);
     if (!c.passed()) failures += (failures.empty() ? "" : "\n  ") + Describe(name, c, t);
   }
   if (!failures.empty()) return Fail(failures);

@@ -171,6 +171,29 @@ TEST_CASE("comparison: tolerance, NaN, signed zero, and latitude") {
   CHECK(c.implementation_defined == 1);
 }
 
+TEST_CASE("value-or-NaN: NaN is accepted on the side that is not the reference's") {
+  // The reference gives 1 (pow(1, NaN) in C) and marks it value-or-NaN; the other side is NaN
+  // (Math.pow). In `check` the reference is `expected`, in `run` it is `actual`.
+  Tensor ref = Tensor::Allocate(DataType::kFloat32, {2});
+  Tensor other = Tensor::Allocate(DataType::kFloat32, {2});
+  ref.base<float>()[0] = 1.0f;
+  other.base<float>()[0] = NAN;
+  ref.base<float>()[1] = NAN;  // a NaN reference value, marked: only NaN passes
+  other.base<float>()[1] = 5.0f;
+  Tensor lat = Tensor::Allocate(DataType::kUint8, {2});
+  lat.base<uint8_t>()[0] = static_cast<uint8_t>(Latitude::kValueOrNaN);
+  lat.base<uint8_t>()[1] = static_cast<uint8_t>(Latitude::kValueOrNaN);
+  const Tolerance t = Tolerance::Ulp(0);
+  Comparison c = CompareTensors(ref, other, lat, t);  // check: reference expected
+  CHECK(c.nan_accepted == 1);
+  CHECK(c.mismatches == 1);
+  CHECK(c.first[0].index == 1);
+  c = CompareTensors(other, ref, lat, t, 5, nullptr, ReferenceSide::kActual);  // run
+  CHECK(c.nan_accepted == 1);
+  CHECK(c.mismatches == 1);
+  CHECK(c.first[0].index == 1);
+}
+
 TEST_CASE("sign-exact zeros: +0 vs -0 fails whatever the bound; other elements keep their bounds") {
   Tensor e = Tensor::Allocate(DataType::kFloat32, {2});
   Tensor a = Tensor::Allocate(DataType::kFloat32, {2});
