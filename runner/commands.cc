@@ -711,6 +711,17 @@ int CommandOps(bool json) {
   return 0;
 }
 
+// A row's value for one type: "3", or "3 or 4.76837e-07" when an absolute bound is accepted too.
+std::string RowValue(double base, double or_atol) {
+  char buf[64];
+  if (or_atol > 0) {
+    std::snprintf(buf, sizeof buf, "%g or %g", base, or_atol);
+  } else {
+    std::snprintf(buf, sizeof buf, "%g", base);
+  }
+  return buf;
+}
+
 int CommandTolerance(bool markdown) {
   if (markdown) {
     std::printf(
@@ -719,9 +730,15 @@ int CommandTolerance(bool markdown) {
         "| operator | metric | float32 | float16 | per size unit | reason |\n"
         "|---|---|---|---|---|---|\n");
     for (const ToleranceRow& r : DefaultToleranceTable()) {
-      std::printf("| %.*s | %s | %g | %g | %g | %.*s |\n", static_cast<int>(r.op.size()),
-                  r.op.data(), r.metric == ToleranceMetric::kUlp ? "ULP" : "ATOL", r.float32,
-                  r.float16, r.per_size, static_cast<int>(r.reason.size()), r.reason.data());
+      const bool either = r.or_atol_float32 > 0 || r.or_atol_float16 > 0;
+      std::printf("| %.*s | %s | %s | %s | %g | %.*s |\n", static_cast<int>(r.op.size()),
+                  r.op.data(),
+                  either                              ? "ULP or ATOL"
+                  : r.metric == ToleranceMetric::kUlp ? "ULP"
+                                                      : "ATOL",
+                  RowValue(r.float32, r.or_atol_float32).c_str(),
+                  RowValue(r.float16, r.or_atol_float16).c_str(), r.per_size,
+                  static_cast<int>(r.reason.size()), r.reason.data());
     }
     std::printf(
         "\nInteger outputs are compared exactly. A graph's default tolerance for an output "
@@ -732,9 +749,11 @@ int CommandTolerance(bool markdown) {
   std::printf("%-16s %-6s %10s %10s %8s  %s\n", "operator", "metric", "float32", "float16",
               "per-size", "reason");
   for (const ToleranceRow& r : DefaultToleranceTable()) {
-    std::printf("%-16.*s %-6s %10g %10g %8g  %.*s\n", static_cast<int>(r.op.size()), r.op.data(),
-                r.metric == ToleranceMetric::kUlp ? "ULP" : "ATOL", r.float32, r.float16,
-                r.per_size, static_cast<int>(r.reason.size()), r.reason.data());
+    std::printf("%-16.*s %-6s %10s %10s %8g  %.*s\n", static_cast<int>(r.op.size()), r.op.data(),
+                r.metric == ToleranceMetric::kUlp ? "ULP" : "ATOL",
+                RowValue(r.float32, r.or_atol_float32).c_str(),
+                RowValue(r.float16, r.or_atol_float16).c_str(), r.per_size,
+                static_cast<int>(r.reason.size()), r.reason.data());
   }
   std::printf(
       "Integer outputs are compared exactly. A graph's default tolerance for an output is\n"

@@ -1,8 +1,9 @@
-// erf's default tolerance (numerics/tolerance.cc) on both sides (issue 14): a good float32
-// implementation passes everywhere, an erf that is off by 1.4e-7 (the Abramowitz-Stegun 7.1.26
-// polynomial's error) or that gives 1e-9 for erf(1.4e-45) fails. The old row, ATOL 2^-10, passed
-// both bad ones. Expected values are glibc's double erf rounded once to float32 (correctly rounded
-// except within a double ulp of a float32 rounding boundary), which is what the reference writes.
+// erf's and log's default tolerances (numerics/tolerance.cc) on both sides (issue 14): a good
+// float32 implementation passes everywhere; an erf that is off by 1.4e-7 (the Abramowitz-Stegun
+// 7.1.26 polynomial's error) or that gives 1e-9 for erf(1.4e-45), and a log off by 1e-4, fail. The
+// old rows, ATOL 2^-10, passed those. Expected values are glibc's double erf/log rounded once to
+// float32 (correctly rounded except within a double ulp of a float32 rounding boundary), which is
+// what the reference writes.
 #include <doctest/doctest.h>
 
 #include <bit>
@@ -90,6 +91,33 @@ TEST_CASE("erf tolerance: 2 ulp passes, 3 ulp fails (float32 and float16)") {
   const Tolerance h = ErfDefault(DataType::kFloat16);
   CHECK(h.ulp == 2);
   CHECK(h.atol == 0);
+}
+
+TEST_CASE("log tolerance: glibc logf passes everywhere; a log off by 1e-4 fails") {
+  const Tolerance t = *DefaultTolerance({"log", DataType::kFloat32, 0});
+  std::vector<float> expected, good, bad;
+  // Every 4099th positive finite float32 (subnormals to the largest), and values next to 1.
+  for (uint32_t bits = 1; bits < 0x7f800000u; bits += 4099) {
+    const float x = std::bit_cast<float>(bits);
+    const float e = static_cast<float>(std::log(static_cast<double>(x)));
+    expected.push_back(e);
+    good.push_back(logf(x));
+    bad.push_back(static_cast<float>(static_cast<double>(e) + 1e-4));
+  }
+  const Comparison g = CompareTensors(F32(expected), F32(good), Tensor(), t);
+  CHECK(g.elements > 500000);
+  CHECK(g.mismatches == 0);
+  const Comparison b = CompareTensors(F32(expected), F32(bad), Tensor(), t);
+  CHECK(b.mismatches == b.elements);  // 1e-4 is above 3 ulp for |log| < 2^8 = every result
+  // The old row, ATOL 2^-10, passed the bad log everywhere.
+  CHECK(CompareTensors(F32(expected), F32(bad), Tensor(), Tolerance::Atol(1.0 / 1024)).mismatches ==
+        0);
+  // Near x = 1 the absolute bound 2^-21 applies: log(1 + 2^-23) = 1.19e-7 may be 0 or 2.4e-7
+  // (off by 2^-23 < 2^-21), not 1e-5.
+  const float one_up = std::nextafter(1.0f, 2.0f);
+  const float e1 = static_cast<float>(std::log(static_cast<double>(one_up)));
+  CHECK(CompareTensors(F32({e1}), F32({0.0f}), Tensor(), t).mismatches == 0);
+  CHECK(CompareTensors(F32({e1}), F32({1e-5f}), Tensor(), t).mismatches == 1);
 }
 
 }  // namespace nnref
