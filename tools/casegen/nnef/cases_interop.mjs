@@ -80,6 +80,21 @@ graph G( input ) -> ( output )
     expectedError: 'parse',
     message: 'expected an extension name',
   });
+  // Per-channel parameters as the NNEF-Tools writer prints them for per-channel converted models (a Python list):
+  // the file does not say which axis the list runs along (the tools infer it from the consuming operation), so
+  // nnref rejects the entry with an error naming the argument.
+  add({
+    name: 'error.quant_file.per_channel_array',
+    description: 'zero_point_linear_quantize with per-channel lists (the NNEF-Tools writer form for per-channel '
+      + 'quantization) is not supported: the channel axis is not in the file',
+    graph: 'version 1.0;\n\ngraph G( input ) -> ( output )\n{\n    input = external(shape = [2, 3]);\n'
+      + '    output = copy(input);\n}\n',
+    quant: '"input": zero_point_linear_quantize(zero_point = [0, 1], scale = [0.5, 0.25], bits = 8, signed = false, '
+      + 'symmetric = false);\n',
+    inputs: { input: x },
+    expectedError: 'quant-file',
+    message: "'zero_point' must be an integer",
+  });
   // The Python writer's layout: one extension statement per line, explicit generic types on invocations, Python
   // float text, shape annotations; the parser's printer indents with tabs.
   const w = d4('w', [1, 3], -1, 1);
