@@ -118,4 +118,18 @@ cmp -s "$tmp/comma/y.dat" "$tmp/expected/y.dat" || fail "comma form: y.dat diffe
 out=$("$nnref" nnef --check --strict "$m" 2>&1); rc=$?
 [ $rc -eq 2 ] && grep -q "graph.nnef:2:42: parse error: extension names are separated by white space" <<<"$out" ||
   fail "--strict: $rc $out"
+# A case's expectedWarning must be met, and "strict" turns the accepted form into the error.
+cf="$tmp/comma_case"
+mkdir -p "$cf/inputs" "$cf/expected"
+cp -r "$m"/* "$cf/"
+cp "$tmp/x.dat" "$cf/inputs/x.dat"
+cp "$tmp/expected/y.dat" "$cf/expected/y.dat"
+printf '{"inputs": {"x": "inputs/x.dat"}, "outputs": {"y": "expected/y.dat"}, "expectedWarning": "comma-separated"}\n' >"$cf/case.json"
+out=$("$nnref" nnef --case "$cf") || fail "expectedWarning met: $out"
+printf '{"inputs": {"x": "inputs/x.dat"}, "outputs": {"y": "expected/y.dat"}, "expectedWarning": "no such note"}\n' >"$cf/case.json"
+out=$("$nnref" nnef --case "$cf"); rc=$?
+[ $rc -eq 1 ] && grep -q 'no parse warning mentions "no such note"' <<<"$out" || fail "expectedWarning unmet: $rc $out"
+printf '{"inputs": {"x": "inputs/x.dat"}, "outputs": {"y": "expected/y.dat"}, "strict": true}\n' >"$cf/case.json"
+out=$("$nnref" nnef --case "$cf"); rc=$?
+[ $rc -eq 2 ] && grep -q "not commas" <<<"$out" || fail "strict case: $rc $out"
 echo "nnef cli: all checks passed"
