@@ -80,6 +80,16 @@ graph G( input ) -> ( output )
     expectedError: 'parse',
     message: 'expected an extension name',
   });
+  // Two graph definitions: an early NNEF-Tools parser accepted them for its compositional examples; 3.2.4 has one.
+  const one = 'graph G( input ) -> ( output )\n{\n    input = external(shape = [2, 3]);\n    output = copy(input);\n}\n';
+  add({
+    name: 'error.parse.two_graph_definitions',
+    description: 'a document with two graph definitions (3.2.4 allows exactly one)',
+    graph: `version 1.0;\n\n${one}${one.replace('graph G', 'graph H')}`,
+    inputs: { input: x },
+    expectedError: 'parse',
+    message: 'expected end of file after the graph definition',
+  });
   // Per-channel parameters as the NNEF-Tools writer prints them for per-channel converted models (a Python list):
   // the file does not say which axis the list runs along (the tools infer it from the consuming operation), so
   // nnref rejects the entry with an error naming the argument.
