@@ -117,8 +117,9 @@ Z QuantizeElement(T input, T scale, Z zero_point, Latitude& la, Z& emulated) {
     emulated = Z{0};
     return Z{0};
   }
-  // The emulation: div (x / s in double is exact to 2p+2 bits, so RoundTo gives the correctly
-  // rounded T quotient, as a T division would), then roundEven of that T value (exact).
+  // The emulation: div, then roundEven. Double holds at least 2p+2 bits of a float32/float16
+  // quotient, so rounding x / s to double and then to T gives the correctly rounded T quotient, as
+  // a division in T would; roundEven of that T value is exact.
   emulated = AddZeroPointSaturated(std::nearbyint(ToDouble(RoundTo<T>(x / s))), zero_point);
   return AddZeroPointSaturated(n, zero_point);
 }
