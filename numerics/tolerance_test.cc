@@ -87,6 +87,8 @@ TEST_CASE("DefaultTolerance: values named by the case format") {
   CHECK(Lookup("log", DataType::kFloat16).ulp == 2);
   CHECK(Lookup("erf", DataType::kFloat32).ulp == 2);
   CHECK(Lookup("erf", DataType::kFloat32).atol == 0);
+  CHECK(Lookup("sin", DataType::kFloat32).atol == 0x1p-10);  // WGSL f32 2^-11, doubled
+  CHECK(Lookup("cos", DataType::kFloat16).atol == 0x1p-7);   // WGSL f16 (issue 14 review)
   const Tolerance add_int = Lookup("add", DataType::kInt32);
   CHECK(add_int.ulp == 0);
   CHECK(add_int.atol == 0);
