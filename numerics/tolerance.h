@@ -38,7 +38,8 @@ struct ToleranceQuery {
 };
 
 // One row of the table. `per_size` rows scale with ToleranceQuery::size: value = base +
-// per_size*size.
+// per_size*size. A ULP row may also carry an absolute bound (`or_atol_*`, 0: none): an element
+// then passes within either (log: ULP away from 0, absolute near the zero at x = 1).
 struct ToleranceRow {
   std::string_view op;
   ToleranceMetric metric;
@@ -46,6 +47,8 @@ struct ToleranceRow {
   double float16;   // base for float16 outputs
   double per_size;  // extra per unit of ToleranceQuery::size (0: none)
   std::string_view reason;
+  double or_atol_float32 = 0;  // ULP rows only: an absolute bound accepted as well
+  double or_atol_float16 = 0;
 };
 
 const std::vector<ToleranceRow>& DefaultToleranceTable();

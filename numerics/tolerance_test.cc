@@ -1,5 +1,5 @@
 // Tests of numerics/tolerance: the default table's integrity, the lookups the case format
-// (../shared/docs/case-format.md, "Tolerance") names, and the per-metric sum.
+// (docs/case-format.md, "Tolerance rules") names, and the per-metric sum.
 #include "numerics/tolerance.h"
 
 #include <doctest/doctest.h>
@@ -44,8 +44,10 @@ TEST_CASE("DefaultTolerance: every row is found and applied for its output type"
       const double want = (t == DataType::kFloat16 ? r.float16 : r.float32) + r.per_size * 7.0;
       if (r.metric == ToleranceMetric::kUlp) {
         CHECK(tol.ulp == want);
-        CHECK(tol.atol == 0);
+        CHECK(tol.atol == (t == DataType::kFloat16 ? r.or_atol_float16 : r.or_atol_float32));
       } else {
+        CHECK(r.or_atol_float32 == 0);  // only ULP rows carry a second bound
+        CHECK(r.or_atol_float16 == 0);
         CHECK(tol.atol == want);
         CHECK(tol.ulp == 0);
       }
@@ -78,10 +80,15 @@ TEST_CASE("DefaultTolerance: values named by the case format") {
   CHECK(Lookup("cast", DataType::kFloat32).ulp == 1);  // to a float type: 1
   CHECK(Lookup("cast", DataType::kInt32).ulp == 0);    // to an integer type: 0
   CHECK(Lookup("cast", DataType::kUint8).atol == 0);
-  const Tolerance log = Lookup("log", DataType::kFloat32);
-  CHECK(log.atol == 0.0009765625);  // 1/1024
-  CHECK(log.ulp == 0);
-  CHECK(Lookup("log", DataType::kFloat16).atol == 0.0009765625);
+  const Tolerance log = Lookup("log", DataType::kFloat32);  // issue 14: 3 ULP or 2^-21
+  CHECK(log.atol == 0x1p-21);
+  CHECK(log.ulp == 3);
+  CHECK(Lookup("log", DataType::kFloat16).atol == 0.0009765625);  // 2 ULP or 2^-10
+  CHECK(Lookup("log", DataType::kFloat16).ulp == 2);
+  CHECK(Lookup("erf", DataType::kFloat32).ulp == 2);
+  CHECK(Lookup("erf", DataType::kFloat32).atol == 0);
+  CHECK(Lookup("sin", DataType::kFloat32).atol == 0x1p-10);  // WGSL f32 2^-11, doubled
+  CHECK(Lookup("cos", DataType::kFloat16).atol == 0x1p-7);   // WGSL f16 (issue 14 review)
   const Tolerance add_int = Lookup("add", DataType::kInt32);
   CHECK(add_int.ulp == 0);
   CHECK(add_int.atol == 0);
@@ -110,12 +117,12 @@ TEST_CASE("Tolerance::operator+= sums per metric") {
   a += Tolerance::Atol(1.0 / 1024);
   CHECK(a.atol == 1.0 / 512);
   CHECK(a.ulp == 0);
-  // A graph default: add -> exp -> log on float32 is 1 + 32 ULP or ATOL 1/1024.
+  // A graph default: add -> exp -> log on float32 is 1 + 32 + 3 ULP or ATOL 2^-21.
   Tolerance g = Lookup("add", DataType::kFloat32);
   g += Lookup("exp", DataType::kFloat32);
   g += Lookup("log", DataType::kFloat32);
-  CHECK(g.ulp == 33);
-  CHECK(g.atol == 0.0009765625);
+  CHECK(g.ulp == 36);
+  CHECK(g.atol == 0x1p-21);
 }
 
 TEST_CASE("Tolerance::Describe") {

@@ -9,6 +9,8 @@
 //  - pow with a non-negative exponent is exact (wrapping, marked, on overflow); with a negative
 //    exponent it is implementation-defined except for bases 1 and -1 (value: trunc of the exact
 //    result, 0 for base 0).
+// pow(+-1, +-Infinity) and pow(1, NaN) are 1 (C/IEEE 754) and marked value-or-NaN, since
+// JavaScript's Math.pow gives NaN there and the spec is silent (docs/deviations.md).
 // max/min: NaN-propagating (the spec gives no NaN rule, so a NaN-input element is marked
 // implementation-defined); max(-0, +0) = +0 and min(-0, +0) = -0.
 #include "ops/elementwise_binary.h"
@@ -83,6 +85,11 @@ T ApplyBinary(BinaryOp op, T x, T y, Latitude& la) {
       case BinaryOp::kDiv:
         return RoundTo<T>(a / b);
       case BinaryOp::kPow:
+        // pow(+-1, +-Infinity) and pow(1, NaN): the spec is silent; C/IEEE 754 pow gives 1 and
+        // JavaScript's Math.pow NaN, and implementations use both: 1, marked value-or-NaN.
+        if ((a == 1.0 && std::isnan(b)) || (std::fabs(a) == 1.0 && std::isinf(b))) {
+          la = Latitude::kValueOrNaN;
+        }
         return RoundTo<T>(std::pow(a, b));
       case BinaryOp::kMax:
       case BinaryOp::kMin: {

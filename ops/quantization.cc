@@ -16,14 +16,24 @@
 //  - dequantizeLinear: output = (input - zeroPoint) * scale. The difference is exact in double
 //    (|d| < 2^33); the product is rounded to double to odd and then once to the output type
 //    (ops/exact_round.h), i.e. correctly rounded.
+// The spec's emulation rounds input / scale to the float type before roundEven. Where that gives
+// another integer than the exact quotient (a quotient just beside k + 0.5 that rounds onto it, or
+// a float16 quotient above 2048 that rounds to another integer), both results are accepted: the
+// element is marked kOneOf with the set {exact, emulated} (QuantizeAlternatives; docs/deviations.md
+// "quantizeLinear rounding"). The zero point is still added exactly: the emulation's float add
+// differs only for int32/uint32 zero points beyond the float type's integers, and is not accepted.
 // Implementation-defined elements (marked kAny): scale not positive (zero, negative or NaN; the
 // spec says behaviour is then implementation-defined), and for quantizeLinear a NaN quotient,
 // whose cast to an integer type is implementation-defined (value 0). Infinite inputs saturate, as
 // the emulation's clamp makes them. Input latitude carries over element-wise.
 #include "ops/quantization.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <unordered_map>
+#include <utility>
 
 #include "ops/elementwise.h"
 #include "ops/exact_round.h"
@@ -83,17 +93,10 @@ double RoundEvenQuotient(double x, double s) {
   return above ? std::ceil(q) : std::floor(q);
 }
 
-template <typename T, typename Z>
-Z QuantizeElement(T input, T scale, Z zero_point, Latitude& la) {
-  const double s = ToDouble(scale);
-  if (!(s > 0)) la = Latitude::kAny;  // scale must be positive, else implementation-defined
-  const double n = RoundEvenQuotient(ToDouble(input), s);
-  if (std::isnan(n)) {
-    la = Latitude::kAny;  // cast of NaN to an integer type
-    return Z{0};
-  }
-  // Saturate to Z's range (spec-notes #14). Both bounds are exact in double for these types, and
-  // n + zero_point is exact whenever it is inside them.
+// n + zero_point saturated to Z's range (spec-notes #14). Both bounds are exact in double for these
+// types, and n + zero_point is exact whenever it is inside them.
+template <typename Z>
+Z AddZeroPointSaturated(double n, Z zero_point) {
   constexpr double kLo = static_cast<double>(std::numeric_limits<Z>::min());
   constexpr double kHi = static_cast<double>(std::numeric_limits<Z>::max());
   const double v = n + static_cast<double>(zero_point);
@@ -101,6 +104,59 @@ Z QuantizeElement(T input, T scale, Z zero_point, Latitude& la) {
   if (!(v < kHi)) return std::numeric_limits<Z>::max();
   return static_cast<Z>(v);
 }
+
+// `emulated` receives the result of the spec's emulation, whose div rounds input / scale to T
+// before roundEven; it equals the return value except near the ties described at the top.
+template <typename T, typename Z>
+Z QuantizeElement(T input, T scale, Z zero_point, Latitude& la, Z& emulated) {
+  const double x = ToDouble(input), s = ToDouble(scale);
+  if (!(s > 0)) la = Latitude::kAny;  // scale must be positive, else implementation-defined
+  const double n = RoundEvenQuotient(x, s);
+  if (std::isnan(n)) {
+    la = Latitude::kAny;  // cast of NaN to an integer type
+    emulated = Z{0};
+    return Z{0};
+  }
+  // The emulation: div, then roundEven. Double holds at least 2p+2 bits of a float32/float16
+  // quotient, so rounding x / s to double and then to T gives the correctly rounded T quotient, as
+  // a division in T would; roundEven of that T value is exact.
+  emulated = AddZeroPointSaturated(std::nearbyint(ToDouble(RoundTo<T>(x / s))), zero_point);
+  return AddZeroPointSaturated(n, zero_point);
+}
+
+// The two accepted results {exact, emulated} of the quantizeLinear elements where they differ
+// (kOneOf), by output element (row-major index).
+class QuantizeAlternatives final : public OneOfSet {
+ public:
+  QuantizeAlternatives(DataType type, std::unordered_map<uint64_t, std::pair<int64_t, int64_t>> m)
+      : type_(type), sets_(std::move(m)) {}
+
+  bool Contains(uint64_t element, const Tensor& t) const override {
+    const auto it = sets_.find(element);
+    if (it == sets_.end() || t.dtype() != type_) return false;
+    const int64_t v = DispatchQuantizedType(
+        type_, [&]<typename Z>() { return static_cast<int64_t>(t.At<Z>(element)); });
+    return v == it->second.first || v == it->second.second;
+  }
+
+  Tensor Values(uint64_t element) const override {
+    const auto it = sets_.find(element);
+    const bool two = it != sets_.end();
+    Tensor set = Tensor::Allocate(type_, {two ? 2u : 0u});
+    if (two) {
+      const auto [lo, hi] = std::minmax(it->second.first, it->second.second);
+      DispatchQuantizedType(type_, [&]<typename Z>() {
+        set.base<Z>()[0] = static_cast<Z>(lo);
+        set.base<Z>()[1] = static_cast<Z>(hi);
+      });
+    }
+    return set;
+  }
+
+ private:
+  DataType type_;
+  std::unordered_map<uint64_t, std::pair<int64_t, int64_t>> sets_;
+};
 
 template <typename T, typename Z>
 T DequantizeElement(Z input, Z zero_point, T scale, Latitude& la) {
@@ -167,9 +223,9 @@ void CarryLatitude(const BlockwiseGeometry& g, std::span<const OperandValue* con
   }
 }
 
-// out = elem(input, scale, zeroPoint, latitude) over the blockwise broadcast of scale and
-// zeroPoint to the input (inputs in the method's order: input, scale, zeroPoint); storage types TX
-// of the input, TS of scale, TZ of zeroPoint, TO of the output.
+// out = elem(input, scale, zeroPoint, latitude, output index) over the blockwise broadcast of scale
+// and zeroPoint to the input (inputs in the method's order: input, scale, zeroPoint); storage types
+// TX of the input, TS of scale, TZ of zeroPoint, TO of the output.
 template <typename TX, typename TS, typename TZ, typename TO, typename Elem>
 OperandValue MapBlockwise(std::span<const OperandValue* const> in, const OperandDescriptor& out,
                           Elem elem) {
@@ -187,7 +243,7 @@ OperandValue MapBlockwise(std::span<const OperandValue* const> in, const Operand
   TO* po = result.data.base<TO>();
   ForEachOffsets<4>(g.shape(), {&so, &sx, &ss, &sz}, [&](const std::array<int64_t, 4>& off) {
     Latitude la = Latitude::kExact;
-    po[off[0]] = elem(px[off[1]], ps[off[2]], pz[off[3]], la);
+    po[off[0]] = elem(px[off[1]], ps[off[2]], pz[off[3]], la, static_cast<uint64_t>(off[0]));
     if (la != Latitude::kExact) {
       l[off[0]] = static_cast<uint8_t>(la);
       any = true;
@@ -204,9 +260,23 @@ class QuantizeLinearKernel final : public Kernel {
                                     std::span<const OperandDescriptor> out) const override {
     return {DispatchFloatType(in[0]->data.dtype(), [&]<typename T>() {
       return DispatchQuantizedType(out[0].dataType, [&]<typename Z>() {
-        return MapBlockwise<T, T, Z, Z>(in, out[0], [](T x, T s, Z z, Latitude& la) {
-          return QuantizeElement<T, Z>(x, s, z, la);
-        });
+        std::unordered_map<uint64_t, std::pair<int64_t, int64_t>> alternatives;
+        OperandValue r =
+            MapBlockwise<T, T, Z, Z>(in, out[0], [&](T x, T s, Z z, Latitude& la, uint64_t index) {
+              Z emulated{};
+              const Z exact = QuantizeElement<T, Z>(x, s, z, la, emulated);
+              if (la == Latitude::kExact && emulated != exact) {
+                la = Latitude::kOneOf;
+                alternatives.emplace(
+                    index, std::pair{static_cast<int64_t>(exact), static_cast<int64_t>(emulated)});
+              }
+              return exact;
+            });
+        if (!alternatives.empty()) {
+          r.one_of =
+              std::make_shared<QuantizeAlternatives>(out[0].dataType, std::move(alternatives));
+        }
+        return r;
       });
     })};
   }
@@ -218,7 +288,7 @@ class DequantizeLinearKernel final : public Kernel {
                                     std::span<const OperandDescriptor> out) const override {
     return {DispatchQuantizedType(in[0]->data.dtype(), [&]<typename Z>() {
       return DispatchFloatType(out[0].dataType, [&]<typename T>() {
-        return MapBlockwise<Z, T, Z, T>(in, out[0], [](Z x, T s, Z z, Latitude& la) {
+        return MapBlockwise<Z, T, Z, T>(in, out[0], [](Z x, T s, Z z, Latitude& la, uint64_t) {
           return DequantizeElement<T, Z>(x, z, s, la);
         });
       });

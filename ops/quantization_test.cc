@@ -84,6 +84,13 @@ TEST_CASE("quantizeLinear rounds the exact quotient, not a float32 one") {
                                            F32({1}, {1 + 3 * std::ldexp(1.0f, -23)}),
                                            Make<uint8_t>(DataType::kUint8, {1}, {0}));
   CheckValues<uint8_t>(r.data, {3});
+  // The emulation's 2 is accepted too (issue 14): the element is one-of {2, 3}, nothing else.
+  CHECK(LatitudeAt(r, 0) == static_cast<uint8_t>(Latitude::kOneOf));
+  REQUIRE(r.one_of != nullptr);
+  CheckValues<uint8_t>(r.one_of->Values(0), {2, 3});
+  CHECK(r.one_of->Contains(0, Make<uint8_t>(DataType::kUint8, {1}, {2})));
+  CHECK(r.one_of->Contains(0, Make<uint8_t>(DataType::kUint8, {1}, {3})));
+  CHECK_FALSE(r.one_of->Contains(0, Make<uint8_t>(DataType::kUint8, {1}, {4})));
 }
 
 TEST_CASE("quantizeLinear: a double quotient that is a tie although the exact one is not") {

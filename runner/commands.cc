@@ -341,7 +341,8 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
         // Check the expected data's size before decoding (hostile shapes are caught above).
         const Tensor expected = DecodeTensorData(*exp.data, exp.desc.dataType, exp.desc.shape,
                                                  field + ".data", c.base_dir);
-        o.cmp = CompareTensors(expected, got.data, got.latitude, tol, 5, got.one_of.get());
+        o.cmp = CompareTensors(expected, got.data, got.latitude, tol, 5, got.one_of.get(),
+                               ReferenceSide::kActual);
       }
       if (!o.cmp.passed()) r.verdict = Verdict::kFail;
       r.outputs.push_back(std::move(o));
@@ -921,6 +922,17 @@ int CommandOps(bool json, const std::string& backend) {
   return 0;
 }
 
+// A row's value for one type: "3", or "3 or 4.76837e-07" when an absolute bound is accepted too.
+std::string RowValue(double base, double or_atol) {
+  char buf[64];
+  if (or_atol > 0) {
+    std::snprintf(buf, sizeof buf, "%g or %g", base, or_atol);
+  } else {
+    std::snprintf(buf, sizeof buf, "%g", base);
+  }
+  return buf;
+}
+
 int CommandTolerance(bool markdown) {
   if (markdown) {
     std::printf(
@@ -929,9 +941,15 @@ int CommandTolerance(bool markdown) {
         "| operator | metric | float32 | float16 | per size unit | reason |\n"
         "|---|---|---|---|---|---|\n");
     for (const ToleranceRow& r : DefaultToleranceTable()) {
-      std::printf("| %.*s | %s | %g | %g | %g | %.*s |\n", static_cast<int>(r.op.size()),
-                  r.op.data(), r.metric == ToleranceMetric::kUlp ? "ULP" : "ATOL", r.float32,
-                  r.float16, r.per_size, static_cast<int>(r.reason.size()), r.reason.data());
+      const bool either = r.or_atol_float32 > 0 || r.or_atol_float16 > 0;
+      std::printf("| %.*s | %s | %s | %s | %g | %.*s |\n", static_cast<int>(r.op.size()),
+                  r.op.data(),
+                  either                              ? "ULP or ATOL"
+                  : r.metric == ToleranceMetric::kUlp ? "ULP"
+                                                      : "ATOL",
+                  RowValue(r.float32, r.or_atol_float32).c_str(),
+                  RowValue(r.float16, r.or_atol_float16).c_str(), r.per_size,
+                  static_cast<int>(r.reason.size()), r.reason.data());
     }
     std::printf(
         "\nInteger outputs are compared exactly. A graph's default tolerance for an output "
@@ -942,9 +960,11 @@ int CommandTolerance(bool markdown) {
   std::printf("%-16s %-6s %10s %10s %8s  %s\n", "operator", "metric", "float32", "float16",
               "per-size", "reason");
   for (const ToleranceRow& r : DefaultToleranceTable()) {
-    std::printf("%-16.*s %-6s %10g %10g %8g  %.*s\n", static_cast<int>(r.op.size()), r.op.data(),
-                r.metric == ToleranceMetric::kUlp ? "ULP" : "ATOL", r.float32, r.float16,
-                r.per_size, static_cast<int>(r.reason.size()), r.reason.data());
+    std::printf("%-16.*s %-6s %10s %10s %8g  %.*s\n", static_cast<int>(r.op.size()), r.op.data(),
+                r.metric == ToleranceMetric::kUlp ? "ULP" : "ATOL",
+                RowValue(r.float32, r.or_atol_float32).c_str(),
+                RowValue(r.float16, r.or_atol_float16).c_str(), r.per_size,
+                static_cast<int>(r.reason.size()), r.reason.data());
   }
   std::printf(
       "Integer outputs are compared exactly. A graph's default tolerance for an output is\n"

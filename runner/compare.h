@@ -28,7 +28,7 @@ struct Comparison {
   uint64_t mismatches = 0;
   uint64_t implementation_defined = 0;  // skipped: the spec leaves the value open
   uint64_t nan_accepted = 0;            // "value or NaN" elements where NaN was given
-  uint64_t one_of_accepted = 0;         // "one of" elements where another value of the set was given
+  uint64_t one_of_accepted = 0;  // "one of" elements where another value of the set was given
   double max_ulp = 0;
   double max_abs = 0;
   double sum_ulp = 0;     // over the compared elements with a finite ULP distance
@@ -38,12 +38,19 @@ struct Comparison {
   bool passed() const { return shape_ok && mismatches == 0; }
 };
 
-// `latitude` (uint8 Latitude codes, may be invalid = all exact) describes `expected`. `one_of`
-// holds the sets of its kOneOf elements (argMin/argMax ties): such an element also passes when
-// both values are in its set. Without a set, kOneOf elements are compared as exact ones.
+// Which of the two tensors is the reference's output: `check` compares the reference (expected)
+// with an implementation's results (actual); `run`, timeline reads and NNEF cases compare a case's
+// expected data with the reference's output (actual).
+enum class ReferenceSide { kExpected, kActual };
+
+// `latitude` (uint8 Latitude codes, may be invalid = all exact) describes the reference's tensor.
+// A kValueOrNaN element also passes when the other tensor holds NaN there. `one_of` holds the sets
+// of the kOneOf elements (argMin/argMax ties): such an element also passes when both values are in
+// its set. Without a set, kOneOf elements are compared as exact ones.
 Comparison CompareTensors(const Tensor& expected, const Tensor& actual, const Tensor& latitude,
                           const Tolerance& tolerance, size_t max_reported = 5,
-                          const OneOfSet* one_of = nullptr);
+                          const OneOfSet* one_of = nullptr,
+                          ReferenceSide reference = ReferenceSide::kExpected);
 
 std::string CoordinatesOf(const Shape& shape, uint64_t linear);
 

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
 #include "numerics/cast.h"
@@ -385,8 +386,12 @@ void Fill(Tensor& t, const Value& data, const std::string& where, const std::str
       return;
     }
     if (const Value* p = data.Find("npy")) {
-      if (!p->is_string()) Bad(where + ".npy", "must be a relative path string");
-      const std::string path = base_dir.empty() ? p->str() : base_dir + "/" + p->str();
+      if (!p->is_string()) Bad(where + ".npy", "must be a path string");
+      // An absolute path is used as given; a relative one is relative to the case (or results)
+      // file's directory (docs/case-format.md, DATA forms).
+      const std::string& given = p->str();
+      const bool absolute = std::filesystem::path(given).is_absolute();
+      const std::string path = absolute || base_dir.empty() ? given : base_dir + "/" + given;
       const Tensor loaded = ReadNpy(path, t.dtype(), t.shape(), where + ".npy");
       std::memcpy(t.buffer()->data(), loaded.buffer()->data(), t.buffer()->size());
       return;

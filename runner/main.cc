@@ -85,6 +85,9 @@ int main(int argc, char** argv) {
   nnef_cmd->add_option("--output-dir,-o", nnef.output_dir,
                        "where the outputs are written as NAME.dat (default: .)");
   nnef_cmd->add_flag("--check", nnef.check, "only parse and validate; print the flattened graph");
+  nnef_cmd->add_flag("--strict", nnef.strict,
+                     "the pure NNEF 1.0.2 grammar: reject the NNEF-Tools forms accepted otherwise "
+                     "(a comma-separated extension list)");
   nnef_cmd->add_flag("--case", nnef.cases,
                      "MODEL is a case folder of cases/nnef (or a folder of them): run and compare");
   nnef_cmd->add_flag("--trace", nnef.trace, "print every tensor as it is computed");

@@ -98,9 +98,15 @@ Tensor LoadInput(const Executor& ex, const QuantFile* quant, const std::string& 
                                 max_bytes);
 }
 
+nnef::ParseOptions ParseOptionsOf(const NnefOptions& o) {
+  nnef::ParseOptions p;
+  p.strict = o.strict;
+  return p;
+}
+
 int RunModel(const NnefOptions& o) {
-  const FlatGraph g = nnef::ParseModel(o.path);
-  for (const auto& w : g.warnings) std::cerr << "warning: " << w << "\n";
+  const FlatGraph g = nnef::ParseModel(o.path, ParseOptionsOf(o));
+  for (const auto& w : g.warnings) std::cerr << w << "\n";
   const std::string dir = ModelDir(o.path);
   const std::unique_ptr<QuantFile> quant = LoadQuant(dir);
   Executor ex(g, dir, quant.get(), {o.max_tensor_bytes});
@@ -140,9 +146,9 @@ int RunModel(const NnefOptions& o) {
 // Parses and validates: the document (chapter 6 steps 1-3), graph.quant, and every variable's
 // tensor file that is present (format and stored shape, step 4). Prints the flattened graph.
 int CheckModel(const NnefOptions& o) {
-  const FlatGraph g = nnef::ParseModel(o.path);
+  const FlatGraph g = nnef::ParseModel(o.path, ParseOptionsOf(o));
   std::cout << g.ToString();
-  for (const auto& w : g.warnings) std::cerr << "warning: " << w << "\n";
+  for (const auto& w : g.warnings) std::cerr << w << "\n";
   const std::string dir = ModelDir(o.path);
   const std::unique_ptr<QuantFile> quant = LoadQuant(dir);
   if (quant) {
@@ -207,6 +213,13 @@ struct Verdict {
 Verdict Fail(std::string d) { return {Verdict::Kind::kFail, std::move(d)}; }
 Verdict Error(std::string d) { return {Verdict::Kind::kError, std::move(d)}; }
 
+bool BoolMember(const Value& obj, const char* key, const std::string& where) {
+  const Value* v = obj.Find(key);
+  if (v == nullptr) return false;
+  if (!v->is_bool()) throw InputError(where + ": '" + key + "' must be true or false");
+  return v->boolean();
+}
+
 const std::string* StringMember(const Value& obj, const char* key, const std::string& where) {
   const Value* v = obj.Find(key);
   if (v == nullptr) return nullptr;
@@ -261,6 +274,11 @@ Verdict RunCase(const std::string& dir, const NnefOptions& o) {
   if (!spec.is_object()) throw InputError(where + ": expected an object");
   const std::string* expected_error = StringMember(spec, "expectedError", where);
   const std::string* message = StringMember(spec, "message", where);
+  // "strict": parse with the pure 1.0.2 grammar (as --strict); "expectedWarning": some parse
+  // warning must contain this text (the NNEF-Tools forms accepted outside --strict).
+  NnefOptions case_options = o;
+  case_options.strict = o.strict || BoolMember(spec, "strict", where);
+  const std::string* expected_warning = StringMember(spec, "expectedWarning", where);
   const std::optional<Tolerance> tolerance = ToleranceMember(spec, where);
   const auto inputs = FileMap(spec, "inputs", where);
   const auto outputs = FileMap(spec, "outputs", where);
@@ -270,7 +288,13 @@ Verdict RunCase(const std::string& dir, const NnefOptions& o) {
   std::unique_ptr<Executor> ex;
   std::map<std::string, OperandValue> results;
   try {
-    const FlatGraph g = nnef::ParseModel(dir);
+    const FlatGraph g = nnef::ParseModel(dir, ParseOptionsOf(case_options));
+    if (expected_warning != nullptr &&
+        std::none_of(g.warnings.begin(), g.warnings.end(), [&](const std::string& w) {
+          return w.find(*expected_warning) != std::string::npos;
+        })) {
+      return Fail("no parse warning mentions \"" + *expected_warning + "\"");
+    }
     quant = LoadQuant(dir);
     ex = std::make_unique<Executor>(g, dir, quant.get(), nnef::ExecutorOptions{o.max_tensor_bytes});
     std::map<std::string, Tensor> feed;
@@ -310,7 +334,8 @@ Verdict RunCase(const std::string& dir, const NnefOptions& o) {
       return Error(std::string("expected output: ") + e.what());
     }
     const Tolerance t = tolerance ? *tolerance : ex->DefaultToleranceFor(name);
-    const Comparison c = CompareTensors(expected, it->second.data, it->second.latitude, t);
+    const Comparison c = CompareTensors(expected, it->second.data, it->second.latitude, t, 5,
+                                        nullptr, ReferenceSide::kActual);
     if (!c.passed()) failures += (failures.empty() ? "" : "\n  ") + Describe(name, c, t);
   }
   if (!failures.empty()) return Fail(failures);

@@ -15,6 +15,7 @@ struct NnefOptions {
   bool cases = false;               // `path` is a case folder or a folder of case folders
   bool trace = false;               // print every tensor as it is computed
   bool verbose = false;             // print passing cases too
+  bool strict = false;              // the pure NNEF 1.0.2 grammar (no NNEF-Tools forms)
   size_t values = 8;                // leading values printed per tensor by --trace
   uint64_t max_tensor_bytes = uint64_t{1} << 31;
 };

@@ -1,6 +1,12 @@
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
 
 #include "ref/error.h"
 #include "runner/compare.h"
@@ -79,6 +85,48 @@ TEST_CASE("range and fill generators") {
   CHECK(f.base<uint8_t>()[2] == 7);
 }
 
+// Writes a version-1 npy file of float32 `values` (header padded to a multiple of 64 bytes, as
+// the npy format description asks; the bytes are written by hand, not by the reader under test).
+static void WriteNpyFloat32(const std::filesystem::path& path, const std::vector<float>& values) {
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" +
+                       std::to_string(values.size()) + ",), }";
+  while ((10 + header.size() + 1) % 64 != 0) header += ' ';
+  header += '\n';
+  std::ofstream out(path, std::ios::binary);
+  out.write("\x93NUMPY\x01\x00", 8);
+  const char len[2] = {static_cast<char>(header.size() & 0xff),
+                       static_cast<char>(header.size() >> 8)};
+  out.write(len, 2);
+  out.write(header.data(), static_cast<std::streamsize>(header.size()));
+  for (const float v : values) {
+    char b[4];
+    std::memcpy(b, &v, 4);  // the machine is little-endian, as '<f4' says
+    out.write(b, 4);
+  }
+}
+
+TEST_CASE("npy paths: absolute as given, relative to the case file's directory") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("nnref_npy_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir / "sub");
+  WriteNpyFloat32(dir / "sub" / "x.npy", {1.5f, -2.0f});
+  // An absolute path is used as it is, whatever the case file's directory (issue 14: it was
+  // read as DIR//abs/path.npy).
+  const std::string abs = (dir / "sub" / "x.npy").string();
+  const Value a = ParseJson("{\"npy\": \"" + abs + "\"}", "t");
+  const Tensor ta = DecodeTensorData(a, DataType::kFloat32, {2}, "d", "/nonexistent/case/dir");
+  CHECK(ta.base<float>()[0] == 1.5f);
+  CHECK(ta.base<float>()[1] == -2.0f);
+  // A relative path stays relative to the case file's directory.
+  const Tensor tr = DecodeTensorData(ParseJson(R"({"npy": "sub/x.npy"})", "t"), DataType::kFloat32,
+                                     {2}, "d", dir.string());
+  CHECK(tr.base<float>()[1] == -2.0f);
+  CHECK_THROWS_AS(DecodeTensorData(ParseJson(R"({"npy": "sub/x.npy"})", "t"), DataType::kFloat32,
+                                   {2}, "d", "/nonexistent/case/dir"),
+                  InputError);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("splitmix64 matches its published first outputs for seed 0") {
   // Reference values of SplitMix64 seeded with 0 (from the algorithm's reference C code).
   SplitMix64 g(0);
@@ -121,6 +169,29 @@ TEST_CASE("comparison: tolerance, NaN, signed zero, and latitude") {
   c = CompareTensors(e, a, lat, Tolerance::Ulp(0));
   CHECK(c.mismatches == 1);  // 1 vs nextafter(1) now fails with 0 ULP
   CHECK(c.implementation_defined == 1);
+}
+
+TEST_CASE("value-or-NaN: NaN is accepted on the side that is not the reference's") {
+  // The reference gives 1 (pow(1, NaN) in C) and marks it value-or-NaN; the other side is NaN
+  // (Math.pow). In `check` the reference is `expected`, in `run` it is `actual`.
+  Tensor ref = Tensor::Allocate(DataType::kFloat32, {2});
+  Tensor other = Tensor::Allocate(DataType::kFloat32, {2});
+  ref.base<float>()[0] = 1.0f;
+  other.base<float>()[0] = NAN;
+  ref.base<float>()[1] = NAN;  // a NaN reference value, marked: only NaN passes
+  other.base<float>()[1] = 5.0f;
+  Tensor lat = Tensor::Allocate(DataType::kUint8, {2});
+  lat.base<uint8_t>()[0] = static_cast<uint8_t>(Latitude::kValueOrNaN);
+  lat.base<uint8_t>()[1] = static_cast<uint8_t>(Latitude::kValueOrNaN);
+  const Tolerance t = Tolerance::Ulp(0);
+  Comparison c = CompareTensors(ref, other, lat, t);  // check: reference expected
+  CHECK(c.nan_accepted == 1);
+  CHECK(c.mismatches == 1);
+  CHECK(c.first[0].index == 1);
+  c = CompareTensors(other, ref, lat, t, 5, nullptr, ReferenceSide::kActual);  // run
+  CHECK(c.nan_accepted == 1);
+  CHECK(c.mismatches == 1);
+  CHECK(c.first[0].index == 1);
 }
 
 TEST_CASE("sign-exact zeros: +0 vs -0 fails whatever the bound; other elements keep their bounds") {

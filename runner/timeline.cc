@@ -1459,7 +1459,8 @@ class Runner {
     if (check.cmp.shape_ok) {
       const Tensor expected =
           DecodeTensorData(*data, desc.dataType, desc.shape, field, c_.base_dir);
-      check.cmp = CompareTensors(expected, got.data, got.latitude, tol, 5, got.one_of.get());
+      check.cmp = CompareTensors(expected, got.data, got.latitude, tol, 5, got.one_of.get(),
+                                 ReferenceSide::kActual);
     }
     if (!check.cmp.passed()) {
       r_.verdict = TimelineResult::Verdict::kFail;

@@ -144,6 +144,9 @@ struct Document {
   std::vector<std::pair<std::string, Loc>> extensions;
   bool fragments_enabled = false;    // KHR_enable_fragment_definitions
   bool expressions_enabled = false;  // KHR_enable_operator_expressions
+  // "file:line:col: warning: ..." for forms outside the 1.0.2 grammar that are accepted (a
+  // comma-separated extension list, as NNEF-Tools writes it).
+  std::vector<std::string> warnings;
   std::vector<std::unique_ptr<Fragment>> fragments;
   std::optional<GraphDef> graph;
 };

@@ -53,9 +53,9 @@ std::string Declaration(const Fragment& f) {
 FlatGraph ParseDocument(std::string_view text, const std::string& file,
                         const ParseOptions& options) {
   const StandardLibrary& std_lib = Standard();
-  Document doc = ParseSyntax(text, file);
+  Document doc = ParseSyntax(text, file, options.strict);
   FragmentTable table;
-  std::vector<std::string> warnings;
+  std::vector<std::string> warnings = std::move(doc.warnings);
   CheckDocument(doc, std_lib.table, &table, &warnings);
   FlatGraph g = Expand(doc, options);
   g.warnings = std::move(warnings);

@@ -17,6 +17,9 @@ struct ParseOptions {
   int64_t max_operations = 1 << 20;              // primitive invocations in the flattened graph
   int64_t max_tensor_volume = int64_t{1} << 40;  // hostile extents are rejected above this
   int64_t max_array_length = 1 << 20;  // compile-time arrays and strings ([x] * n, 'a' * n)
+  // The pure 1.0.2 grammar: reject the forms accepted for NNEF-Tools interoperability (a
+  // comma-separated extension list; docs/nnef-parser.md "Interoperability").
+  bool strict = false;
 };
 
 // `text` is the document; `file` names it in error messages.

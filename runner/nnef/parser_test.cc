@@ -406,10 +406,32 @@ TEST_CASE("6.1 syntax errors") {
            "unsupported NNEF version", 1, 9);
   Rejected("version 1;\ngraph G( x ) -> ( x ) { x = external(shape = [1]); }", Stage::kParse,
            "<major>.<minor>", 1, 9);
-  Rejected(
-      "version 1.0;\nextension KHR_a, KHR_b;\ngraph G( x ) -> ( x ) { x = external(shape = "
-      "[1]); }",
-      Stage::kParse, "<extension>", 2, 16);
+  {
+    // The NNEF-Tools form (issue 14): commas between extension names are accepted with a
+    // warning at the first comma, and rejected there under `strict` (the 1.0.2 grammar).
+    const std::string commas =
+        "version 1.0;\nextension KHR_a, KHR_b;\ngraph G( x ) -> ( x ) { x = external(shape = "
+        "[1]); }";
+    const FlatGraph g = Parse(commas);
+    REQUIRE(g.warnings.size() == 1);
+    CHECK(g.warnings[0].find("t.nnef:2:16: warning: comma-separated extension list") == 0);
+    CHECK(g.extensions == std::vector<std::string>{"KHR_a", "KHR_b"});
+    ParseOptions strict;
+    strict.strict = true;
+    try {
+      (void)ParseDocument(commas, "t.nnef", strict);
+      FAIL("accepted under strict");
+    } catch (const NnefError& e) {
+      CHECK(e.stage() == Stage::kParse);
+      CHECK(e.pos().line == 2);
+      CHECK(e.pos().column == 16);
+      CHECK(e.rule().find("<extension>") != std::string::npos);
+    }
+    Rejected(
+        "version 1.0;\nextension KHR_a, ;\ngraph G( x ) -> ( x ) { x = external(shape = "
+        "[1]); }",
+        Stage::kParse, "<extension>", 2, 18);
+  }
   Rejected("version 1.0;\nextension;\ngraph G( x ) -> ( x ) { x = external(shape = [1]); }",
            Stage::kParse, "<extension>", 2, 10);
   Rejected(

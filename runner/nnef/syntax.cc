@@ -34,8 +34,8 @@ Prim PrimOfKeyword(const std::string& k) {
 
 class Parser {
  public:
-  Parser(std::string_view text, const std::string& file)
-      : toks_(Tokenize(text, file)), file_(file) {}
+  Parser(std::string_view text, const std::string& file, bool strict = false)
+      : toks_(Tokenize(text, file)), file_(file), strict_(strict) {}
 
   Document Document_() {
     Document doc;
@@ -159,22 +159,45 @@ class Parser {
     ExpectPunct(";", "3.2.4 <version>");
   }
 
+  // 3.2.4: <extension> ::= "extension" <identifier>+ ";" (names separated by white space). The
+  // NNEF-Tools parser reads `extension A, B;` instead (and its tests and converters write it), so
+  // commas are accepted between names unless `strict_`, with a warning naming the form. A comma
+  // must be followed by a name; an empty list is an error in both forms.
   void ParseExtension(Document& doc) {
     Next();  // extension
+    constexpr const char* kRule = "3.2.4 <extension> ::= \"extension\" <identifier>+ \";\"";
     if (Peek().kind != Tok::kIdentifier) {
-      Fail(Peek(), "expected an extension name, found " + Describe(Peek()), "3.2.4 <extension>");
+      Fail(Peek(), "expected an extension name, found " + Describe(Peek()), kRule);
     }
-    while (Peek().kind == Tok::kIdentifier) {
+    bool warned = false;
+    for (;;) {
       const Token& t = Next();
       if (t.text == "KHR_enable_fragment_definitions") doc.fragments_enabled = true;
       if (t.text == "KHR_enable_operator_expressions") doc.expressions_enabled = true;
       doc.extensions.emplace_back(t.text, LocOf(t));
+      if (Peek().kind == Tok::kIdentifier) continue;
+      if (!Peek().IsPunct(",")) break;
+      const Token& comma = Next();
+      if (strict_) {
+        Fail(comma,
+             "extension names are separated by white space, not commas (the NNEF-Tools form "
+             "'extension A, B;' is accepted without --strict)",
+             kRule);
+      }
+      if (Peek().kind != Tok::kIdentifier) {
+        Fail(Peek(), "expected an extension name after ',', found " + Describe(Peek()), kRule);
+      }
+      if (!warned) {
+        warned = true;
+        const Loc l = LocOf(comma);
+        doc.warnings.push_back(file_ + ":" + std::to_string(l.line) + ":" +
+                               std::to_string(l.column) +
+                               ": warning: comma-separated extension list (the NNEF-Tools form) "
+                               "accepted; the 1.0.2 grammar (3.2.4) separates extension names by "
+                               "white space, and --strict rejects the commas");
+      }
     }
-    if (Peek().IsPunct(",")) {
-      Fail(Peek(), "extension names are separated by white space, not commas",
-           "3.2.4 <extension> ::= \"extension\" <identifier>+ \";\"");
-    }
-    ExpectPunct(";", "3.2.4 <extension>");
+    ExpectPunct(";", kRule);
   }
 
   // ---- types ----
@@ -818,6 +841,7 @@ class Parser {
 
   std::vector<Token> toks_;
   std::string file_;
+  bool strict_ = false;  // the pure 1.0.2 grammar (no commas between extension names)
   size_t pos_ = 0;
   int depth_ = 0;
   bool fragments_ = false;
@@ -826,8 +850,8 @@ class Parser {
 
 }  // namespace
 
-Document ParseSyntax(std::string_view text, const std::string& file) {
-  return Parser(text, file).Document_();
+Document ParseSyntax(std::string_view text, const std::string& file, bool strict) {
+  return Parser(text, file, strict).Document_();
 }
 
 Document ParseLibrary(std::string_view text, const std::string& file) {

@@ -13,7 +13,9 @@ namespace nnref::nnef {
 inline constexpr int kMaxSyntaxDepth = 200;  // nesting of expressions, types and lvalues
 
 // A whole document: <version> <extension>* <fragment-definition>* <graph-definition>.
-Document ParseSyntax(std::string_view text, const std::string& file);
+// `strict`: the pure 1.0.2 grammar. Otherwise an extension list may also separate its names by
+// commas, as the NNEF-Tools parser and converters do (recorded in Document::warnings).
+Document ParseSyntax(std::string_view text, const std::string& file, bool strict = false);
 
 // A fragment library (the built-in standard fragments): <fragment-definition>* only, with both
 // extensions enabled.

@@ -105,4 +105,31 @@ printf "'x': linear_quantize(min = 0.0, max = 4.0);\n" >"$m/graph.quant"
 out=$("$nnref" nnef "$m" --input x="$tmp/x.dat" 2>&1); rc=$?
 [ $rc -eq 2 ] && grep -q "graph.quant:1:6: quant-file error: linear_quantize: missing argument 'bits'" <<<"$out" ||
   fail "quant error: $rc $out"
+rm -f "$m/graph.quant"
+
+# The NNEF-Tools form of the extension list (issue 14): accepted with a warning naming the form,
+# rejected under --strict. The model's whitespace-separated list stays valid under --strict.
+"$nnref" nnef --check --strict "$m" >/dev/null || fail "--strict rejects the 1.0.2 form"
+sed -i 's/KHR_enable_fragment_definitions KHR_enable/KHR_enable_fragment_definitions, KHR_enable/' "$m/graph.nnef"
+out=$("$nnref" nnef --check "$m" 2>&1) || fail "comma-separated extension list: $out"
+grep -q "graph.nnef:2:42: warning: comma-separated extension list" <<<"$out" || fail "no note: $out"
+out=$("$nnref" nnef "$m" --input x="$tmp/x.dat" --output-dir "$tmp/comma" 2>/dev/null) || fail "comma run"
+cmp -s "$tmp/comma/y.dat" "$tmp/expected/y.dat" || fail "comma form: y.dat differs"
+out=$("$nnref" nnef --check --strict "$m" 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "graph.nnef:2:42: parse error: extension names are separated by white space" <<<"$out" ||
+  fail "--strict: $rc $out"
+# A case's expectedWarning must be met, and "strict" turns the accepted form into the error.
+cf="$tmp/comma_case"
+mkdir -p "$cf/inputs" "$cf/expected"
+cp -r "$m"/* "$cf/"
+cp "$tmp/x.dat" "$cf/inputs/x.dat"
+cp "$tmp/expected/y.dat" "$cf/expected/y.dat"
+printf '{"inputs": {"x": "inputs/x.dat"}, "outputs": {"y": "expected/y.dat"}, "expectedWarning": "comma-separated"}\n' >"$cf/case.json"
+out=$("$nnref" nnef --case "$cf") || fail "expectedWarning met: $out"
+printf '{"inputs": {"x": "inputs/x.dat"}, "outputs": {"y": "expected/y.dat"}, "expectedWarning": "no such note"}\n' >"$cf/case.json"
+out=$("$nnref" nnef --case "$cf"); rc=$?
+[ $rc -eq 1 ] && grep -q 'no parse warning mentions "no such note"' <<<"$out" || fail "expectedWarning unmet: $rc $out"
+printf '{"inputs": {"x": "inputs/x.dat"}, "outputs": {"y": "expected/y.dat"}, "strict": true}\n' >"$cf/case.json"
+out=$("$nnref" nnef --case "$cf"); rc=$?
+[ $rc -eq 2 ] && grep -q "not commas" <<<"$out" || fail "strict case: $rc $out"
 echo "nnef cli: all checks passed"

@@ -1,6 +1,6 @@
 // Cases for the element-wise binary operations add, sub, mul, div, max, min, pow.
 
-import { DTYPES, isFloat, isSigned } from './numerics.mjs';
+import { DTYPES, isFloat, isSigned, roundTo } from './numerics.mjs';
 import { T, C, elementwiseCase, errorCase } from './casebuild.mjs';
 import { BINARY } from './ops.mjs';
 import { SPECIAL, intSpecial, lim, bits, randRange, uniform, range, unzip } from './common.mjs';
@@ -62,7 +62,27 @@ function floatCases(op, t) {
     T(t, [s.length, 1], s), C(t, [1, s.length], s), ['special_values', 'broadcast']));
   out.push(binCase(op, t, 'rounding', T(t, [ROUNDING[t].a.length], ROUNDING[t].a),
     T(t, [ROUNDING[t].b.length], ROUNDING[t].b), ['rounding']));
+  if (op === 'pow') out.push(...powOpenCases(t));
   return out;
+}
+
+// pow(+-1, +-Infinity) and pow(1, NaN): the spec is silent; C99/IEEE 754 pow gives 1 and JavaScript's
+// Math.pow gives NaN, and WebNN implementations use both. The reference marks these elements value-or-NaN
+// (docs/deviations.md). The same inputs are written twice: once with the C values (powC) and once with the
+// values of Math.pow itself, so that an implementation of either kind passes. The other elements (pow(-1, NaN),
+// pow(NaN, +-0), pow(1, 2), pow(-1, 3)) agree in both and stay exact.
+const POW_OPEN = unzip([
+  [1, NaN], [1, Infinity], [1, -Infinity], [-1, Infinity], [-1, -Infinity],
+  [-1, NaN], [NaN, 0], [NaN, -0], [1, 2], [-1, 3],
+]);
+function powOpenCases(t) {
+  const a = T(t, [POW_OPEN.a.length], POW_OPEN.a), b = T(t, [POW_OPEN.b.length], POW_OPEN.b);
+  const js = elementwiseCase({
+    name: `webnn.pow.${t}.one_base_open_math_pow_nan`, labels: ['pow', t, 'special_values', 'value_or_nan'],
+    opName: 'pow', args: [{ a: 'a' }, { b: 'b' }], inputs: { a, b }, operandNames: ['a', 'b'], outDtype: t,
+    fn: (x, y) => roundTo(t, Math.pow(x, y)),
+  });
+  return [binCase('pow', t, 'one_base_open_c_pow_one', a, b, ['special_values', 'value_or_nan']), js];
 }
 
 // ---------------------------------------------------------------------------------------------------------

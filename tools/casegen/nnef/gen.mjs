@@ -19,6 +19,7 @@ import { windowCases } from './cases_window.mjs';
 import { reduceShapeCases } from './cases_shape.mjs';
 import { nnCases } from './cases_nn.mjs';
 import { modelCases } from './cases_models.mjs';
+import { interopCases } from './cases_interop.mjs';
 import { errorCases } from './cases_errors.mjs';
 
 // The operations of NNEF 1.0.2 chapter 4 (4.1 - 4.9).
@@ -147,6 +148,10 @@ function buildCase(c) {
     }
   }
   if (c.interpretation) json.interpretation = c.interpretation;
+  // Interoperability members (cases_interop.mjs): parse strictly, a text the error or a warning must contain.
+  if (c.strict) json.strict = true;
+  if (c.message) json.message = c.message;
+  if (c.expectedWarning) json.expectedWarning = c.expectedWarning;
   files.set('case.json', Buffer.from(JSON.stringify(json, null, 2) + '\n'));
   return { files, info };
 }
@@ -165,7 +170,7 @@ function main() {
   const check = process.argv.includes('--check');
   const verbose = process.argv.includes('--verbose');
   const only = process.argv.find((a) => a.startsWith('--only='));
-  const all = [...elementwiseCases(), ...windowCases(), ...reduceShapeCases(), ...nnCases(), ...modelCases(), ...errorCases()];
+  const all = [...elementwiseCases(), ...windowCases(), ...reduceShapeCases(), ...nnCases(), ...modelCases(), ...errorCases(), ...interopCases()];
   const names = new Set();
   for (const c of all) {
     if (names.has(c.name)) throw new Error(`duplicate case ${c.name}`);
