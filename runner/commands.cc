@@ -9,6 +9,7 @@
 #include <optional>
 #include <sstream>
 
+#include "ref/parallel/parallel.h"
 #include "ops/registry.h"
 #include "runner/api_case.h"
 #include "runner/backend_check.h"
@@ -449,6 +450,7 @@ BuilderLimits Limits(uint64_t max_bytes) {
 }  // namespace
 
 int CommandRun(const RunOptions& o) {
+  SetReferenceThreads(o.threads);  // the reference kernels (and data decoding) use them too
   Engine engine;
   if (o.backend != "reference") {
     engine.backend = MakeBackend(o.backend, BackendOptions{o.threads});

@@ -1,9 +1,40 @@
 #include "ref/tensor/tensor.h"
 
+#include <sys/mman.h>
+
 #include <cassert>
+#include <cstdlib>
+#include <new>
 #include <optional>
 
 namespace nnref {
+
+namespace {
+constexpr size_t kMapThreshold = size_t{1} << 21;  // 2 MiB: one transparent huge page
+}
+
+Buffer::Buffer(size_t bytes) : bytes_(bytes), data_(nullptr) {
+  if (bytes >= kMapThreshold) {
+    const size_t mapped = (bytes + kMapThreshold - 1) & ~(kMapThreshold - 1);
+    void* p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p != MAP_FAILED) {
+      madvise(p, mapped, MADV_HUGEPAGE);  // advice only: failure leaves 4 KiB pages
+      mapped_ = mapped;
+      data_ = static_cast<std::byte*>(p);
+      return;
+    }
+  }
+  data_ = static_cast<std::byte*>(std::calloc(bytes == 0 ? 1 : bytes, 1));
+  if (data_ == nullptr) throw std::bad_alloc();
+}
+
+Buffer::~Buffer() {
+  if (mapped_ != 0) {
+    munmap(data_, mapped_);
+  } else {
+    std::free(data_);
+  }
+}
 
 Strides ContiguousStrides(const Shape& shape) {
   Strides s(shape.size());
