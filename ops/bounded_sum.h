@@ -51,9 +51,13 @@ inline bool RoundWithinInterval(double lo, double hi, T& out) {
 }
 
 // Rounds `value` to T when every real within `bound` of it rounds to the same T (see above).
+// `bound` must be at least twice the true error bound; it is raised to 2^-51 |value| so that the
+// roundings of value -+ bound (at most u |value -+ bound|) cannot move the ends back inside.
 template <typename T>
 inline bool RoundWithinBound(double value, double bound, T& out) {
-  return RoundWithinInterval(value - bound, value + bound, out);
+  const double floor = std::fabs(value) * 0x1p-51;
+  const double b = std::isnan(bound) || bound > floor ? bound : floor;
+  return RoundWithinInterval(value - b, value + b, out);
 }
 
 // A double sum of exact terms with the running magnitude of its terms, so that it can round

@@ -19,7 +19,8 @@ void AddCaseToBuilder(const Case& c, webnn::GraphBuilder& builder, BuiltCase& b,
       CheckDimensions(in.desc, builder.context().limits(), "constant '" + in.name + "'");
       const Tensor data =
           DecodeTensorData(*in.data, in.desc.dataType, in.desc.shape, field + ".data", c.base_dir);
-      const std::vector<std::byte> bytes = data.Bytes();
+      // DecodeTensorData returns a dense tensor that owns its buffer: pass its bytes directly.
+      const std::span<const std::byte> bytes(data.buffer()->data(), data.buffer()->size());
       o = builder.Constant(in.desc, webnn::AllowSharedBufferSource(
                                         webnn::MatchingBufferType(in.desc.dataType), bytes));
     } else {
