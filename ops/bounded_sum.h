@@ -11,8 +11,8 @@
 // not matter. The check uses 2 (n + 4) u * A, where A >= sum |t_i| is a computed upper bound of the
 // terms' magnitudes: the factor 2 covers n u / (1 - n u) for n < 2^50, the relative rounding error
 // of the computed A, and the roundings of s - bound and s + bound themselves. Rounding to nearest
-// is monotonic, so when both ends of [s - bound, s + bound] round to the same value of T, so does S,
-// and the result is the correctly rounded one, bit for bit what the exact path gives.
+// is monotonic, so when both ends of [s - bound, s + bound] round to the same value of T, so does
+// S, and the result is the correctly rounded one, bit for bit what the exact path gives.
 #pragma once
 
 #include <atomic>
@@ -92,8 +92,8 @@ struct BoundedSum {
       bound_fallbacks.fetch_add(1, std::memory_order_relaxed);
       return false;
     }
-    return RoundWithinInterval(std::sqrt(sum - b) * (1 - 0x1p-52), std::sqrt(sum + b) * (1 + 0x1p-52),
-                               out);
+    return RoundWithinInterval(std::sqrt(sum - b) * (1 - 0x1p-52),
+                               std::sqrt(sum + b) * (1 + 0x1p-52), out);
   }
 };
 

@@ -4,6 +4,8 @@
 // checked against an exact computation done here: the terms are integers times 2^-110, summed
 // exactly in __int128, and the nearest float32/float16 (ties to even) is picked by comparing exact
 // integer distances.
+#include "ops/bounded_sum.h"
+
 #include <doctest/doctest.h>
 
 #include <bit>
@@ -12,7 +14,6 @@
 #include <vector>
 
 #include "numerics/cast.h"
-#include "ops/bounded_sum.h"
 #include "ops/conv2d.h"
 
 namespace nnref {
@@ -38,7 +39,7 @@ constexpr int kScale = 110;  // exact values are N * 2^-kScale
 __int128 Scaled(double v) {
   if (v == 0) return 0;
   int e = 0;
-  const double m = std::frexp(v, &e);  // v = m * 2^e, 0.5 <= |m| < 1
+  const double m = std::frexp(v, &e);                    // v = m * 2^e, 0.5 <= |m| < 1
   auto mant = static_cast<__int128>(std::ldexp(m, 53));  // exact: 53-bit integer
   int shift = e - 53 + kScale;
   while (shift < 0 && mant % 2 == 0) {  // drop trailing zero bits
@@ -105,12 +106,10 @@ template <typename T>
 std::vector<double> MidpointTerms(SplitMix64& rng, int significand_bits, int max_k,
                                   bool cancellation) {
   const double ulp = std::ldexp(1.0, 1 - significand_bits);  // of values in [1, 2)
-  const double a =
-      1.0 + std::floor(rng.NextUnit() * std::ldexp(1.0, significand_bits - 1)) * ulp;
+  const double a = 1.0 + std::floor(rng.NextUnit() * std::ldexp(1.0, significand_bits - 1)) * ulp;
   const double half = (rng.Next() & 1 ? 1 : -1) * ulp / 2;
   const auto k = static_cast<int>(rng.Next() % static_cast<uint64_t>(max_k + 1));
-  const double tiny =
-      k == 0 ? 0.0 : (rng.Next() & 1 ? 1 : -1) * std::ldexp(ulp / 2, -k);
+  const double tiny = k == 0 ? 0.0 : (rng.Next() & 1 ? 1 : -1) * std::ldexp(ulp / 2, -k);
   const double big = cancellation ? std::ldexp(1.0, static_cast<int>(rng.Next() % 13)) : 0.0;
   const double sign = rng.Next() & 1 ? 1 : -1;
   std::vector<double> t = {big, a, half, tiny, -big};

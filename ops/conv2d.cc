@@ -107,9 +107,9 @@ class Conv2dKernel final : public Kernel {
         const int64_t in_y = in_y_origin + filter_y * g_.dilation_height;
         for (int64_t filter_x = 0; filter_x < p.filter_width; ++filter_x) {
           const int64_t in_x = in_x_origin + filter_x * g_.dilation_width;
-          const double w = ToDouble(
-              p.filter[out_channel * p.filter_out_stride + filter_c * p.filter_in_stride +
-                       filter_y * p.filter_y_stride + filter_x * p.filter_x_stride]);
+          const double w =
+              ToDouble(p.filter[out_channel * p.filter_out_stride + filter_c * p.filter_in_stride +
+                                filter_y * p.filter_y_stride + filter_x * p.filter_x_stride]);
           if (in_y < 0 || in_y >= p.input_height || in_x < 0 || in_x >= p.input_width) {
             padding_meets_non_finite = padding_meets_non_finite || !std::isfinite(w);
             continue;
@@ -154,23 +154,28 @@ class Conv2dKernel final : public Kernel {
                          (group * p.filter_input_channels + filter_c) * p.in_channel_stride;
       for (int64_t filter_y = 0; filter_y < p.filter_height; ++filter_y) {
         int64_t y0, y1;
-        ValidRange(oh, g_.stride_height, g_.pad_top, filter_y * g_.dilation_height,
-                   p.input_height, y0, y1);
+        ValidRange(oh, g_.stride_height, g_.pad_top, filter_y * g_.dilation_height, p.input_height,
+                   y0, y1);
         for (int64_t filter_x = 0; filter_x < p.filter_width; ++filter_x) {
           int64_t x0, x1;
-          ValidRange(ow, g_.stride_width, g_.pad_left, filter_x * g_.dilation_width,
-                     p.input_width, x0, x1);
-          const double w = ToDouble(
-              p.filter[out_channel * p.filter_out_stride + filter_c * p.filter_in_stride +
-                       filter_y * p.filter_y_stride + filter_x * p.filter_x_stride]);
+          ValidRange(ow, g_.stride_width, g_.pad_left, filter_x * g_.dilation_width, p.input_width,
+                     x0, x1);
+          const double w =
+              ToDouble(p.filter[out_channel * p.filter_out_stride + filter_c * p.filter_in_stride +
+                                filter_y * p.filter_y_stride + filter_x * p.filter_x_stride]);
           const int64_t x_step = g_.stride_width * p.in_x_stride;
           for (int64_t y = y0; y < y1; ++y) {
             const int64_t in_y = y * g_.stride_height - g_.pad_top + filter_y * g_.dilation_height;
-            const T* row = channel + in_y * p.in_y_stride +
-                           (x0 * g_.stride_width - g_.pad_left + filter_x * g_.dilation_width) *
-                               p.in_x_stride;
-            double* a = acc + y * ow;
-            for (int64_t x = x0; x < x1; ++x) a[x] += ToDouble(row[(x - x0) * x_step]) * w;
+            const T* row =
+                channel + in_y * p.in_y_stride +
+                (x0 * g_.stride_width - g_.pad_left + filter_x * g_.dilation_width) * p.in_x_stride;
+            double* a = acc + y * ow + x0;
+            const int64_t n = x1 - x0;
+            if (x_step == 1) {  // dense rows: a plain loop the compiler vectorizes
+              for (int64_t x = 0; x < n; ++x) a[x] += ToDouble(row[x]) * w;
+            } else {
+              for (int64_t x = 0; x < n; ++x) a[x] += ToDouble(row[x * x_step]) * w;
+            }
           }
         }
       }
@@ -205,20 +210,20 @@ class Conv2dKernel final : public Kernel {
                          (group * p.filter_input_channels + filter_c) * p.in_channel_stride;
       for (int64_t filter_y = 0; filter_y < p.filter_height; ++filter_y) {
         int64_t y0, y1;
-        ValidRange(oh, g_.stride_height, g_.pad_top, filter_y * g_.dilation_height,
-                   p.input_height, y0, y1);
+        ValidRange(oh, g_.stride_height, g_.pad_top, filter_y * g_.dilation_height, p.input_height,
+                   y0, y1);
         for (int64_t filter_x = 0; filter_x < p.filter_width; ++filter_x) {
           int64_t x0, x1;
-          ValidRange(ow, g_.stride_width, g_.pad_left, filter_x * g_.dilation_width,
-                     p.input_width, x0, x1);
+          ValidRange(ow, g_.stride_width, g_.pad_left, filter_x * g_.dilation_width, p.input_width,
+                     x0, x1);
           const int64_t x_step = g_.stride_width * p.in_x_stride;
           for (int64_t y = y0; y < y1; ++y) {
             const int64_t in_y = y * g_.stride_height - g_.pad_top + filter_y * g_.dilation_height;
-            const T* row = channel + in_y * p.in_y_stride +
-                           (x0 * g_.stride_width - g_.pad_left + filter_x * g_.dilation_width) *
-                               p.in_x_stride;
-            double* a = m + y * ow;
-            for (int64_t x = x0; x < x1; ++x) a[x] += std::fabs(ToDouble(row[(x - x0) * x_step]));
+            const T* row =
+                channel + in_y * p.in_y_stride +
+                (x0 * g_.stride_width - g_.pad_left + filter_x * g_.dilation_width) * p.in_x_stride;
+            double* a = m + y * ow + x0;
+            for (int64_t x = 0; x < x1 - x0; ++x) a[x] += std::fabs(ToDouble(row[x * x_step]));
           }
         }
       }
@@ -323,7 +328,8 @@ class Conv2dKernel final : public Kernel {
     std::vector<double> magnitudes(groups * static_cast<size_t>(plane));
     ParallelFor(groups, 1, [&](size_t begin, size_t end) {
       for (size_t bg = begin; bg < end; ++bg) {
-        WindowMagnitude(p, static_cast<int64_t>(bg) / g_.groups, static_cast<int64_t>(bg) % g_.groups,
+        WindowMagnitude(p, static_cast<int64_t>(bg) / g_.groups,
+                        static_cast<int64_t>(bg) % g_.groups,
                         magnitudes.data() + bg * static_cast<size_t>(plane));
       }
     });
@@ -332,8 +338,8 @@ class Conv2dKernel final : public Kernel {
       for (size_t bo = begin; bo < end; ++bo) {
         const auto batch = static_cast<int64_t>(bo) / p.output_channels;
         const auto out_channel = static_cast<int64_t>(bo) % p.output_channels;
-        const auto bg = static_cast<size_t>(batch * g_.groups +
-                                            out_channel / p.output_channels_per_group);
+        const auto bg =
+            static_cast<size_t>(batch * g_.groups + out_channel / p.output_channels_per_group);
         FastPlane(p, batch, out_channel, magnitudes.data() + bg * static_cast<size_t>(plane),
                   max_abs_w[static_cast<size_t>(out_channel)], acc.data(), output_data);
       }

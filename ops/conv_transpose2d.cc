@@ -135,18 +135,18 @@ class ConvTranspose2dKernel final : public Kernel {
                   const int64_t in_y = in_y_scaled / g_.stride_height;
                   if (in_y >= input_height) continue;
                   for (int64_t filter_x = 0; filter_x < filter_width; ++filter_x) {
-                    const int64_t in_x_scaled =
-                        out_x + g_.pad_left - filter_x * g_.dilation_width;
+                    const int64_t in_x_scaled = out_x + g_.pad_left - filter_x * g_.dilation_width;
                     if (in_x_scaled < 0 || in_x_scaled % g_.stride_width != 0) continue;
                     const int64_t in_x = in_x_scaled / g_.stride_width;
                     if (in_x >= input_width) continue;
-                    acc.Add(ToDouble(input_data[batch * in_batch_stride +
-                                                in_channel * in_channel_stride +
-                                                in_y * in_y_stride + in_x * in_x_stride]) *
-                            ToDouble(filter_data[in_channel * filter_in_stride +
-                                                 filter_out_channel * filter_out_stride +
-                                                 filter_y * filter_y_stride +
-                                                 filter_x * filter_x_stride]));
+                    acc.Add(
+                        ToDouble(
+                            input_data[batch * in_batch_stride + in_channel * in_channel_stride +
+                                       in_y * in_y_stride + in_x * in_x_stride]) *
+                        ToDouble(
+                            filter_data[in_channel * filter_in_stride +
+                                        filter_out_channel * filter_out_stride +
+                                        filter_y * filter_y_stride + filter_x * filter_x_stride]));
                   }
                 }
               }

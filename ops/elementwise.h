@@ -51,11 +51,11 @@ namespace elementwise_detail {
 // long row and the inner loop runs without per-element index arithmetic.
 template <size_t K>
 struct RowPlan {
-  Shape outer;                         // the merged axes but the last
+  Shape outer;  // the merged axes but the last
   std::array<Strides, K> outer_strides;
-  uint64_t row = 1;                    // length of the innermost merged axis
+  uint64_t row = 1;  // length of the innermost merged axis
   std::array<int64_t, K> row_stride{};
-  uint64_t rows = 1;                   // product of `outer`
+  uint64_t rows = 1;  // product of `outer`
 };
 
 template <size_t K>

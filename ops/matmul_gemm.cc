@@ -102,8 +102,7 @@ Tensor MatrixProduct(const Tensor& a, const Tensor& b, const Shape& out_shape, d
   ParallelFor(tasks, grain, [&](size_t begin, size_t end) {
     std::vector<double> dots(static_cast<size_t>(kRowBlock * cols));
     for (size_t task = begin; task < end; ++task) {
-      const std::array<int64_t, 3>& off =
-          batches[task / static_cast<size_t>(row_blocks)];
+      const std::array<int64_t, 3>& off = batches[task / static_cast<size_t>(row_blocks)];
       const int64_t m0 = static_cast<int64_t>(task % static_cast<size_t>(row_blocks)) * kRowBlock;
       const int64_t m1 = std::min(rows, m0 + kRowBlock);
       // The accumulators start at -0, the identity of IEEE addition, so that a sum of -0

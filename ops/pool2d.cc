@@ -201,12 +201,12 @@ class Pool2dKernel final : public Kernel {
             const int64_t out_offset = batch * out_batch_stride + channel * out_channel_stride +
                                        out_y * out_y_stride + out_x * out_x_stride;
             bool decided = true;
-            T value = Reduce<T, BoundedSum>(in_y_origin, in_x_origin, input_height, input_width,
-                                            at, la, decided);
+            T value = Reduce<T, BoundedSum>(in_y_origin, in_x_origin, input_height, input_width, at,
+                                            la, decided);
             if (!decided) {
               la = Latitude::kExact;
-              value = Reduce<T, WindowSum>(in_y_origin, in_x_origin, input_height, input_width,
-                                           at, la, decided);
+              value = Reduce<T, WindowSum>(in_y_origin, in_x_origin, input_height, input_width, at,
+                                           la, decided);
             }
             output_data[out_offset] = value;
             if (la != Latitude::kExact) {

@@ -213,10 +213,10 @@ T ReduceFloat(ReduceOp op, const Visit& visit, uint64_t count, Latitude& la) {
         BoundedSum fast;
         visit([&](T v) { fast.Add(term(v)); });
         T out{};
-        const bool decided = op == ReduceOp::kL2     ? fast.RoundSqrt(out)
-                             : op == ReduceOp::kMean ? fast.RoundQuotient(
-                                                           static_cast<double>(count), out)
-                                                     : fast.Round(out);
+        const bool decided = op == ReduceOp::kL2 ? fast.RoundSqrt(out)
+                             : op == ReduceOp::kMean
+                                 ? fast.RoundQuotient(static_cast<double>(count), out)
+                                 : fast.Round(out);
         if (decided) return out;
       }
       CompensatedSum acc;  // the accumulator of the exact path

@@ -9,8 +9,8 @@
 #include <optional>
 #include <sstream>
 
-#include "ref/parallel/parallel.h"
 #include "ops/registry.h"
+#include "ref/parallel/parallel.h"
 #include "runner/api_case.h"
 #include "runner/backend_check.h"
 #include "runner/backends.h"

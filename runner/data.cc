@@ -323,7 +323,8 @@ constexpr size_t kFillGrain = size_t{1} << 16;
 template <typename T, typename Fn>
 void ForBlocks(uint64_t n, Fn&& fn) {
   if constexpr (kIsFloatStorage<T>) {
-    ParallelFor(static_cast<size_t>(n), kFillGrain, [&](size_t begin, size_t end) { fn(begin, end); });
+    ParallelFor(static_cast<size_t>(n), kFillGrain,
+                [&](size_t begin, size_t end) { fn(begin, end); });
   } else {
     fn(0, n);
   }
@@ -346,9 +347,8 @@ void Fill(Tensor& t, const Value& data, const std::string& where, const std::str
   if (data.is_object()) {
     if (const Value* f = data.Find("fill")) {
       const T v = DecodeElement<T>(*f, where + ".fill");
-      ParallelFor(n, kFillGrain, [&](size_t begin, size_t end) {
-        std::fill(out + begin, out + end, v);
-      });
+      ParallelFor(n, kFillGrain,
+                  [&](size_t begin, size_t end) { std::fill(out + begin, out + end, v); });
       return;
     }
     if (const Value* r = data.Find("range")) {
@@ -424,7 +424,8 @@ void Fill(Tensor& t, const Value& data, const std::string& where, const std::str
   }
   // A single value: every element takes it.
   const T v = DecodeElement<T>(data, where);
-  ParallelFor(n, kFillGrain, [&](size_t begin, size_t end) { std::fill(out + begin, out + end, v); });
+  ParallelFor(n, kFillGrain,
+              [&](size_t begin, size_t end) { std::fill(out + begin, out + end, v); });
 }
 
 }  // namespace

@@ -103,8 +103,8 @@ class Pool {
 };
 
 std::mutex config_mu;
-unsigned requested = 0;       // config_mu
-std::shared_ptr<Pool> pool;   // config_mu; created on first use
+unsigned requested = 0;      // config_mu
+std::shared_ptr<Pool> pool;  // config_mu; created on first use
 
 unsigned Resolve(unsigned threads) {
   return threads ? threads : std::max(1u, std::thread::hardware_concurrency());

@@ -188,8 +188,7 @@ int main(int argc, char** argv) {
     const double many = MinMs(repeat, [&] { (void)graph->Compute(inputs); });
     double floor_ms = 0;
     if (bench.floor) {
-      const Tensor out =
-          Tensor::Allocate(DataType::kFloat32, graph->output_descriptor("y").shape);
+      const Tensor out = Tensor::Allocate(DataType::kFloat32, graph->output_descriptor("y").shape);
       float* o = out.base<float>();
       floor_ms = MinMs(repeat, [&] { bench.floor(inputs, conv_filter, o); });
       // The floor's result is the reference's except where the plain sum rounds differently.
@@ -198,15 +197,16 @@ int main(int argc, char** argv) {
       for (uint64_t i = 0; i < out.element_count(); ++i) {
         differ += std::memcmp(&o[i], ref.base<float>() + i, sizeof(float)) != 0;
       }
-      if (differ) std::printf("  (the loop floor differs from the reference in %llu elements)\n",
-                              static_cast<unsigned long long>(differ));
+      if (differ)
+        std::printf("  (the loop floor differs from the reference in %llu elements)\n",
+                    static_cast<unsigned long long>(differ));
     }
     if (floor_ms > 0) {
-      std::printf("%-44s %10.2f %10.2f %10.2f %9.2f %9.2f %9.3f\n", bench.name, one, many,
-                  floor_ms, one / floor_ms, many / floor_ms, bench.flops / (one * 1e6));
+      std::printf("%-44s %10.2f %10.2f %10.2f %9.2f %9.2f %9.3f\n", bench.name, one, many, floor_ms,
+                  one / floor_ms, many / floor_ms, bench.flops / (one * 1e6));
     } else {
-      std::printf("%-44s %10.2f %10.2f %10s %9s %9s %9.3f\n", bench.name, one, many, "-", "-",
-                  "-", bench.flops / (one * 1e6));
+      std::printf("%-44s %10.2f %10.2f %10s %9s %9s %9.3f\n", bench.name, one, many, "-", "-", "-",
+                  bench.flops / (one * 1e6));
     }
   }
   return 0;
