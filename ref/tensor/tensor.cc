@@ -18,7 +18,11 @@ Buffer::Buffer(size_t bytes) : bytes_(bytes), data_(nullptr) {
     const size_t mapped = (bytes + kMapThreshold - 1) & ~(kMapThreshold - 1);
     void* p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p != MAP_FAILED) {
-      madvise(p, mapped, MADV_HUGEPAGE);  // advice only: failure leaves 4 KiB pages
+      // Advice only (failure leaves 4 KiB pages). NNREF_NO_HUGEPAGES set in the environment
+      // turns it off, for measurements (docs/performance.md): a fresh huge page can stall on
+      // compaction, where 4 KiB pages cost a fault each.
+      static const bool huge = std::getenv("NNREF_NO_HUGEPAGES") == nullptr;
+      if (huge) madvise(p, mapped, MADV_HUGEPAGE);
       mapped_ = mapped;
       data_ = static_cast<std::byte*>(p);
       return;
