@@ -4,18 +4,82 @@
 
 #include <cassert>
 #include <cstdlib>
+#include <cstring>
+#include <mutex>
 #include <new>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace nnref {
 
 namespace {
+
 constexpr size_t kMapThreshold = size_t{1} << 21;  // 2 MiB: one transparent huge page
+
+// Mappings of freed large buffers, kept for reuse: a fresh page costs a fault and the kernel's
+// zeroing (on a virtual machine the dearer part), where a kept one is only cleared with memset.
+// A run that frees its inputs before decoding its expected outputs (nnref run) then touches no
+// new memory for them. Bounded, so at most kCacheBytes stay resident unused.
+class MappingCache {
+ public:
+  static constexpr size_t kCacheBytes = size_t{1} << 30;
+  static constexpr size_t kCacheEntries = 4;
+
+  // A kept mapping of exactly `mapped` bytes, or null. The most recently freed first: it is the
+  // likeliest to be resident (a buffer that was allocated but never written, such as a
+  // tensor's initial zeros, is not).
+  void* Take(size_t mapped) {
+    std::lock_guard lock(mu_);
+    for (size_t i = entries_.size(); i-- > 0;) {
+      if (entries_[i].second == mapped) {
+        void* p = entries_[i].first;
+        entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(i));
+        total_ -= mapped;
+        return p;
+      }
+    }
+    return nullptr;
+  }
+  // Keeps the mapping when there is room (evicting the oldest), else unmaps it.
+  void Give(void* p, size_t mapped) {
+    std::lock_guard lock(mu_);
+    if (mapped > kCacheBytes) {
+      munmap(p, mapped);
+      return;
+    }
+    while (!entries_.empty() &&
+           (total_ + mapped > kCacheBytes || entries_.size() >= kCacheEntries)) {
+      munmap(entries_.front().first, entries_.front().second);
+      total_ -= entries_.front().second;
+      entries_.erase(entries_.begin());
+    }
+    entries_.emplace_back(p, mapped);
+    total_ += mapped;
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<std::pair<void*, size_t>> entries_;  // oldest first
+  size_t total_ = 0;
+};
+
+MappingCache& Cache() {
+  static MappingCache* cache = new MappingCache;  // never destroyed: buffers may outlive main
+  return *cache;
 }
+
+}  // namespace
 
 Buffer::Buffer(size_t bytes) : bytes_(bytes), data_(nullptr) {
   if (bytes >= kMapThreshold) {
     const size_t mapped = (bytes + kMapThreshold - 1) & ~(kMapThreshold - 1);
+    if (void* kept = Cache().Take(mapped)) {
+      std::memset(kept, 0, bytes);
+      mapped_ = mapped;
+      data_ = static_cast<std::byte*>(kept);
+      return;
+    }
     void* p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p != MAP_FAILED) {
       // Advice only (failure leaves 4 KiB pages). NNREF_NO_HUGEPAGES set in the environment
@@ -34,7 +98,7 @@ Buffer::Buffer(size_t bytes) : bytes_(bytes), data_(nullptr) {
 
 Buffer::~Buffer() {
   if (mapped_ != 0) {
-    munmap(data_, mapped_);
+    Cache().Give(data_, mapped_);
   } else {
     std::free(data_);
   }
