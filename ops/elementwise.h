@@ -154,7 +154,7 @@ OperandValue MapElements(const OperandDescriptor& out_desc,
                          const std::array<const OperandValue*, N>& ins, Fn&& fn) {
   using namespace elementwise_detail;
   OperandValue out;
-  out.data = Tensor::Allocate(out_desc.dataType, out_desc.shape);
+  out.data = Tensor::AllocateForOverwrite(out_desc.dataType, out_desc.shape);  // all written
   LazyLatitude lat(out_desc.shape);
   std::array<Tensor, N> views;
   for (size_t k = 0; k < N; ++k) views[k] = ins[k]->data.BroadcastTo(out_desc.shape);

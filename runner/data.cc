@@ -432,7 +432,7 @@ void Fill(Tensor& t, const Value& data, const std::string& where, const std::str
 
 Tensor DecodeTensorData(const Value& data, DataType dtype, const Shape& shape,
                         const std::string& where, const std::string& base_dir) {
-  Tensor t = Tensor::Allocate(dtype, shape);
+  Tensor t = Tensor::AllocateForOverwrite(dtype, shape);  // Fill writes every element or throws
   DispatchDataType(dtype, [&]<typename T>() { Fill<T>(t, data, where, base_dir); });
   return t;
 }

@@ -71,11 +71,11 @@ MappingCache& Cache() {
 
 }  // namespace
 
-Buffer::Buffer(size_t bytes) : bytes_(bytes), data_(nullptr) {
+Buffer::Buffer(size_t bytes, bool zero) : bytes_(bytes), data_(nullptr) {
   if (bytes >= kMapThreshold) {
     const size_t mapped = (bytes + kMapThreshold - 1) & ~(kMapThreshold - 1);
     if (void* kept = Cache().Take(mapped)) {
-      std::memset(kept, 0, bytes);
+      if (zero) std::memset(kept, 0, bytes);
       mapped_ = mapped;
       data_ = static_cast<std::byte*>(kept);
       return;
@@ -117,6 +117,11 @@ Strides ContiguousStrides(const Shape& shape) {
 Tensor Tensor::Allocate(DataType dtype, const Shape& shape) {
   const size_t bytes = static_cast<size_t>(ElementCount(shape)) * ElementSize(dtype);
   return Tensor(dtype, shape, ContiguousStrides(shape), 0, std::make_shared<Buffer>(bytes));
+}
+
+Tensor Tensor::AllocateForOverwrite(DataType dtype, const Shape& shape) {
+  const size_t bytes = static_cast<size_t>(ElementCount(shape)) * ElementSize(dtype);
+  return Tensor(dtype, shape, ContiguousStrides(shape), 0, std::make_shared<Buffer>(bytes, false));
 }
 
 Tensor::Tensor(DataType dtype, Shape shape, Strides strides, int64_t offset,

@@ -26,7 +26,8 @@ Strides ContiguousStrides(const Shape& shape);
 // multi-hundred-megabyte tensors from costing a page fault per 4 KiB.
 class Buffer {
  public:
-  explicit Buffer(size_t bytes);
+  // `zero` = false: the caller overwrites every byte, so a reused mapping is not cleared first.
+  explicit Buffer(size_t bytes, bool zero = true);
   ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
@@ -45,6 +46,8 @@ class Tensor {
   Tensor() = default;
   // A new zero-filled contiguous tensor. The caller has checked the size (see CheckDimensions).
   static Tensor Allocate(DataType dtype, const Shape& shape);
+  // A new contiguous tensor whose contents are unspecified: for kernels that write every element.
+  static Tensor AllocateForOverwrite(DataType dtype, const Shape& shape);
   // A view; `strides` in elements, `offset` in elements from the buffer start.
   Tensor(DataType dtype, Shape shape, Strides strides, int64_t offset,
          std::shared_ptr<Buffer> buffer);
