@@ -8,6 +8,7 @@
 #include <mutex>
 #include <new>
 #include <optional>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -82,10 +83,14 @@ Buffer::Buffer(size_t bytes, bool zero) : bytes_(bytes), data_(nullptr) {
     }
     void* p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p != MAP_FAILED) {
-      // Advice only (failure leaves 4 KiB pages). NNREF_NO_HUGEPAGES set in the environment
-      // turns it off, for measurements (docs/performance.md): a fresh huge page can stall on
-      // compaction, where 4 KiB pages cost a fault each.
-      static const bool huge = std::getenv("NNREF_NO_HUGEPAGES") == nullptr;
+      // NNREF_HUGEPAGES=1 in the environment advises transparent huge pages (advice only):
+      // fewer faults, but with the kernel's usual "madvise" defrag setting a fresh huge page
+      // can stall on direct compaction for far longer than the faults it saves, so it is off by
+      // default (measurements in docs/performance.md).
+      static const bool huge = [] {
+        const char* v = std::getenv("NNREF_HUGEPAGES");
+        return v != nullptr && std::string_view(v) == "1";
+      }();
       if (huge) madvise(p, mapped, MADV_HUGEPAGE);
       mapped_ = mapped;
       data_ = static_cast<std::byte*>(p);

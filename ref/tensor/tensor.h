@@ -22,8 +22,7 @@ using Strides = std::vector<int64_t>;
 Strides ContiguousStrides(const Shape& shape);
 
 // Zero-filled bytes. Large buffers come straight from the kernel's zero pages (no memset, so a
-// page is touched only when it is written) with transparent huge pages requested, which keeps
-// multi-hundred-megabyte tensors from costing a page fault per 4 KiB.
+// page is touched only when it is written), and freed ones are kept for reuse (see tensor.cc).
 class Buffer {
  public:
   // `zero` = false: the caller overwrites every byte, so a reused mapping is not cleared first.
