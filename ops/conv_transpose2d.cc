@@ -18,7 +18,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ops/bounded_sum.h"
 #include "ops/elementwise.h"
+#include "ref/parallel/parallel.h"
 
 namespace nnref {
 
@@ -96,45 +98,59 @@ class ConvTranspose2dKernel final : public Kernel {
     const T* input_data = input.base<T>();
     const T* filter_data = filter.base<T>();
     T* output_data = result.data.base<T>();
-    for (int64_t batch = 0; batch < batches; ++batch) {
-      for (int64_t out_channel = 0; out_channel < output_channels; ++out_channel) {
+    // The (batch, output channel) planes on the reference's threads; every element is computed
+    // alone: first as a plain double sum whose error bound decides the rounding when it can
+    // (BoundedSum, ops/bounded_sum.h), else again with the compensated accumulator WindowSum.
+    ParallelFor(static_cast<size_t>(batches * output_channels), 1, [&](size_t begin, size_t end) {
+      for (size_t bo = begin; bo < end; ++bo) {
+        const auto batch = static_cast<int64_t>(bo) / output_channels;
+        const auto out_channel = static_cast<int64_t>(bo) % output_channels;
         const int64_t group = out_channel / filter_output_channels;
         const int64_t filter_out_channel = out_channel % filter_output_channels;
         const int64_t in_channel_begin = group * input_channels_per_group;
         for (int64_t out_y = 0; out_y < output_height; ++out_y) {
           for (int64_t out_x = 0; out_x < output_width; ++out_x) {
-            WindowSum acc;  // the accumulator of one output element
-            for (int64_t group_c = 0; group_c < input_channels_per_group; ++group_c) {
-              const int64_t in_channel = in_channel_begin + group_c;
-              for (int64_t filter_y = 0; filter_y < filter_height; ++filter_y) {
-                // out_y = in_y * stride + filter_y * dilation - pad_top, solved for in_y.
-                const int64_t in_y_scaled = out_y + g_.pad_top - filter_y * g_.dilation_height;
-                if (in_y_scaled < 0 || in_y_scaled % g_.stride_height != 0) continue;
-                const int64_t in_y = in_y_scaled / g_.stride_height;
-                if (in_y >= input_height) continue;
-                for (int64_t filter_x = 0; filter_x < filter_width; ++filter_x) {
-                  const int64_t in_x_scaled = out_x + g_.pad_left - filter_x * g_.dilation_width;
-                  if (in_x_scaled < 0 || in_x_scaled % g_.stride_width != 0) continue;
-                  const int64_t in_x = in_x_scaled / g_.stride_width;
-                  if (in_x >= input_width) continue;
-                  acc.Add(
-                      ToDouble(input_data[batch * in_batch_stride + in_channel * in_channel_stride +
-                                          in_y * in_y_stride + in_x * in_x_stride]) *
-                      ToDouble(
-                          filter_data[in_channel * filter_in_stride +
-                                      filter_out_channel * filter_out_stride +
-                                      filter_y * filter_y_stride + filter_x * filter_x_stride]));
+            // Adds the terms of one output element to `acc`: its products, then the bias.
+            const auto add_terms = [&](auto& acc) {
+              for (int64_t group_c = 0; group_c < input_channels_per_group; ++group_c) {
+                const int64_t in_channel = in_channel_begin + group_c;
+                for (int64_t filter_y = 0; filter_y < filter_height; ++filter_y) {
+                  // out_y = in_y * stride + filter_y * dilation - pad_top, solved for in_y.
+                  const int64_t in_y_scaled = out_y + g_.pad_top - filter_y * g_.dilation_height;
+                  if (in_y_scaled < 0 || in_y_scaled % g_.stride_height != 0) continue;
+                  const int64_t in_y = in_y_scaled / g_.stride_height;
+                  if (in_y >= input_height) continue;
+                  for (int64_t filter_x = 0; filter_x < filter_width; ++filter_x) {
+                    const int64_t in_x_scaled = out_x + g_.pad_left - filter_x * g_.dilation_width;
+                    if (in_x_scaled < 0 || in_x_scaled % g_.stride_width != 0) continue;
+                    const int64_t in_x = in_x_scaled / g_.stride_width;
+                    if (in_x >= input_width) continue;
+                    acc.Add(
+                        ToDouble(
+                            input_data[batch * in_batch_stride + in_channel * in_channel_stride +
+                                       in_y * in_y_stride + in_x * in_x_stride]) *
+                        ToDouble(
+                            filter_data[in_channel * filter_in_stride +
+                                        filter_out_channel * filter_out_stride +
+                                        filter_y * filter_y_stride + filter_x * filter_x_stride]));
+                  }
                 }
               }
+              if (bias) acc.Add(ToDouble(bias->base<T>()[out_channel * bias->strides()[0]]));
+            };
+            T& out = output_data[batch * out_batch_stride + out_channel * out_channel_stride +
+                                 out_y * out_y_stride + out_x * out_x_stride];
+            BoundedSum fast;
+            add_terms(fast);
+            if (!fast.Round(out)) {
+              WindowSum acc;  // the accumulator of one output element (exact path)
+              add_terms(acc);
+              out = RoundTo<T>(acc.QuotientToOdd());
             }
-            if (bias) acc.Add(ToDouble(bias->base<T>()[out_channel * bias->strides()[0]]));
-            output_data[batch * out_batch_stride + out_channel * out_channel_stride +
-                        out_y * out_y_stride + out_x * out_x_stride] =
-                RoundTo<T>(acc.QuotientToOdd());
           }
         }
       }
-    }
+    });
     return result;
   }
 

@@ -9,6 +9,7 @@
 // latitude tensors (an input without marks counts as all exact), so a mark follows its element,
 // and padding and triangular's zeros are exact.
 #include <cmath>
+#include <cstring>
 #include <utility>
 
 #include "ops/data_movement.h"
@@ -38,13 +39,29 @@ using data_movement::kMaxDimension;
 using data_movement::kMaxTensorCount;
 using data_movement::ListToString;
 
-// dst[i] = src[i] for two views of the same shape.
+// dst[i] = src[i] for two views of the same shape: rows of the merged axes (MapElements' row
+// plan), copied with memcpy where both are dense, over the reference's threads.
 template <typename T>
 void CopyElements(const Tensor& src, const Tensor& dst) {
+  using namespace elementwise_detail;
+  if (src.element_count() == 0) return;
   const T* from = src.base<T>();
   T* to = dst.base<T>();
-  ForEachOffsets<2>(src.shape(), {&src.strides(), &dst.strides()},
-                    [&](const std::array<int64_t, 2>& off) { to[off[1]] = from[off[0]]; });
+  const RowPlan<2> plan = MakeRowPlan<2>(src.shape(), {&src.strides(), &dst.strides()});
+  const uint64_t row = plan.row;
+  const int64_t s_from = plan.row_stride[0], s_to = plan.row_stride[1];
+  ParallelFor(plan.rows, RowGrain(row), [&](size_t begin, size_t end) {
+    ForRows(plan, begin, end, [&](const std::array<int64_t, 2>& off) {
+      if (s_from == 1 && s_to == 1) {
+        std::memcpy(to + off[1], from + off[0], row * sizeof(T));
+      } else {
+        for (uint64_t i = 0; i < row; ++i) {
+          const auto k = static_cast<int64_t>(i);
+          to[off[1] + k * s_to] = from[off[0] + k * s_from];
+        }
+      }
+    });
+  });
 }
 
 // An operand's latitude marks, or an all-exact (stride-0) view when it carries none.

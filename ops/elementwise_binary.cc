@@ -72,7 +72,7 @@ T IntPow(T base, T exp, Latitude& la) {
 }
 
 template <typename T>
-T ApplyBinary(BinaryOp op, T x, T y, Latitude& la) {
+[[gnu::always_inline]] inline T ApplyBinary(BinaryOp op, T x, T y, Latitude& la) {
   if constexpr (kIsFloatStorage<T>) {
     const double a = ToDouble(x), b = ToDouble(y);
     switch (op) {
@@ -143,12 +143,31 @@ class BinaryKernel final : public Kernel {
   explicit BinaryKernel(BinaryOp op) : op_(op) {}
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
-    const BinaryOp op = op_;
-    return {DispatchDataType(out[0].dataType, [&]<typename T>() {
-      return MapElements<T, T, T>(out[0], {in[0], in[1]}, [op](T x, T y, Latitude& la) {
-        return ApplyBinary(op, x, y, la);
+    // The operator is fixed once per call (a template constant), not switched on per element.
+    const auto run = [&]<BinaryOp kOp>() {
+      return DispatchDataType(out[0].dataType, [&]<typename T>() {
+        return MapElements<T, T, T>(out[0], {in[0], in[1]}, [](T x, T y, Latitude& la) {
+          return ApplyBinary(kOp, x, y, la);
+        });
       });
-    })};
+    };
+    switch (op_) {
+      case BinaryOp::kAdd:
+        return {run.template operator()<BinaryOp::kAdd>()};
+      case BinaryOp::kSub:
+        return {run.template operator()<BinaryOp::kSub>()};
+      case BinaryOp::kMul:
+        return {run.template operator()<BinaryOp::kMul>()};
+      case BinaryOp::kDiv:
+        return {run.template operator()<BinaryOp::kDiv>()};
+      case BinaryOp::kMax:
+        return {run.template operator()<BinaryOp::kMax>()};
+      case BinaryOp::kMin:
+        return {run.template operator()<BinaryOp::kMin>()};
+      case BinaryOp::kPow:
+        return {run.template operator()<BinaryOp::kPow>()};
+    }
+    return {run.template operator()<BinaryOp::kPow>()};  // unreachable: every op is listed
   }
 
  private:

@@ -19,11 +19,15 @@
 // values never overflow double (float32 magnitudes are below 2^128).
 #include "ops/matmul_gemm.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <vector>
 
 #include "ops/elementwise.h"
 #include "ops/exact_round.h"
 #include "ops/float_dispatch.h"
+#include "ref/parallel/parallel.h"
 
 namespace nnref {
 
@@ -83,23 +87,48 @@ Tensor MatrixProduct(const Tensor& a, const Tensor& b, const Shape& out_shape, d
   const T* pa = a.base<T>();
   const T* pb = b.base<T>();
   T* po = out.base<T>();
-  ForEachOffsets<3>(
-      batch, {&out_batch, &a_batch, &b_batch}, [&](const std::array<int64_t, 3>& off) {
-        for (int64_t m = 0; m < rows; ++m) {
-          const T* a_row = pa + off[1] + m * a_row_stride;
-          for (int64_t n = 0; n < cols; ++n) {
-            const T* b_col = pb + off[2] + n * b_col_stride;
-            // The accumulator: exact products summed in double. It starts at -0, the identity of
-            // IEEE addition, so that a sum of -0 products stays -0 as it would in the operand type.
-            double dot = -0.0;
-            for (int64_t k = 0; k < depth; ++k) {
-              const double scaled_a = a_scale * ToDouble(a_row[k * a_depth_stride]);  // exact
-              dot += scaled_a * ToDouble(b_col[k * b_depth_stride]);
+  std::vector<std::array<int64_t, 3>> batches;  // (out, a, b) offsets of each matrix
+  ForEachOffsets<3>(batch, {&out_batch, &a_batch, &b_batch},
+                    [&](const std::array<int64_t, 3>& off) { batches.push_back(off); });
+  // Rows are computed in blocks of kRowBlock on the reference's threads. Within a block the
+  // loop nest runs k outside n, so that each b row is read once for the block; every output
+  // element still gets exactly its own sequence of operations: dot = -0, then for k ascending
+  // dot += (a_scale * a[m][k]) * b[k][n], then finish.
+  constexpr int64_t kRowBlock = 4;
+  const int64_t row_blocks = (rows + kRowBlock - 1) / kRowBlock;
+  const auto tasks = static_cast<size_t>(static_cast<int64_t>(batches.size()) * row_blocks);
+  const size_t grain = static_cast<size_t>(
+      std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(1, cols * depth * kRowBlock)));
+  ParallelFor(tasks, grain, [&](size_t begin, size_t end) {
+    std::vector<double> dots(static_cast<size_t>(kRowBlock * cols));
+    for (size_t task = begin; task < end; ++task) {
+      const std::array<int64_t, 3>& off = batches[task / static_cast<size_t>(row_blocks)];
+      const int64_t m0 = static_cast<int64_t>(task % static_cast<size_t>(row_blocks)) * kRowBlock;
+      const int64_t m1 = std::min(rows, m0 + kRowBlock);
+      // The accumulators start at -0, the identity of IEEE addition, so that a sum of -0
+      // products stays -0 as it would in the operand type.
+      std::fill(dots.begin(), dots.end(), -0.0);
+      for (int64_t k = 0; k < depth; ++k) {
+        const T* b_row = pb + off[2] + k * b_depth_stride;
+        for (int64_t m = m0; m < m1; ++m) {
+          const double scaled_a =
+              a_scale * ToDouble(pa[off[1] + m * a_row_stride + k * a_depth_stride]);  // exact
+          double* dot = dots.data() + (m - m0) * cols;
+          if (b_col_stride == 1) {
+            for (int64_t n = 0; n < cols; ++n) dot[n] += scaled_a * ToDouble(b_row[n]);
+          } else {
+            for (int64_t n = 0; n < cols; ++n) {
+              dot[n] += scaled_a * ToDouble(b_row[n * b_col_stride]);
             }
-            po[off[0] + m * cols + n] = finish(dot, m, n);
           }
         }
-      });
+      }
+      for (int64_t m = m0; m < m1; ++m) {
+        const double* dot = dots.data() + (m - m0) * cols;
+        for (int64_t n = 0; n < cols; ++n) po[off[0] + m * cols + n] = finish(dot[n], m, n);
+      }
+    }
+  });
   return out;
 }
 

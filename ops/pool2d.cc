@@ -22,11 +22,15 @@
 // each output size to be smaller than the stride. nnref follows them as written.
 #include "ops/pool2d.h"
 
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <type_traits>
 
+#include "ops/bounded_sum.h"
 #include "ops/elementwise.h"
+#include "ref/parallel/parallel.h"
 
 namespace nnref {
 
@@ -74,11 +78,14 @@ class Pool2dKernel final : public Kernel {
 
  private:
   // One output element from the window of input elements at (in_y, in_x) for the given origin.
-  // `at(in_y, in_x)` reads an element; positions outside the input are skipped.
-  template <typename T, typename At>
+  // `at(in_y, in_x)` reads an element; positions outside the input are skipped. With Acc =
+  // BoundedSum the average or L2 norm is the plain sum's when its error bound decides the
+  // rounding (ops/bounded_sum.h); otherwise `decided` is cleared and the caller recomputes the
+  // element with Acc = WindowSum, the exact path.
+  template <typename T, typename Acc, typename At>
   T Reduce(int64_t in_y_origin, int64_t in_x_origin, int64_t input_height, int64_t input_width,
-           const At& at, Latitude& la) const {
-    WindowSum sum;  // the accumulator of averagePool2d and l2Pool2d
+           const At& at, Latitude& la, bool& decided) const {
+    Acc sum;  // the accumulator of averagePool2d and l2Pool2d
     int64_t count = 0;
     bool any_nan = false;
     T best{};
@@ -121,12 +128,27 @@ class Pool2dKernel final : public Kernel {
       return best;
     }
     if constexpr (kIsFloatStorage<T>) {
-      if (op_ == PoolOp::kL2) return RoundTo<T>(sum.SqrtToOdd());
-      if (count == 0) {  // the average of nothing: 0 / 0, open
-        la = Latitude::kAny;
-        return RoundTo<T>(std::numeric_limits<double>::quiet_NaN());
+      if constexpr (std::is_same_v<Acc, BoundedSum>) {
+        T out{};
+        if (op_ == PoolOp::kL2) {
+          if (count == 0) return RoundTo<T>(0.0);  // nothing summed: +0, as the exact path
+          decided = sum.RoundSqrt(out);
+          return out;
+        }
+        if (count == 0) {  // the average of nothing: 0 / 0, open
+          la = Latitude::kAny;
+          return RoundTo<T>(std::numeric_limits<double>::quiet_NaN());
+        }
+        decided = sum.RoundQuotient(static_cast<double>(count), out);
+        return out;
+      } else {
+        if (op_ == PoolOp::kL2) return RoundTo<T>(sum.SqrtToOdd());
+        if (count == 0) {  // the average of nothing: 0 / 0, open
+          la = Latitude::kAny;
+          return RoundTo<T>(std::numeric_limits<double>::quiet_NaN());
+        }
+        return RoundTo<T>(sum.QuotientToOdd(static_cast<double>(count)));
       }
-      return RoundTo<T>(sum.QuotientToOdd(static_cast<double>(count)));
     }
     return T{};  // unreachable: averagePool2d and l2Pool2d admit float32 and float16 only
   }
@@ -151,12 +173,16 @@ class Pool2dKernel final : public Kernel {
     const int64_t out_batch_stride = os[ia.batch], out_channel_stride = os[ia.channel];
     const int64_t out_y_stride = os[ia.height], out_x_stride = os[ia.width];
     Tensor latitude = NewLatitude(out_desc.shape);
-    bool any_latitude = false;
 
     const T* input_data = input.base<T>();
     T* output_data = result.data.base<T>();
-    for (int64_t batch = 0; batch < batches; ++batch) {
-      for (int64_t channel = 0; channel < channels; ++channel) {
+    // The (batch, channel) planes on the reference's threads: every element is computed alone.
+    std::atomic<bool> any_latitude = false;
+    uint8_t* marks = latitude.base<uint8_t>();
+    ParallelFor(static_cast<size_t>(batches * channels), 1, [&](size_t begin, size_t end) {
+      for (size_t bc = begin; bc < end; ++bc) {
+        const auto batch = static_cast<int64_t>(bc) / channels;
+        const auto channel = static_cast<int64_t>(bc) % channels;
         const T* plane = input_data + batch * in_batch_stride + channel * in_channel_stride;
         const auto at = [&](int64_t in_y, int64_t in_x) {
           return plane[in_y * in_y_stride + in_x * in_x_stride];
@@ -168,16 +194,23 @@ class Pool2dKernel final : public Kernel {
             Latitude la = Latitude::kExact;
             const int64_t out_offset = batch * out_batch_stride + channel * out_channel_stride +
                                        out_y * out_y_stride + out_x * out_x_stride;
-            output_data[out_offset] =
-                Reduce<T>(in_y_origin, in_x_origin, input_height, input_width, at, la);
+            bool decided = true;
+            T value = Reduce<T, BoundedSum>(in_y_origin, in_x_origin, input_height, input_width, at,
+                                            la, decided);
+            if (!decided) {
+              la = Latitude::kExact;
+              value = Reduce<T, WindowSum>(in_y_origin, in_x_origin, input_height, input_width, at,
+                                           la, decided);
+            }
+            output_data[out_offset] = value;
             if (la != Latitude::kExact) {
-              latitude.base<uint8_t>()[out_offset] = static_cast<uint8_t>(la);
+              marks[out_offset] = static_cast<uint8_t>(la);
               any_latitude = true;
             }
           }
         }
       }
-    }
+    });
     if (any_latitude) result.latitude = std::move(latitude);
     return result;
   }

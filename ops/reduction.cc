@@ -29,6 +29,7 @@
 #include <cmath>
 #include <utility>
 
+#include "ops/bounded_sum.h"
 #include "ops/elementwise.h"
 #include "ops/exact_round.h"
 
@@ -193,21 +194,33 @@ T ReduceFloat(ReduceOp op, const Visit& visit, uint64_t count, Latitude& la) {
       return RoundTo<T>(m + std::log1p(r));
     }
     default: {
-      CompensatedSum acc;  // the accumulator
-      visit([&](T v) {
+      const auto term = [op](T v) {
         const double d = ToDouble(v);
         switch (op) {
           case ReduceOp::kL1:
-            acc.Add(std::fabs(d));
-            break;
+            return std::fabs(d);
           case ReduceOp::kL2:
           case ReduceOp::kSumSquare:
-            acc.Add(d * d);  // exact in double
-            break;
+            return d * d;  // exact in double
           default:
-            acc.Add(d);
+            return d;
         }
-      });
+      };
+      // The fast path (ops/bounded_sum.h): a plain double sum whose error bound decides the
+      // rounding of the correctly rounded result; otherwise the compensated sum below decides.
+      // logSum keeps the compensated sum's value (its log is not correctly rounded anyway).
+      if (op != ReduceOp::kLogSum) {
+        BoundedSum fast;
+        visit([&](T v) { fast.Add(term(v)); });
+        T out{};
+        const bool decided = op == ReduceOp::kL2 ? fast.RoundSqrt(out)
+                             : op == ReduceOp::kMean
+                                 ? fast.RoundQuotient(static_cast<double>(count), out)
+                                 : fast.Round(out);
+        if (decided) return out;
+      }
+      CompensatedSum acc;  // the accumulator of the exact path
+      visit([&](T v) { acc.Add(term(v)); });
       switch (op) {
         case ReduceOp::kL2:
           return RoundTo<T>(SqrtRoundedToOdd(acc.Split()));

@@ -19,7 +19,8 @@ void AddCaseToBuilder(const Case& c, webnn::GraphBuilder& builder, BuiltCase& b,
       CheckDimensions(in.desc, builder.context().limits(), "constant '" + in.name + "'");
       const Tensor data =
           DecodeTensorData(*in.data, in.desc.dataType, in.desc.shape, field + ".data", c.base_dir);
-      const std::vector<std::byte> bytes = data.Bytes();
+      // DecodeTensorData returns a dense tensor that owns its buffer: pass its bytes directly.
+      const std::span<const std::byte> bytes(data.buffer()->data(), data.buffer()->size());
       o = builder.Constant(in.desc, webnn::AllowSharedBufferSource(
                                         webnn::MatchingBufferType(in.desc.dataType), bytes));
     } else {
@@ -81,12 +82,14 @@ std::map<std::string, OperandValue> DispatchCase(ApiCase& a) {
     pending_outputs[name] = context.CreateTensor(d);
   }
   webnn::MLNamedTensors inputs, outputs;
+  // The decoded input data is handed over to the tensors (no copy) and not kept here, so a large
+  // case holds each input once.
   for (auto& [name, f] : pending_inputs) {
     inputs[name] = f.get();
-    const std::vector<std::byte> bytes = a.built.input_values.at(name).Bytes();
-    context.WriteTensor(
-        inputs[name],
-        webnn::AllowSharedBufferSource(webnn::MatchingBufferType(inputs[name].dataType()), bytes));
+    const auto it = a.built.input_values.find(name);
+    if (it == a.built.input_values.end()) throw InputError("input '" + name + "' has no data");
+    context.WriteTensorValue(inputs[name], std::move(it->second));
+    a.built.input_values.erase(it);
   }
   for (auto& [name, f] : pending_outputs) outputs[name] = f.get();
   context.Dispatch(a.graph, inputs, outputs);

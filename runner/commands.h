@@ -17,7 +17,7 @@ struct RunOptions {
   uint64_t max_tensor_bytes = uint64_t{1} << 31;
   std::string backend = "reference";  // --backend: "reference" or a name of runner/backends.h
   bool against_reference = false;     // --against-reference: every operand vs the reference
-  unsigned threads = 0;               // --threads (backends): 0 = every core
+  unsigned threads = 0;               // --threads (reference and backends): 0 = every core
   std::string inject_fault;           // --inject-fault OP:ELEMENT:VALUE (test hook)
 };
 

@@ -1,10 +1,14 @@
 #include "runner/compare.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <vector>
 
 #include "numerics/ulp.h"
 #include "ref/graph/graph.h"
+#include "ref/parallel/parallel.h"
 #include "runner/data.h"
 
 namespace nnref {
@@ -85,43 +89,77 @@ Comparison CompareTensors(const Tensor& expected, const Tensor& actual, const Te
   // For integers a tolerance value bounds the absolute difference whichever metric named it.
   const double ulp_bound = integer ? std::max(tol.ulp, tol.atol) : tol.ulp;
   const double abs_bound = integer ? ulp_bound : tol.atol;
+  // Dense copies only of strided views; the element loop then walks plain arrays.
+  const Tensor e_dense = expected.Contiguous(), a_dense = actual.Contiguous();
+  const Tensor l_dense = latitude.valid() ? latitude.Contiguous() : Tensor();
+  const uint8_t* lat_data = l_dense.valid() ? l_dense.base<uint8_t>() : nullptr;
+  // Blocks whose bytes are identical and carry no latitude mark compare equal element by element
+  // (every distance 0, signed zeros included), so they are found first on the reference's
+  // threads and only counted; the other blocks go through the element loop in order.
+  constexpr uint64_t kBlock = uint64_t{1} << 14;
+  const uint64_t blocks = (c.elements + kBlock - 1) / kBlock;
+  std::vector<uint8_t> identical(blocks, 0);
+  const size_t es = ElementSize(expected.dtype());
+  ParallelFor(static_cast<size_t>(blocks), 16, [&](size_t begin, size_t end) {
+    for (size_t b = begin; b < end; ++b) {
+      const uint64_t first = b * kBlock, count = std::min(kBlock, c.elements - first);
+      bool same = std::memcmp(e_dense.base<std::byte>() + first * es,
+                              a_dense.base<std::byte>() + first * es, count * es) == 0;
+      if (same && lat_data != nullptr) {
+        for (uint64_t i = first; i < first + count && same; ++i) same = lat_data[i] == 0;
+      }
+      identical[b] = same ? 1 : 0;
+    }
+  });
   DispatchDataType(expected.dtype(), [&]<typename T>() {
-    for (uint64_t i = 0; i < c.elements; ++i) {
-      const auto lat =
-          latitude.valid() ? static_cast<Latitude>(latitude.At<uint8_t>(i)) : Latitude::kExact;
-      if (lat == Latitude::kAny) {
-        ++c.implementation_defined;
+    const T* e_data = e_dense.base<T>();
+    const T* a_data = a_dense.base<T>();
+    for (uint64_t b = 0; b < blocks; ++b) {
+      const uint64_t first = b * kBlock, last = std::min(first + kBlock, c.elements);
+      if (identical[b]) {
+        c.compared += last - first;
         continue;
       }
-      const T e = expected.At<T>(i), a = actual.At<T>(i);
-      // Value or NaN: the reference's value, or a NaN on the other side (the implementation's
-      // result, or in `run` the case's expected data).
-      if (lat == Latitude::kValueOrNaN && IsNaN(reference == ReferenceSide::kExpected ? a : e)) {
-        ++c.nan_accepted;
-        continue;
-      }
-      auto [ud, ad] = Distance(e, a);
-      // A kOneOf element (argMin/argMax tie): another value of its set passes. The set holds the
-      // reference's own value, so asking about both sides needs no notion of which one it is.
-      if (lat == Latitude::kOneOf && one_of != nullptr && ud != 0 &&
-          one_of->Contains(i, expected) && one_of->Contains(i, actual)) {
-        ++c.one_of_accepted;
-        continue;
-      }
-      // Sign-exact zeros: +0 against -0 is a mismatch whatever the bounds.
-      const bool zero_sign = tol.sign_exact && ZeroSignsDiffer(e, a);
-      if (zero_sign) ud = std::max(ud, 1.0);
-      c.max_ulp = std::max(c.max_ulp, ud);
-      c.max_abs = std::max(c.max_abs, ad);
-      if (std::isfinite(ud)) {
-        c.sum_ulp += ud;
-        ++c.compared;
-      }
-      if (!zero_sign && (ud <= ulp_bound || ad <= abs_bound)) continue;
-      ++c.mismatches;
-      if (c.first.size() < max_reported) {
-        c.first.push_back({i, CoordinatesOf(expected.shape(), i), ElementText(expected, i),
-                           ElementText(actual, i), ud, ad});
+      for (uint64_t i = first; i < last; ++i) {
+        const auto lat = lat_data ? static_cast<Latitude>(lat_data[i]) : Latitude::kExact;
+        if (lat == Latitude::kAny) {
+          ++c.implementation_defined;
+          continue;
+        }
+        const T e = e_data[i], a = a_data[i];
+        // Value or NaN: the reference's value, or a NaN on the other side (the implementation's
+        // result, or in `run` the case's expected data).
+        if (lat == Latitude::kValueOrNaN &&
+            (reference == ReferenceSide::kExpected   ? IsNaN(a)
+             : reference == ReferenceSide::kActual ? IsNaN(e)
+                                                   : IsNaN(a) || IsNaN(e))) {
+          ++c.nan_accepted;
+          continue;
+        }
+        auto [ud, ad] = Distance(e, a);
+        // A kOneOf element (argMin/argMax tie): another value of its set passes. The set holds
+        // the reference's own value, so asking about both sides needs no notion of which one it
+        // is.
+        if (lat == Latitude::kOneOf && one_of != nullptr && ud != 0 &&
+            one_of->Contains(i, expected) && one_of->Contains(i, actual)) {
+          ++c.one_of_accepted;
+          continue;
+        }
+        // Sign-exact zeros: +0 against -0 is a mismatch whatever the bounds.
+        const bool zero_sign = tol.sign_exact && ZeroSignsDiffer(e, a);
+        if (zero_sign) ud = std::max(ud, 1.0);
+        c.max_ulp = std::max(c.max_ulp, ud);
+        c.max_abs = std::max(c.max_abs, ad);
+        if (std::isfinite(ud)) {
+          c.sum_ulp += ud;
+          ++c.compared;
+        }
+        if (!zero_sign && (ud <= ulp_bound || ad <= abs_bound)) continue;
+        ++c.mismatches;
+        if (c.first.size() < max_reported) {
+          c.first.push_back({i, CoordinatesOf(expected.shape(), i), ElementText(expected, i),
+                             ElementText(actual, i), ud, ad});
+        }
       }
     }
   });

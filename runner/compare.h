@@ -41,7 +41,9 @@ struct Comparison {
 // Which of the two tensors is the reference's output: `check` compares the reference (expected)
 // with an implementation's results (actual); `run`, timeline reads and NNEF cases compare a case's
 // expected data with the reference's output (actual).
-enum class ReferenceSide { kExpected, kActual };
+// kNeither: both are other results (a backend's output against a case's expected data, judged
+// with the reference's latitude): a NaN on either side is accepted on a value-or-NaN element.
+enum class ReferenceSide { kExpected, kActual, kNeither };
 
 // `latitude` (uint8 Latitude codes, may be invalid = all exact) describes the reference's tensor.
 // A kValueOrNaN element also passes when the other tensor holds NaN there. `one_of` holds the sets

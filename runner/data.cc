@@ -1,5 +1,6 @@
 #include "runner/data.h"
 
+#include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <cfenv>
@@ -11,6 +12,7 @@
 
 #include "numerics/cast.h"
 #include "ref/error.h"
+#include "ref/parallel/parallel.h"
 
 namespace nnref {
 
@@ -314,6 +316,21 @@ Tensor ReadNpy(const std::string& path, DataType dtype, const Shape& shape,
   return t;
 }
 
+constexpr size_t kFillGrain = size_t{1} << 16;
+
+// fn(begin, end) over [0, n) in blocks, on the reference's threads for float types. Integer
+// generated values can be rejected (an exception naming the element), so they stay on one thread
+// and the first bad element is the one reported.
+template <typename T, typename Fn>
+void ForBlocks(uint64_t n, Fn&& fn) {
+  if constexpr (kIsFloatStorage<T>) {
+    ParallelFor(static_cast<size_t>(n), kFillGrain,
+                [&](size_t begin, size_t end) { fn(begin, end); });
+  } else {
+    fn(0, n);
+  }
+}
+
 template <typename T>
 void Fill(Tensor& t, const Value& data, const std::string& where, const std::string& base_dir) {
   T* out = t.base<T>();
@@ -331,17 +348,20 @@ void Fill(Tensor& t, const Value& data, const std::string& where, const std::str
   if (data.is_object()) {
     if (const Value* f = data.Find("fill")) {
       const T v = DecodeElement<T>(*f, where + ".fill");
-      for (uint64_t i = 0; i < n; ++i) out[i] = v;
+      ParallelFor(n, kFillGrain,
+                  [&](size_t begin, size_t end) { std::fill(out + begin, out + end, v); });
       return;
     }
     if (const Value* r = data.Find("range")) {
       const std::string w = where + ".range";
       const double start = RequireNumber(*r, "start", w);
       const double step = r->Find("step") ? RequireNumber(*r, "step", w) : 1.0;
-      for (uint64_t i = 0; i < n; ++i) {
-        const double p = static_cast<double>(i) * step;
-        out[i] = FromGeneratedDouble<T>(start + p, w);
-      }
+      ForBlocks<T>(n, [&](uint64_t begin, uint64_t end) {
+        for (uint64_t i = begin; i < end; ++i) {
+          const double p = static_cast<double>(i) * step;
+          out[i] = FromGeneratedDouble<T>(start + p, w);
+        }
+      });
       return;
     }
     if (const Value* r = data.Find("random")) {
@@ -350,7 +370,7 @@ void Fill(Tensor& t, const Value& data, const std::string& where, const std::str
       if (!seed || !seed->is_number() || !seed->number().u) {
         Bad(w, "'seed' must be a non-negative integer");
       }
-      SplitMix64 rng(*seed->number().u);
+      const uint64_t seed_value = *seed->number().u;
       std::string dist = "uniform";
       if (const Value* d = r->Find("distribution")) {
         if (!d->is_string()) Bad(w, "'distribution' must be \"uniform\" or \"normal\"");
@@ -359,27 +379,36 @@ void Fill(Tensor& t, const Value& data, const std::string& where, const std::str
       if (dist == "uniform") {
         const double lo = RequireNumber(*r, "min", w), hi = RequireNumber(*r, "max", w);
         if (!(lo <= hi)) Bad(w, "'min' must not exceed 'max'");
-        for (uint64_t i = 0; i < n; ++i) {
-          const double u = rng.NextUnit();
-          if constexpr (kIsFloatStorage<T>) {
-            const double span = hi - lo;
-            const double p = span * u;
-            out[i] = RoundTo<T>(lo + p);
-          } else {
-            const double span = hi - lo + 1;
-            const double p = std::floor(u * span);
-            out[i] = FromGeneratedDouble<T>(lo + p, w);
+        ForBlocks<T>(n, [&](uint64_t begin, uint64_t end) {
+          SplitMix64 rng(seed_value);
+          rng.Skip(begin);  // one draw per element
+          for (uint64_t i = begin; i < end; ++i) {
+            const double u = rng.NextUnit();
+            if constexpr (kIsFloatStorage<T>) {
+              const double span = hi - lo;
+              const double p = span * u;
+              out[i] = RoundTo<T>(lo + p);
+            } else {
+              const double span = hi - lo + 1;
+              const double p = std::floor(u * span);
+              out[i] = FromGeneratedDouble<T>(lo + p, w);
+            }
           }
-        }
+        });
       } else if (dist == "normal") {
         const double mean = RequireNumber(*r, "mean", w), sd = RequireNumber(*r, "stddev", w);
-        for (uint64_t i = 0; i < n; ++i) {
-          const double u1 = rng.NextUnit(), u2 = rng.NextUnit();
-          const double radius = std::sqrt(-2.0 * std::log1p(-u1));
-          const double z = radius * std::cos(2.0 * M_PI * u2);
-          const double p = sd * z;
-          out[i] = FromGeneratedDouble<T>(kIsFloatStorage<T> ? mean + p : std::round(mean + p), w);
-        }
+        ForBlocks<T>(n, [&](uint64_t begin, uint64_t end) {
+          SplitMix64 rng(seed_value);
+          rng.Skip(2 * begin);  // two draws per element
+          for (uint64_t i = begin; i < end; ++i) {
+            const double u1 = rng.NextUnit(), u2 = rng.NextUnit();
+            const double radius = std::sqrt(-2.0 * std::log1p(-u1));
+            const double z = radius * std::cos(2.0 * M_PI * u2);
+            const double p = sd * z;
+            out[i] =
+                FromGeneratedDouble<T>(kIsFloatStorage<T> ? mean + p : std::round(mean + p), w);
+          }
+        });
       } else {
         Bad(w, "unknown distribution '" + dist + "' (uniform or normal)");
       }
@@ -400,14 +429,15 @@ void Fill(Tensor& t, const Value& data, const std::string& where, const std::str
   }
   // A single value: every element takes it.
   const T v = DecodeElement<T>(data, where);
-  for (uint64_t i = 0; i < n; ++i) out[i] = v;
+  ParallelFor(n, kFillGrain,
+              [&](size_t begin, size_t end) { std::fill(out + begin, out + end, v); });
 }
 
 }  // namespace
 
 Tensor DecodeTensorData(const Value& data, DataType dtype, const Shape& shape,
                         const std::string& where, const std::string& base_dir) {
-  Tensor t = Tensor::Allocate(dtype, shape);
+  Tensor t = Tensor::AllocateForOverwrite(dtype, shape);  // Fill writes every element or throws
   DispatchDataType(dtype, [&]<typename T>() { Fill<T>(t, data, where, base_dir); });
   return t;
 }

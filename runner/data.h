@@ -32,6 +32,9 @@ class SplitMix64 {
   explicit SplitMix64(uint64_t seed) : state_(seed) {}
   uint64_t Next();
   double NextUnit();  // [0, 1): (Next() >> 11) * 2^-53
+  // The generator `draws` calls to Next() later (the state is a counter), so separate blocks of
+  // a tensor can be generated independently.
+  void Skip(uint64_t draws) { state_ += draws * 0x9E3779B97F4A7C15ull; }
 
  private:
   uint64_t state_;

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "ref/error.h"
+#include "ref/parallel/parallel.h"
 #include "runner/commands.h"
 #include "runner/nnef_command.h"
 
@@ -32,7 +33,9 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--against-reference", run.against_reference,
                     "with --backend: also compare every operand with the reference, operator by "
                     "operator, and name the first divergence");
-  run_cmd->add_option("--threads", run.threads, "backend worker threads (default: every core)");
+  run_cmd->add_option("--threads", run.threads,
+                      "worker threads of the reference and of the backend (default: every core); "
+                      "results are bit-identical for every count");
   run_cmd->add_option("--inject-fault", run.inject_fault,
                       "test hook: with --backend, set element ELEMENT of every OP output to "
                       "VALUE (OP:ELEMENT:VALUE), to see the check mode blame it");
@@ -41,6 +44,10 @@ int main(int argc, char** argv) {
   auto* gen_cmd = app.add_subcommand("generate", "fill expectedOutputs with the reference results");
   gen_cmd->add_option("input", gen_in, "case file")->required();
   gen_cmd->add_option("-o,--output", gen_out, "where to write the completed case file")->required();
+  unsigned gen_threads = 0;
+  gen_cmd->add_option("--threads", gen_threads,
+                      "worker threads of the reference (default: every core); results are "
+                      "bit-identical for every count");
 
   std::vector<std::string> check_cases;
   std::string check_actual, check_report;
@@ -102,7 +109,10 @@ int main(int argc, char** argv) {
   run.max_tensor_bytes = max_bytes;
   try {
     if (*run_cmd) return nnref::CommandRun(run);
-    if (*gen_cmd) return nnref::CommandGenerate(gen_in, gen_out, max_bytes);
+    if (*gen_cmd) {
+      nnref::SetReferenceThreads(gen_threads);
+      return nnref::CommandGenerate(gen_in, gen_out, max_bytes);
+    }
     if (*check_cmd) return nnref::CommandCheck(check_cases, check_actual, check_report, max_bytes);
     if (*trace_cmd) return nnref::CommandTrace(trace_file, trace_case, trace_values, max_bytes);
     if (*ops_cmd) return nnref::CommandOps(ops_json, ops_backend);

@@ -84,7 +84,7 @@ inline const float* FloatRow(const Tensor& t, int64_t off, int64_t stride, uint6
 template <size_t NIn, class RowFn>
 Tensor FloatMap(const std::array<const Tensor*, NIn>& inputs, const OperandDescriptor& out_desc,
                 const Config& config, const RowFn& rowfn) {
-  Tensor out = Tensor::AllocateUninitialized(out_desc.dataType, out_desc.shape);  // all written
+  Tensor out = Tensor::AllocateForOverwrite(out_desc.dataType, out_desc.shape);  // all written
   std::array<Tensor, NIn> views;
   const RowPlan<NIn + 1> plan = PlanFor<NIn>(out_desc.shape, inputs, views);
   const bool half = out_desc.dataType == DataType::kFloat16;
@@ -113,7 +113,7 @@ template <typename Out, typename... In, class Fn>
 Tensor TypedMap(const std::array<const Tensor*, sizeof...(In)>& inputs,
                 const OperandDescriptor& out_desc, const Config& config, const Fn& fn) {
   constexpr size_t NIn = sizeof...(In);
-  Tensor out = Tensor::AllocateUninitialized(out_desc.dataType, out_desc.shape);  // all written
+  Tensor out = Tensor::AllocateForOverwrite(out_desc.dataType, out_desc.shape);  // all written
   std::array<Tensor, NIn> views;
   const RowPlan<NIn + 1> plan = PlanFor<NIn>(out_desc.shape, inputs, views);
   ForEachChunk(plan, config, [&](const std::array<int64_t, NIn + 1>& off, uint64_t, uint64_t n) {

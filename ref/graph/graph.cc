@@ -81,8 +81,11 @@ Operand GraphBuilder::Constant(const OperandDescriptor& desc, const Tensor& data
     ThrowTypeError("constant: the buffer does not match the descriptor " + desc.ToString());
   }
   Tensor copy = Tensor::Allocate(desc.dataType, desc.shape);  // "a copy of the bytes"
-  const std::vector<std::byte> bytes = data.Bytes();
-  std::memcpy(copy.buffer()->data(), bytes.data(), bytes.size());
+  const Tensor dense = data.Contiguous();                     // no copy when already dense
+  const size_t es = ElementSize(desc.dataType);
+  std::memcpy(copy.buffer()->data(),
+              dense.buffer()->data() + static_cast<size_t>(dense.offset()) * es,
+              static_cast<size_t>(dense.element_count()) * es);
   operands_.push_back({OperandNode::Kind::kConstant, desc, {}, std::move(copy), -1});
   return {this, {static_cast<uint32_t>(operands_.size() - 1)}};
 }

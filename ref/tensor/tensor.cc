@@ -1,9 +1,113 @@
 #include "ref/tensor/tensor.h"
 
+#include <sys/mman.h>
+
 #include <cassert>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <new>
 #include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace nnref {
+
+namespace {
+
+constexpr size_t kMapThreshold = size_t{1} << 21;  // 2 MiB: one transparent huge page
+
+// Mappings of freed large buffers, kept for reuse: a fresh page costs a fault and the kernel's
+// zeroing (on a virtual machine the dearer part), where a kept one is only cleared with memset.
+// A run that frees its inputs before decoding its expected outputs (nnref run) then touches no
+// new memory for them. Bounded, so at most kCacheBytes stay resident unused.
+class MappingCache {
+ public:
+  static constexpr size_t kCacheBytes = size_t{1} << 30;
+  static constexpr size_t kCacheEntries = 4;
+
+  // A kept mapping of exactly `mapped` bytes, or null. The most recently freed first: it is the
+  // likeliest to be resident (a buffer that was allocated but never written, such as a
+  // tensor's initial zeros, is not).
+  void* Take(size_t mapped) {
+    std::lock_guard lock(mu_);
+    for (size_t i = entries_.size(); i-- > 0;) {
+      if (entries_[i].second == mapped) {
+        void* p = entries_[i].first;
+        entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(i));
+        total_ -= mapped;
+        return p;
+      }
+    }
+    return nullptr;
+  }
+  // Keeps the mapping when there is room (evicting the oldest), else unmaps it.
+  void Give(void* p, size_t mapped) {
+    std::lock_guard lock(mu_);
+    if (mapped > kCacheBytes) {
+      munmap(p, mapped);
+      return;
+    }
+    while (!entries_.empty() &&
+           (total_ + mapped > kCacheBytes || entries_.size() >= kCacheEntries)) {
+      munmap(entries_.front().first, entries_.front().second);
+      total_ -= entries_.front().second;
+      entries_.erase(entries_.begin());
+    }
+    entries_.emplace_back(p, mapped);
+    total_ += mapped;
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<std::pair<void*, size_t>> entries_;  // oldest first
+  size_t total_ = 0;
+};
+
+MappingCache& Cache() {
+  static MappingCache* cache = new MappingCache;  // never destroyed: buffers may outlive main
+  return *cache;
+}
+
+}  // namespace
+
+Buffer::Buffer(size_t bytes, bool zero) : bytes_(bytes), data_(nullptr) {
+  if (bytes >= kMapThreshold) {
+    const size_t mapped = (bytes + kMapThreshold - 1) & ~(kMapThreshold - 1);
+    if (void* kept = Cache().Take(mapped)) {
+      if (zero) std::memset(kept, 0, bytes);
+      mapped_ = mapped;
+      data_ = static_cast<std::byte*>(kept);
+      return;
+    }
+    void* p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p != MAP_FAILED) {
+      // NNREF_HUGEPAGES=1 in the environment advises transparent huge pages (advice only):
+      // fewer faults, but with the kernel's usual "madvise" defrag setting a fresh huge page
+      // can stall on direct compaction for far longer than the faults it saves, so it is off by
+      // default (measurements in docs/performance.md).
+      static const bool huge = [] {
+        const char* v = std::getenv("NNREF_HUGEPAGES");
+        return v != nullptr && std::string_view(v) == "1";
+      }();
+      if (huge) madvise(p, mapped, MADV_HUGEPAGE);
+      mapped_ = mapped;
+      data_ = static_cast<std::byte*>(p);
+      return;
+    }
+  }
+  data_ = static_cast<std::byte*>(std::calloc(bytes == 0 ? 1 : bytes, 1));
+  if (data_ == nullptr) throw std::bad_alloc();
+}
+
+Buffer::~Buffer() {
+  if (mapped_ != 0) {
+    Cache().Give(data_, mapped_);
+  } else {
+    std::free(data_);
+  }
+}
 
 Strides ContiguousStrides(const Shape& shape) {
   Strides s(shape.size());
@@ -20,10 +124,9 @@ Tensor Tensor::Allocate(DataType dtype, const Shape& shape) {
   return Tensor(dtype, shape, ContiguousStrides(shape), 0, std::make_shared<Buffer>(bytes));
 }
 
-Tensor Tensor::AllocateUninitialized(DataType dtype, const Shape& shape) {
+Tensor Tensor::AllocateForOverwrite(DataType dtype, const Shape& shape) {
   const size_t bytes = static_cast<size_t>(ElementCount(shape)) * ElementSize(dtype);
-  return Tensor(dtype, shape, ContiguousStrides(shape), 0,
-                std::make_shared<Buffer>(bytes, Buffer::Uninitialized{}));
+  return Tensor(dtype, shape, ContiguousStrides(shape), 0, std::make_shared<Buffer>(bytes, false));
 }
 
 Tensor::Tensor(DataType dtype, Shape shape, Strides strides, int64_t offset,

@@ -21,20 +21,23 @@ using Strides = std::vector<int64_t>;
 // Row-major strides of a dense tensor of `shape`.
 Strides ContiguousStrides(const Shape& shape);
 
+// Zero-filled bytes. Large buffers come straight from the kernel's zero pages (no memset, so a
+// page is touched only when it is written), and freed ones are kept for reuse (see tensor.cc).
 class Buffer {
  public:
-  explicit Buffer(size_t bytes) : bytes_(bytes), data_(new std::byte[bytes == 0 ? 1 : bytes]()) {}
-  // Without the zero fill, for kernels that write every byte before anyone reads it.
-  struct Uninitialized {};
-  Buffer(size_t bytes, Uninitialized)
-      : bytes_(bytes), data_(new std::byte[bytes == 0 ? 1 : bytes]) {}
-  std::byte* data() { return data_.get(); }
-  const std::byte* data() const { return data_.get(); }
+  // `zero` = false: the caller overwrites every byte, so a reused mapping is not cleared first.
+  explicit Buffer(size_t bytes, bool zero = true);
+  ~Buffer();
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  std::byte* data() { return data_; }
+  const std::byte* data() const { return data_; }
   size_t size() const { return bytes_; }
 
  private:
   size_t bytes_;
-  std::unique_ptr<std::byte[]> data_;
+  size_t mapped_ = 0;  // bytes mapped with mmap (0: allocated with calloc)
+  std::byte* data_;
 };
 
 class Tensor {
@@ -42,8 +45,8 @@ class Tensor {
   Tensor() = default;
   // A new zero-filled contiguous tensor. The caller has checked the size (see CheckDimensions).
   static Tensor Allocate(DataType dtype, const Shape& shape);
-  // Dense like Allocate but not zero-filled: the caller must write every element.
-  static Tensor AllocateUninitialized(DataType dtype, const Shape& shape);
+  // A new contiguous tensor whose contents are unspecified: for kernels that write every element.
+  static Tensor AllocateForOverwrite(DataType dtype, const Shape& shape);
   // A view; `strides` in elements, `offset` in elements from the buffer start.
   Tensor(DataType dtype, Shape shape, Strides strides, int64_t offset,
          std::shared_ptr<Buffer> buffer);

@@ -213,8 +213,17 @@ ContextImpl& Checked(const std::shared_ptr<ContextImpl>& impl) {
   return *impl;
 }
 
-// A dense copy of a tensor's data and latitude (what the timeline hands to a reader).
+// Whether `t` is a dense tensor that spans its whole buffer (not a view into a larger one).
+bool OwnsDenseBuffer(const nnref::Tensor& t) {
+  return !t.valid() || (t.offset() == 0 && t.IsContiguous() &&
+                        t.buffer()->size() == t.element_count() * ElementSize(t.dtype()));
+}
+
+// A dense copy of a tensor's data and latitude (what the timeline hands to a reader). A value
+// that already owns a dense buffer is shared instead: buffers stored in [[data]] are never
+// modified in place (a write or dispatch replaces them), so sharing is as good as a copy.
 OperandValue CopyValue(const OperandValue& v) {
+  if (OwnsDenseBuffer(v.data) && OwnsDenseBuffer(v.latitude)) return v;
   OperandValue out;
   out.data = nnref::Tensor::Allocate(v.data.dtype(), v.data.shape());
   const std::vector<std::byte> bytes = v.data.Bytes();
@@ -581,7 +590,9 @@ std::future<OperandValue> Context::ReadTensorValue(const Tensor& tensor) {
 }
 
 // §api-mlcontext-writetensor
-void Context::WriteTensor(const Tensor& tensor, const AllowSharedBufferSource& inputData) {
+template <typename MakeData>
+void Context::WriteTensorSteps(const Tensor& tensor, BufferType type, size_t byte_length,
+                               MakeData&& make_data) {
   ContextImpl& c = Checked(impl_);
   const std::shared_ptr<TensorImpl>& t = Access::Of(tensor);
   if (!t) throw WebnnError(ErrorType::kTypeError, "writeTensor: the tensor handle is empty");
@@ -595,22 +606,39 @@ void Context::WriteTensor(const Tensor& tensor, const AllowSharedBufferSource& i
   if (!t->descriptor.writable) {  // step 3
     throw WebnnError(ErrorType::kTypeError, "writeTensor: the tensor is not writable");
   }
-  if (!ValidateBufferWithDescriptor(inputData.type, inputData.bytes.size(), t->descriptor)) {
+  if (!ValidateBufferWithDescriptor(type, byte_length, t->descriptor)) {
     throw WebnnError(ErrorType::kTypeError,  // step 4
-                     "writeTensor: a " + std::string(BufferTypeName(inputData.type)) + " of " +
-                         std::to_string(inputData.bytes.size()) +
-                         " bytes does not match the tensor " + Describe(t->descriptor));
+                     "writeTensor: a " + std::string(BufferTypeName(type)) + " of " +
+                         std::to_string(byte_length) + " bytes does not match the tensor " +
+                         Describe(t->descriptor));
   }
-  // Step 5: a copy of the bytes (step 6 asserts the length, checked above).
-  nnref::Tensor data = nnref::Tensor::Allocate(t->descriptor.dataType, t->descriptor.shape);
-  if (!inputData.bytes.empty()) {
-    std::memcpy(data.buffer()->data(), inputData.bytes.data(), inputData.bytes.size());
-  }
+  nnref::Tensor data = make_data(*t);  // step 5 (and 6)
   // Step 7: copy to [[data]] on the timeline unless the context is lost by then.
   c.Enqueue([&c, t, data = std::move(data)] {
     if (c.AbortWhenLost()) return;
     std::lock_guard data_lock(t->data_mu);
     t->data = OperandValue{data, {}};
+  });
+}
+
+void Context::WriteTensor(const Tensor& tensor, const AllowSharedBufferSource& inputData) {
+  const std::span<const std::byte> bytes = inputData.bytes;
+  WriteTensorSteps(tensor, inputData.type, bytes.size(), [&](const TensorImpl& t) {
+    // Step 5: a copy of the bytes (step 6 asserts the length, checked above).
+    nnref::Tensor data = nnref::Tensor::Allocate(t.descriptor.dataType, t.descriptor.shape);
+    if (!bytes.empty()) std::memcpy(data.buffer()->data(), bytes.data(), bytes.size());
+    return data;
+  });
+}
+
+void Context::WriteTensorValue(const Tensor& tensor, nnref::Tensor data) {
+  const size_t bytes = static_cast<size_t>(data.element_count()) * ElementSize(data.dtype());
+  WriteTensorSteps(tensor, MatchingBufferType(data.dtype()), bytes, [&](const TensorImpl& t) {
+    if (data.dtype() != t.descriptor.dataType || data.shape() != t.descriptor.shape) {
+      throw WebnnError(ErrorType::kTypeError,
+                       "writeTensor: the data does not match the tensor " + Describe(t.descriptor));
+    }
+    return data.IsContiguous() ? std::move(data) : data.Contiguous();
   });
 }
 

@@ -329,6 +329,10 @@ class Context {
   // type and shape, and which elements the spec leaves open (OperandValue::latitude, one_of).
   // Same steps, checks and errors as ReadTensor(tensor).
   std::future<OperandValue> ReadTensorValue(const Tensor& tensor);
+  // nnref: writeTensor(tensor, data) that adopts `data` (a tensor of the tensor's type and shape,
+  // which the caller hands over and no longer changes) instead of copying its bytes. Same steps,
+  // checks and errors as WriteTensor. The runner uses it to feed large inputs without a copy.
+  void WriteTensorValue(const Tensor& tensor, nnref::Tensor data);
   // nnref: whether the context is lost (its lost promise is settled).
   bool IsLost() const;
   // nnref: the implementation limits given at creation.
@@ -336,6 +340,10 @@ class Context {
 
  private:
   friend struct internal::Access;
+  // writeTensor's steps 1-7; make_data(tensor impl) gives the new [[data]] (step 5).
+  template <typename MakeData>
+  void WriteTensorSteps(const Tensor& tensor, BufferType type, size_t byte_length,
+                        MakeData&& make_data);
   std::shared_ptr<internal::ContextImpl> impl_;
 };
 
