@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -13,11 +14,11 @@
 #include "runner/api_case.h"
 #include "runner/backend_check.h"
 #include "runner/backends.h"
-#include "runner/fault_injection.h"
 #include "runner/case.h"
 #include "runner/compare.h"
 #include "runner/data.h"
 #include "runner/execute.h"
+#include "runner/fault_injection.h"
 #include "runner/json.h"
 #include "runner/timeline.h"
 
@@ -58,10 +59,83 @@ struct CaseResult {
   std::optional<BackendCheck> check = std::nullopt;
   std::shared_ptr<const Graph> graph = nullptr;  // for naming operands in the check report
   std::map<uint32_t, std::string> operand_names = {};
+  // kSkip: the reason code (SkipReasons() below); message holds the details.
+  std::string skip = {};
+  // The operator a case counts under in the per-operator table: the last operator of its graph.
+  std::string op = {};
+  // check: problems found in the results file, each at the JSON pointer of its member. A case
+  // with findings is an error of the results file, not of the case file.
+  std::string results_file = {};
+  std::vector<std::pair<std::string, std::string>> findings = {};  // (pointer, what)
+};
+
+// Skip reason codes and their text (the summary counts skips per code).
+const std::vector<std::pair<std::string, std::string>>& SkipReasons() {
+  static const std::vector<std::pair<std::string, std::string>> kReasons = {
+      {"no-result", "the results file has no result for the case"},
+      {"backend-unsupported", "the backend lacks an operator or data type of the graph"},
+      {"filtered", "excluded by the name/label filter"},
+      {"reference-only", "the case checks a property of the reference alone (referenceOnly)"},
+      {"timeline", "a timeline case has no outputs to check (nnref run checks its steps)"},
+  };
+  return kReasons;
+}
+
+// One row of the per-operator table.
+struct OperatorRow {
+  uint64_t cases = 0, passed = 0, failed = 0, errors = 0, skipped = 0;
+  double max_ulp = 0, max_abs = 0, sum_ulp = 0;
+  uint64_t compared = 0;
+  double mean_ulp() const { return compared ? sum_ulp / static_cast<double>(compared) : 0; }
 };
 
 struct Summary {
   uint64_t passed = 0, failed = 0, errors = 0, skipped = 0;
+  std::map<std::string, uint64_t> skip_reasons;  // code -> cases
+  // backend-unsupported skips, per missing operator ("simd: lstm: not implemented"); a case
+  // lacking several operators counts under each.
+  std::map<std::string, uint64_t> backend_missing;
+  std::map<std::string, OperatorRow> operators;  // per-operator table
+  void Add(const CaseResult& r) {
+    Add(r.verdict);
+    if (r.verdict == Verdict::kSkip) {
+      ++skip_reasons[r.skip];
+      if (r.skip == "backend-unsupported") {
+        // The message names each missing operator: "simd: a: why; b: why".
+        const size_t colon = r.message.find(": ");
+        const std::string prefix = r.message.substr(0, colon + 2);
+        std::string rest = colon == std::string::npos ? r.message : r.message.substr(colon + 2);
+        for (size_t pos; (pos = rest.find("; ")) != std::string::npos;
+             rest = rest.substr(pos + 2)) {
+          ++backend_missing[prefix + rest.substr(0, pos)];
+        }
+        ++backend_missing[prefix + rest];
+      }
+    }
+    OperatorRow& row = operators[r.op.empty() ? "(none)" : r.op];
+    ++row.cases;
+    switch (r.verdict) {
+      case Verdict::kPass:
+        ++row.passed;
+        break;
+      case Verdict::kFail:
+        ++row.failed;
+        break;
+      case Verdict::kError:
+        ++row.errors;
+        break;
+      case Verdict::kSkip:
+        ++row.skipped;
+        break;
+    }
+    for (const OutputResult& o : r.outputs) {
+      if (!o.cmp.shape_ok) continue;
+      row.max_ulp = std::max(row.max_ulp, o.cmp.max_ulp);
+      row.max_abs = std::max(row.max_abs, o.cmp.max_abs);
+      row.sum_ulp += o.cmp.sum_ulp;
+      row.compared += o.cmp.compared;
+    }
+  }
   void Add(Verdict v) {
     switch (v) {
       case Verdict::kPass:
@@ -177,6 +251,19 @@ void WriteReport(const std::string& path, const Summary& s,
                                    {"verdict", Value::Str(VerdictName(r.verdict))},
                                    {"outputs", Value::Object(std::move(outs))},
                                    {"message", Value::Str(r.message)}}));
+    if (r.verdict == Verdict::kSkip) {
+      cases.back().members().emplace_back("skipReason", Value::Str(r.skip));
+    }
+    if (!r.op.empty()) cases.back().members().emplace_back("op", Value::Str(r.op));
+    if (!r.findings.empty()) {
+      std::vector<Value> list;
+      for (const auto& [pointer, what] : r.findings) {
+        list.push_back(Value::Object({{"file", Value::Str(r.results_file)},
+                                      {"pointer", Value::Str(pointer)},
+                                      {"message", Value::Str(what)}}));
+      }
+      cases.back().members().emplace_back("resultsFileProblems", Value::Array(std::move(list)));
+    }
     if (!r.warnings.empty()) {
       std::vector<Value> w;
       for (const std::string& x : r.warnings) w.push_back(Value::Str(x));
@@ -197,17 +284,40 @@ void WriteReport(const std::string& path, const Summary& s,
       }
       cases.back().members().emplace_back("operators", Value::Array(std::move(ops)));
       if (r.check->first_divergence) {
-        cases.back().members().emplace_back(
-            "firstDivergence", Num(static_cast<double>(*r.check->first_divergence)));
+        cases.back().members().emplace_back("firstDivergence",
+                                            Num(static_cast<double>(*r.check->first_divergence)));
       }
     }
   }
-  const Value root =
-      Value::Object({{"summary", Value::Object({{"passed", Num(static_cast<double>(s.passed))},
-                                                {"failed", Num(static_cast<double>(s.failed))},
-                                                {"errors", Num(static_cast<double>(s.errors))},
-                                                {"skipped", Num(static_cast<double>(s.skipped))}})},
-                     {"cases", Value::Array(std::move(cases))}});
+  std::vector<std::pair<std::string, Value>> reasons;
+  for (const auto& [code, n] : s.skip_reasons) {
+    reasons.emplace_back(code, Num(static_cast<double>(n)));
+  }
+  std::vector<std::pair<std::string, Value>> missing;
+  for (const auto& [what, n] : s.backend_missing) {
+    missing.emplace_back(what, Num(static_cast<double>(n)));
+  }
+  std::vector<std::pair<std::string, Value>> ops;
+  for (const auto& [op, row] : s.operators) {
+    ops.emplace_back(op, Value::Object({{"cases", Num(static_cast<double>(row.cases))},
+                                        {"passed", Num(static_cast<double>(row.passed))},
+                                        {"failed", Num(static_cast<double>(row.failed))},
+                                        {"errors", Num(static_cast<double>(row.errors))},
+                                        {"skipped", Num(static_cast<double>(row.skipped))},
+                                        {"maxUlp", Num(row.max_ulp)},
+                                        {"meanUlp", Num(row.mean_ulp())},
+                                        {"maxAbs", Num(row.max_abs)}}));
+  }
+  std::vector<std::pair<std::string, Value>> summary = {
+      {"passed", Num(static_cast<double>(s.passed))},
+      {"failed", Num(static_cast<double>(s.failed))},
+      {"errors", Num(static_cast<double>(s.errors))},
+      {"skipped", Num(static_cast<double>(s.skipped))},
+      {"skippedByReason", Value::Object(std::move(reasons))}};
+  if (!missing.empty()) summary.emplace_back("backendMissing", Value::Object(std::move(missing)));
+  const Value root = Value::Object({{"summary", Value::Object(std::move(summary))},
+                                    {"operators", Value::Object(std::move(ops))},
+                                    {"cases", Value::Array(std::move(cases))}});
   std::ofstream out(path);
   if (!out) throw InputError(path + ": cannot write the report");
   out << WriteJson(root) << "\n";
@@ -216,12 +326,27 @@ void WriteReport(const std::string& path, const Summary& s,
 std::string MismatchLines(const Comparison& c) {
   std::string s;
   for (const Mismatch& m : c.first) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, " (ulp %g, abs %g)", m.ulp, m.abs);
+    char buf[128];
+    if (m.integer) {
+      std::snprintf(
+          buf, sizeof buf, " (difference %s)",
+          std::isfinite(m.ulp) ? std::to_string(static_cast<uint64_t>(m.ulp)).c_str() : "infinite");
+    } else if (m.sign_change) {
+      std::snprintf(buf, sizeof buf, " (opposite signs: abs %g, %g ulp counted across zero)", m.abs,
+                    m.ulp);
+    } else {
+      std::snprintf(buf, sizeof buf, " (ulp %g, abs %g)", m.ulp, m.abs);
+    }
     s += "      at " + m.coordinates + " (index " + std::to_string(m.index) + "): expected " +
          m.expected + ", got " + m.actual + buf + "\n";
   }
   return s;
+}
+
+// The operator a case counts under in the per-operator table: the last one of its graph.
+std::string LastOperator(const Case& c) {
+  if (c.timeline) return "(timeline)";
+  return c.operators.empty() ? "" : c.operators.back().name;
 }
 
 // Runs a timeline case (runner/timeline.h): each readTensor comparison is one output.
@@ -229,6 +354,7 @@ CaseResult RunTimelineCase(const Case& c, const BuilderLimits& limits, bool exac
                            std::shared_ptr<const Backend> backend = nullptr) {
   const TimelineResult t = RunTimeline(c, limits, exact, std::move(backend));
   CaseResult r{c.file, c.name, Verdict::kPass, t.message, {}};
+  r.op = LastOperator(c);
   r.verdict = t.verdict == TimelineResult::Verdict::kPass   ? Verdict::kPass
               : t.verdict == TimelineResult::Verdict::kFail ? Verdict::kFail
                                                             : Verdict::kError;
@@ -246,6 +372,7 @@ CaseResult RunTimelineCase(const Case& c, const BuilderLimits& limits, bool exac
 struct Engine {
   std::shared_ptr<const Backend> backend;
   bool against_reference = false;
+  size_t max_mismatches = 5;  // mismatch samples kept per output (--max-mismatches)
 };
 
 CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = false,
@@ -254,9 +381,13 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
     return RunTimelineCase(c, limits, exact, engine.backend);
   }
   if (engine.backend && c.reference_only) {
-    return {c.file, c.name, Verdict::kSkip, "reference-only case: " + *c.reference_only, {}};
+    CaseResult r{c.file, c.name, Verdict::kSkip, "reference-only case: " + *c.reference_only, {}};
+    r.skip = "reference-only";
+    r.op = LastOperator(c);
+    return r;
   }
   CaseResult r{c.file, c.name, Verdict::kPass, "", {}};
+  r.op = LastOperator(c);
   try {
     const std::vector<std::string> outputs = RequestedOutputs(c);
     if (c.expected_error) {
@@ -298,6 +429,7 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
       const std::optional<BackendGraph> compiled = CompileForBackend(*b.graph, engine.backend, why);
       if (!compiled) {
         r.verdict = Verdict::kSkip;
+        r.skip = "backend-unsupported";
         r.message = why;
         return r;
       }
@@ -341,7 +473,8 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
         // Check the expected data's size before decoding (hostile shapes are caught above).
         const Tensor expected = DecodeTensorData(*exp.data, exp.desc.dataType, exp.desc.shape,
                                                  field + ".data", c.base_dir);
-        o.cmp = CompareTensors(expected, got.data, got.latitude, tol, 5, got.one_of.get());
+        o.cmp = CompareTensors(expected, got.data, got.latitude, tol, engine.max_mismatches,
+                               got.one_of.get());
       }
       if (!o.cmp.passed()) r.verdict = Verdict::kFail;
       r.outputs.push_back(std::move(o));
@@ -381,6 +514,15 @@ void PrintResult(const CaseResult& r, bool verbose) {
   for (const std::string& w : r.warnings) std::cerr << "warning: " << w << "\n";
   if (r.verdict == Verdict::kPass && !verbose) return;
   if (r.verdict == Verdict::kSkip && !verbose) return;
+  if (!r.findings.empty()) {
+    // A problem of the results file: blamed on it, each at its member's JSON pointer.
+    std::cout << "ERROR " << r.results_file << ": case '" << r.name << "'"
+              << (r.file.empty() ? "" : " (of " + r.file + ")") << "\n";
+    for (const auto& [pointer, what] : r.findings) {
+      std::cout << "    " << r.results_file << ": " << pointer << ": " << what << "\n";
+    }
+    return;
+  }
   std::cout << (r.verdict == Verdict::kPass    ? "PASS "
                 : r.verdict == Verdict::kFail  ? "FAIL "
                 : r.verdict == Verdict::kError ? "ERROR "
@@ -434,6 +576,35 @@ void PrintCheck(const CaseResult& r, bool verbose) {
   }
 }
 
+// The skip counts per reason code; backend skips also per missing operator.
+void PrintSkips(const Summary& s) {
+  if (s.skip_reasons.empty()) return;
+  std::cout << "skipped cases, by reason:\n";
+  for (const auto& [code, text] : SkipReasons()) {
+    const auto it = s.skip_reasons.find(code);
+    if (it == s.skip_reasons.end()) continue;
+    std::cout << "  " << it->second << "  " << code << ": " << text << "\n";
+    if (code != "backend-unsupported") continue;
+    for (const auto& [what, n] : s.backend_missing) {
+      std::cout << "      " << n << "  " << what << "\n";
+    }
+  }
+}
+
+// The per-operator table: cases by verdict and the error distances over the compared elements.
+void PrintOperatorTable(const Summary& s) {
+  std::printf("%-22s %6s %6s %6s %6s %6s %12s %12s %12s\n", "operator", "cases", "pass", "fail",
+              "error", "skip", "max ulp", "mean ulp", "max abs");
+  for (const auto& [op, r] : s.operators) {
+    std::printf("%-22s %6llu %6llu %6llu %6llu %6llu %12.6g %12.4g %12.6g\n", op.c_str(),
+                static_cast<unsigned long long>(r.cases), static_cast<unsigned long long>(r.passed),
+                static_cast<unsigned long long>(r.failed),
+                static_cast<unsigned long long>(r.errors),
+                static_cast<unsigned long long>(r.skipped), r.max_ulp, r.mean_ulp(), r.max_abs);
+  }
+  std::fflush(stdout);
+}
+
 BuilderLimits Limits(uint64_t max_bytes) {
   BuilderLimits l;
   l.max_tensor_byte_length = max_bytes;
@@ -441,6 +612,17 @@ BuilderLimits Limits(uint64_t max_bytes) {
 }
 
 }  // namespace
+
+size_t ParseMaxMismatches(const std::string& text) {
+  if (text == "all") return std::numeric_limits<size_t>::max();
+  size_t n = 0;
+  if (text.empty() || text.size() > 9 ||
+      text.find_first_not_of("0123456789") != std::string::npos) {
+    throw InputError("--max-mismatches: '" + text + "' is neither a count nor 'all'");
+  }
+  for (const char ch : text) n = n * 10 + static_cast<size_t>(ch - '0');
+  return n;
+}
 
 int CommandRun(const RunOptions& o) {
   Engine engine;
@@ -454,6 +636,7 @@ int CommandRun(const RunOptions& o) {
     throw InputError("--against-reference needs --backend NAME (a backend to compare)");
   }
   engine.against_reference = o.against_reference;
+  engine.max_mismatches = o.max_mismatches;
   Summary s;
   std::vector<CaseResult> results;
   uint64_t implementation_defined = 0;
@@ -464,7 +647,7 @@ int CommandRun(const RunOptions& o) {
     } catch (const InputError& e) {
       CaseResult r{file, "(whole file)", Verdict::kError, e.what(), {}};
       PrintResult(r, o.verbose);
-      s.Add(r.verdict);
+      s.Add(r);
       results.push_back(std::move(r));
       continue;
     }
@@ -472,46 +655,28 @@ int CommandRun(const RunOptions& o) {
       CaseResult r{
           file, name.empty() ? "#" + std::to_string(index) : name, Verdict::kError, message, {}};
       PrintResult(r, o.verbose);
-      s.Add(r.verdict);
+      s.Add(r);
       results.push_back(std::move(r));
     }
     for (const Case& c : f.cases) {
       CaseResult r;
       if (!Selected(c, o)) {
         r = {file, c.name, Verdict::kSkip, "excluded by the name/label filter", {}};
+        r.skip = "filtered";
+        r.op = LastOperator(c);
       } else {
         r = RunCase(c, Limits(o.max_tensor_bytes), o.exact, engine);
       }
       for (const OutputResult& out : r.outputs)
         implementation_defined += out.cmp.implementation_defined;
       PrintResult(r, o.verbose);
-      s.Add(r.verdict);
+      s.Add(r);
       results.push_back(std::move(r));
     }
   }
   if (!o.report.empty()) WriteReport(o.report, s, results);
-  // A backend skip names each operator it lacks ("simd: a: why; b: why"): counted per operator.
-  std::map<std::string, uint64_t> skip_reasons;
-  for (const CaseResult& r : results) {
-    if (r.verdict != Verdict::kSkip) continue;
-    const size_t colon = r.message.find(": ");
-    if (engine.backend && r.message.rfind(std::string(engine.backend->name()) + ": ", 0) == 0) {
-      const std::string prefix = r.message.substr(0, colon + 2);
-      std::string rest = r.message.substr(colon + 2);
-      for (size_t pos; (pos = rest.find("; ")) != std::string::npos; rest = rest.substr(pos + 2)) {
-        ++skip_reasons[prefix + rest.substr(0, pos)];
-      }
-      ++skip_reasons[prefix + rest];
-    } else {
-      ++skip_reasons[r.message];
-    }
-  }
-  if (!skip_reasons.empty()) {
-    std::cout << "skipped cases, by reason (a case lacking several operators counts under each):\n";
-    for (const auto& [reason, count] : skip_reasons) {
-      std::cout << "  " << count << "  " << reason << "\n";
-    }
-  }
+  if (o.per_operator) PrintOperatorTable(s);
+  PrintSkips(s);
   if (implementation_defined) {
     std::cout << implementation_defined
               << " implementation-defined elements were not compared (the spec leaves them open)\n";
@@ -625,107 +790,332 @@ int CommandGenerate(const std::string& in, const std::string& out, uint64_t max_
   return problems ? 2 : 0;
 }
 
-int CommandCheck(const std::vector<std::string>& case_paths, const std::string& actual_path,
-                 const std::string& report, uint64_t max_tensor_bytes) {
-  // Actual results: {"cases": [{"name", "outputs": {name: DATA or TENSOR}}]}.
+namespace {
+
+// One reference token of a JSON pointer (RFC 6901): "~" -> "~0", "/" -> "~1".
+std::string PointerToken(const std::string& key) {
+  std::string t;
+  for (const char ch : key) {
+    if (ch == '~') {
+      t += "~0";
+    } else if (ch == '/') {
+      t += "~1";
+    } else {
+      t += ch;
+    }
+  }
+  return t;
+}
+
+// The error names a result may state: the ECMAScript TypeError and RangeError, and the
+// DOMException names of WebIDL's error names table (WebNN throws TypeError and DOMExceptions,
+// e.g. DataError, OperationError, NotSupportedError, InvalidStateError).
+const std::vector<std::string>& ErrorNames() {
+  static const std::vector<std::string> kNames = {
+      "TypeError",         "RangeError",           "DataError",          "OperationError",
+      "NotSupportedError", "InvalidStateError",    "AbortError",         "UnknownError",
+      "NotAllowedError",   "NotFoundError",        "InvalidAccessError", "QuotaExceededError",
+      "SecurityError",     "SyntaxError",          "TimeoutError",       "NetworkError",
+      "EncodingError",     "NotReadableError",     "ConstraintError",    "DataCloneError",
+      "IndexSizeError",    "InvalidCharacterError"};
+  return kNames;
+}
+
+std::string Join(const std::vector<std::string>& names, const std::string& sep = ", ") {
+  std::string s;
+  for (const std::string& n : names) s += (s.empty() ? "" : sep) + n;
+  return s;
+}
+
+// One entry of the results file's "cases" array.
+struct ResultEntry {
+  std::string pointer;  // "/cases/3"
+  std::string name;
+  const Value* outputs = nullptr;
+  std::optional<std::string> error;
+  std::string message;
+  std::vector<std::pair<std::string, std::string>> findings;  // (pointer, what)
+};
+
+std::vector<ResultEntry> ReadResultEntries(const Value& list) {
+  std::vector<ResultEntry> entries;
+  for (size_t i = 0; i < list.items().size(); ++i) {
+    const Value& v = list.items()[i];
+    ResultEntry e;
+    e.pointer = "/cases/" + std::to_string(i);
+    const auto finding = [&](const std::string& pointer, const std::string& what) {
+      e.findings.emplace_back(pointer, what);
+    };
+    if (!v.is_object()) {
+      finding(e.pointer,
+              "must be an object {\"name\", \"outputs\"} or {\"name\", \"error\"}, not " +
+                  v.KindName());
+      entries.push_back(std::move(e));
+      continue;
+    }
+    for (const auto& [k, m] : v.members()) {
+      const std::string p = e.pointer + "/" + PointerToken(k);
+      if (k == "name") {
+        if (!m.is_string() || m.str().empty()) {
+          finding(p, "must be a non-empty string (the case's name), not " + m.KindName());
+        } else {
+          e.name = m.str();
+        }
+      } else if (k == "outputs") {
+        if (!m.is_object()) {
+          finding(p, "must be an object {OUTPUT: DATA or TENSOR}, not " + m.KindName());
+        } else {
+          e.outputs = &m;
+        }
+      } else if (k == "error") {
+        if (!m.is_string()) {
+          finding(p,
+                  "must be a string, the error's name (e.g. \"TypeError\"), not " + m.KindName());
+        } else if (std::find(ErrorNames().begin(), ErrorNames().end(), m.str()) ==
+                   ErrorNames().end()) {
+          finding(p, "'" + m.str() +
+                         "' is not an error name (choose one of: " + Join(ErrorNames()) + ")");
+        } else {
+          e.error = m.str();
+        }
+      } else if (k == "message") {
+        if (!m.is_string()) {
+          finding(p, "must be a string, not " + m.KindName());
+        } else {
+          e.message = m.str();
+        }
+      } else {
+        finding(p, "unknown member (choose one of: name, outputs, error, message)");
+      }
+    }
+    if (!v.Find("name")) finding(e.pointer, "missing 'name' (the case's name)");
+    if (v.Find("outputs") && v.Find("error")) {
+      finding(e.pointer, "has both 'outputs' and 'error': a result either computed or threw");
+    } else if (!v.Find("outputs") && !v.Find("error")) {
+      finding(e.pointer,
+              "needs 'outputs' (the values computed) or 'error' (the error the implementation "
+              "threw)");
+    }
+    entries.push_back(std::move(e));
+  }
+  return entries;
+}
+
+// Operand names a result may give for a case: its outputs first, then every other operator output
+// and input (all of which the reference can compute).
+struct CaseOperands {
+  std::vector<std::string> outputs, others;
+  bool Has(const std::string& n) const {
+    return std::find(outputs.begin(), outputs.end(), n) != outputs.end() ||
+           std::find(others.begin(), others.end(), n) != others.end();
+  }
+  std::string Describe() const {
+    std::string s = "the case's outputs: " + Join(outputs);
+    if (!others.empty()) s += "; its other operands: " + Join(others);
+    return s;
+  }
+};
+
+CaseOperands OperandsOf(const Case& c) {
+  CaseOperands o;
+  o.outputs = RequestedOutputs(c);
+  for (const OperatorSpec& op : c.operators) {
+    for (const std::string& n : op.outputs) {
+      if (!o.Has(n)) o.others.push_back(n);
+    }
+  }
+  for (const TensorSpec& t : c.inputs) {
+    if (!o.Has(t.name)) o.others.push_back(t.name);
+  }
+  return o;
+}
+
+// Judges one case's result (no findings, not a timeline case).
+void JudgeResult(const Case& c, const ResultEntry& e, const CheckOptions& opt, CaseResult& r) {
+  const std::string said = e.message.empty() ? "" : ": " + e.message;
+  if (c.expected_error) {
+    if (!e.error) {
+      r.verdict = Verdict::kFail;
+      r.message = "expected " + *c.expected_error +
+                  ", but the result gives outputs (the implementation threw no error)";
+    } else if (*e.error != *c.expected_error) {
+      r.verdict = Verdict::kFail;
+      r.message = "expected " + *c.expected_error + ", the implementation threw " + *e.error + said;
+    } else {
+      r.message = *e.error + " as expected" + said;
+    }
+    return;
+  }
+  if (e.error) {
+    r.verdict = Verdict::kFail;
+    r.message = "the implementation threw " + *e.error + said +
+                "; the case has no expectedError (the reference computes it)";
+    return;
+  }
+  const CaseOperands operands = OperandsOf(c);
+  const std::string outs = e.pointer + "/outputs";
+  if (e.outputs->members().empty()) {
+    r.findings.emplace_back(outs, "is empty: give at least one output (" + operands.Describe() +
+                                      "), or 'error' if the implementation threw");
+  }
+  std::vector<std::string> names;
+  for (const auto& [k, v] : e.outputs->members()) {
+    const std::string p = outs + "/" + PointerToken(k);
+    if (!operands.Has(k)) {
+      r.findings.emplace_back(
+          p, "the case has no operand named '" + k + "' (" + operands.Describe() + ")");
+    } else if (std::find(names.begin(), names.end(), k) != names.end()) {
+      r.findings.emplace_back(p, "output '" + k + "' is given twice");
+    } else {
+      names.push_back(k);
+    }
+  }
+  if (!r.findings.empty()) {
+    r.verdict = Verdict::kError;
+    return;
+  }
+  try {
+    ApiCase a = BuildCaseOnContext(c, names, Limits(opt.max_tensor_bytes));
+    const BuiltCase& b = a.built;
+    r.warnings = b.warnings;
+    const auto values = DispatchCase(a);
+    for (const auto& [name, given] : e.outputs->members()) {
+      const std::string p = outs + "/" + PointerToken(name);
+      const OperandValue& ref = values.at(name);
+      OutputResult o;
+      o.name = name;
+      const Tolerance tol = ToleranceFor(c, b, name);
+      o.tolerance = tol.Describe();
+      // Problems of the given value are the results file's.
+      try {
+        const Value* data = &given;
+        OperandDescriptor desc{ref.data.dtype(), ref.data.shape()};
+        if (given.is_object() && given.Find("descriptor")) {
+          const OperandDescriptor d = DecodeDescriptor(given, p);
+          data = given.Find("data");
+          if (!data) throw InputError(p + ": missing 'data'");
+          if (d != desc) {
+            o.cmp.shape_ok = false;
+            o.cmp.shape_message =
+                "the reference gives " + desc.ToString() + ", the result is " + d.ToString();
+          }
+        }
+        if (o.cmp.shape_ok) {
+          const Tensor got =
+              DecodeTensorData(*data, desc.dataType, desc.shape, p,
+                               std::filesystem::path(opt.actual).parent_path().string());
+          o.cmp = CompareTensors(ref.data, got, ref.latitude, tol, opt.max_mismatches,
+                                 ref.one_of.get());
+        }
+      } catch (const InputError& x) {
+        std::string what = x.what();
+        if (what.rfind(p, 0) == 0) {
+          const size_t colon = what.find(": ", p.size());
+          r.findings.emplace_back(what.substr(0, colon),
+                                  colon == std::string::npos ? what : what.substr(colon + 2));
+        } else {
+          r.findings.emplace_back(p, what);
+        }
+        continue;
+      }
+      if (!o.cmp.passed()) r.verdict = Verdict::kFail;
+      r.outputs.push_back(std::move(o));
+    }
+    if (!r.findings.empty()) {
+      r.verdict = Verdict::kError;
+      r.outputs.clear();
+    }
+  } catch (const InputError& x) {
+    r.verdict = Verdict::kError;
+    r.message = x.what();
+  } catch (const WebnnError& x) {
+    r.verdict = Verdict::kError;
+    r.message = c.Where() +
+                ": the reference rejects the case: " + std::string(ErrorTypeName(x.type())) + ": " +
+                x.what();
+  }
+}
+
+}  // namespace
+
+int CommandCheck(const CheckOptions& opt) {
+  // Results: {"cases": [{"name", "outputs": {name: DATA or TENSOR}} or {"name", "error"}]}.
+  const std::string& actual_path = opt.actual;
   const Value actual = ReadJsonFile(actual_path);
   const Value* list = actual.Find("cases");
   if (!list || !list->is_array()) {
-    throw InputError(actual_path + ": expected {\"cases\": [{\"name\", \"outputs\"}, ...]}");
+    throw InputError(actual_path +
+                     ": /cases: expected {\"cases\": [{\"name\", \"outputs\" or \"error\"}, ...]}");
   }
-  std::map<std::string, const Value*> by_name;
-  for (size_t i = 0; i < list->items().size(); ++i) {
-    const Value& e = list->items()[i];
-    const Value* n = e.Find("name");
-    const Value* outs = e.Find("outputs");
-    const std::string w = actual_path + ": cases[" + std::to_string(i) + "]";
-    if (!n || !n->is_string()) throw InputError(w + ".name: must be a string");
-    if (!outs || !outs->is_object()) throw InputError(w + ".outputs: must be an object");
-    by_name[n->str()] = outs;
+  const std::vector<ResultEntry> entries = ReadResultEntries(*list);
+  std::map<std::string, std::vector<size_t>> by_name;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (!entries[i].name.empty()) by_name[entries[i].name].push_back(i);
   }
   Summary s;
   std::vector<CaseResult> results;
-  std::map<std::string, bool> used;
-  for (const std::string& file : CollectFiles(case_paths)) {
+  const auto add = [&](CaseResult r) {
+    PrintResult(r, false);
+    s.Add(r);
+    results.push_back(std::move(r));
+  };
+  std::map<std::string, bool> known;  // case names of the case files
+  for (const std::string& file : CollectFiles(opt.paths)) {
     const CaseFile f = LoadCaseFile(file);
     for (const auto& [index, name, message] : f.broken) {
       CaseResult r{
           file, name.empty() ? "#" + std::to_string(index) : name, Verdict::kError, message, {}};
-      used[r.name] = true;
-      PrintResult(r, false);
-      s.Add(r.verdict);
-      results.push_back(std::move(r));
+      known[r.name] = true;
+      add(std::move(r));
     }
     for (const Case& c : f.cases) {
+      known[c.name] = true;
       CaseResult r{file, c.name, Verdict::kPass, "", {}};
+      r.op = LastOperator(c);
+      r.results_file = actual_path;
       const auto it = by_name.find(c.name);
       if (it == by_name.end()) {
         r.verdict = Verdict::kSkip;
+        r.skip = "no-result";
         r.message = "no result for this case in " + actual_path;
-      } else if (c.timeline) {
-        used[c.name] = true;
-        r.verdict = Verdict::kSkip;
-        r.message = "a timeline case has no outputs to check (nnref run checks its steps)";
-      } else if (c.expected_error) {
-        used[c.name] = true;
-        r.verdict = Verdict::kSkip;
-        r.message = "the case expects " + *c.expected_error + "; there are no outputs to check";
-      } else {
-        used[c.name] = true;
-        try {
-          std::vector<std::string> names;
-          for (const auto& [k, v] : it->second->members()) names.push_back(k);
-          ApiCase a = BuildCaseOnContext(c, names, Limits(max_tensor_bytes));
-          const BuiltCase& b = a.built;
-          const auto values = DispatchCase(a);
-          for (const auto& [name, given] : it->second->members()) {
-            const std::string w = actual_path + ": case '" + c.name + "': outputs." + name;
-            const OperandValue& ref = values.at(name);
-            OutputResult o;
-            o.name = name;
-            const Tolerance tol = ToleranceFor(c, b, name);
-            o.tolerance = tol.Describe();
-            const Value* data = &given;
-            OperandDescriptor desc{ref.data.dtype(), ref.data.shape()};
-            if (given.is_object() && given.Find("descriptor")) {
-              const OperandDescriptor d = DecodeDescriptor(given, w);
-              data = given.Find("data");
-              if (!data) throw InputError(w + ": missing 'data'");
-              if (d != desc) {
-                o.cmp.shape_ok = false;
-                o.cmp.shape_message =
-                    "the reference gives " + desc.ToString() + ", the result is " + d.ToString();
-              }
-            }
-            if (o.cmp.shape_ok) {
-              const Tensor got =
-                  DecodeTensorData(*data, desc.dataType, desc.shape, w,
-                                   std::filesystem::path(actual_path).parent_path().string());
-              o.cmp = CompareTensors(ref.data, got, ref.latitude, tol, 10, ref.one_of.get());
-            }
-            if (!o.cmp.passed()) r.verdict = Verdict::kFail;
-            r.outputs.push_back(std::move(o));
-          }
-        } catch (const InputError& e) {
-          r.verdict = Verdict::kError;
-          r.message = e.what();
-        } catch (const WebnnError& e) {
-          r.verdict = Verdict::kError;
-          r.message = c.Where() +
-                      ": the reference rejects the case: " + std::string(ErrorTypeName(e.type())) +
-                      ": " + e.what();
+      } else if (it->second.size() > 1) {
+        r.verdict = Verdict::kError;
+        for (size_t k = 1; k < it->second.size(); ++k) {
+          r.findings.emplace_back(entries[it->second[k]].pointer + "/name",
+                                  "the case is given again (first at " +
+                                      entries[it->second[0]].pointer + "); give one result a case");
         }
+      } else if (const ResultEntry& e = entries[it->second.front()]; !e.findings.empty()) {
+        r.verdict = Verdict::kError;
+        r.findings = e.findings;
+      } else if (c.timeline) {
+        r.verdict = Verdict::kSkip;
+        r.skip = "timeline";
+        r.message = "a timeline case has no outputs to check (nnref run checks its steps)";
+      } else {
+        JudgeResult(c, e, opt, r);
       }
-      PrintResult(r, false);
-      s.Add(r.verdict);
-      results.push_back(std::move(r));
+      add(std::move(r));
     }
   }
-  for (const auto& [name, outs] : by_name) {
-    if (!used.count(name))
-      std::cout << "warning: " << actual_path << ": result for unknown case '" << name << "'\n";
+  // Results for cases the case files do not have: a warning, unless the entry is broken too.
+  for (const auto& [name, idx] : by_name) {
+    if (known.count(name)) continue;
+    for (const size_t i : idx) {
+      std::cout << "warning: " << actual_path << ": " << entries[i].pointer
+                << "/name: no case named '" << name << "' in the case files given\n";
+    }
   }
-  if (!report.empty()) WriteReport(report, s, results);
+  for (const ResultEntry& e : entries) {
+    if ((!e.name.empty() && known.count(e.name)) || e.findings.empty()) continue;
+    CaseResult r{"", e.name.empty() ? "(unnamed)" : e.name, Verdict::kError, "", {}};
+    r.results_file = actual_path;
+    r.findings = e.findings;
+    add(std::move(r));
+  }
+  if (!opt.report.empty()) WriteReport(opt.report, s, results);
+  PrintOperatorTable(s);
+  PrintSkips(s);
   std::cout << s.Line() << std::endl;
   if (s.errors) return 2;
   return s.failed ? 1 : 0;

@@ -1,6 +1,7 @@
 // The nnref subcommands, independent of the command-line parser (main.cc holds CLI11).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -19,12 +20,24 @@ struct RunOptions {
   bool against_reference = false;     // --against-reference: every operand vs the reference
   unsigned threads = 0;               // --threads (backends): 0 = every core
   std::string inject_fault;           // --inject-fault OP:ELEMENT:VALUE (test hook)
+  size_t max_mismatches = 5;          // --max-mismatches: samples kept per output
+  bool per_operator = false;          // --per-operator: print the per-operator table
 };
+
+struct CheckOptions {
+  std::vector<std::string> paths;  // case files or directories
+  std::string actual;              // --actual RESULTS.json
+  std::string report;              // --report FILE
+  uint64_t max_tensor_bytes = uint64_t{1} << 31;
+  size_t max_mismatches = 10;  // --max-mismatches
+};
+
+// --max-mismatches: a count or "all"; throws InputError otherwise.
+size_t ParseMaxMismatches(const std::string& text);
 
 int CommandRun(const RunOptions& o);
 int CommandGenerate(const std::string& in, const std::string& out, uint64_t max_tensor_bytes);
-int CommandCheck(const std::vector<std::string>& cases, const std::string& actual,
-                 const std::string& report, uint64_t max_tensor_bytes);
+int CommandCheck(const CheckOptions& o);
 int CommandTrace(const std::string& file, const std::string& case_name, size_t values,
                  uint64_t max_tensor_bytes);
 int CommandOps(bool json, const std::string& backend = "reference");

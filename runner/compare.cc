@@ -59,6 +59,17 @@ bool ZeroSignsDiffer(T e, T a) {
 }
 
 template <typename T>
+bool SignsDiffer(T e, T a) {
+  if constexpr (kIsFloatStorage<T>) {
+    const double de = ToDouble(e), da = ToDouble(a);
+    return de != 0 && da != 0 && !std::isnan(de) && !std::isnan(da) &&
+           std::signbit(de) != std::signbit(da);
+  } else {
+    return false;
+  }
+}
+
+template <typename T>
 bool IsNaN(T v) {
   if constexpr (kIsFloatStorage<T>) {
     return std::isnan(ToDouble(v));
@@ -118,7 +129,7 @@ Comparison CompareTensors(const Tensor& expected, const Tensor& actual, const Te
       ++c.mismatches;
       if (c.first.size() < max_reported) {
         c.first.push_back({i, CoordinatesOf(expected.shape(), i), ElementText(expected, i),
-                           ElementText(actual, i), ud, ad});
+                           ElementText(actual, i), ud, ad, SignsDiffer(e, a), integer});
       }
     }
   });

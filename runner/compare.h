@@ -19,6 +19,10 @@ struct Mismatch {
   std::string actual;
   double ulp = 0;  // ULP (or integer) distance; infinity when incomparable
   double abs = 0;
+  // Floats of opposite signs (neither zero nor NaN): `ulp` then counts the representable values
+  // between them across zero, which says little; the absolute error is the telling figure.
+  bool sign_change = false;
+  bool integer = false;  // integer data: `ulp` and `abs` are both the exact difference
 };
 
 struct Comparison {
@@ -28,7 +32,7 @@ struct Comparison {
   uint64_t mismatches = 0;
   uint64_t implementation_defined = 0;  // skipped: the spec leaves the value open
   uint64_t nan_accepted = 0;            // "value or NaN" elements where NaN was given
-  uint64_t one_of_accepted = 0;         // "one of" elements where another value of the set was given
+  uint64_t one_of_accepted = 0;  // "one of" elements where another value of the set was given
   double max_ulp = 0;
   double max_abs = 0;
   double sum_ulp = 0;     // over the compared elements with a finite ULP distance

@@ -37,18 +37,28 @@ int main(int argc, char** argv) {
                       "test hook: with --backend, set element ELEMENT of every OP output to "
                       "VALUE (OP:ELEMENT:VALUE), to see the check mode blame it");
 
+  std::string run_max_mismatches;
+  run_cmd->add_option("--max-mismatches", run_max_mismatches,
+                      "mismatch samples kept per output: a count or 'all' (default 5)");
+  run_cmd->add_flag("--per-operator", run.per_operator,
+                    "print the per-operator table (cases by verdict, max/mean ULP, max abs)");
+
   std::string gen_in, gen_out;
   auto* gen_cmd = app.add_subcommand("generate", "fill expectedOutputs with the reference results");
   gen_cmd->add_option("input", gen_in, "case file")->required();
   gen_cmd->add_option("-o,--output", gen_out, "where to write the completed case file")->required();
 
-  std::vector<std::string> check_cases;
-  std::string check_actual, check_report;
+  nnref::CheckOptions check;
+  std::string check_max_mismatches;
   auto* check_cmd = app.add_subcommand("check", "judge another implementation's outputs");
-  check_cmd->add_option("cases", check_cases, "case files or directories")->required();
-  check_cmd->add_option("--actual", check_actual, "results file {\"cases\": [{name, outputs}]}")
+  check_cmd->add_option("cases", check.paths, "case files or directories")->required();
+  check_cmd
+      ->add_option("--actual", check.actual,
+                   "results file {\"cases\": [{name, outputs} or {name, error, message}]}")
       ->required();
-  check_cmd->add_option("--report", check_report, "write a JSON report here");
+  check_cmd->add_option("--report", check.report, "write a JSON report here");
+  check_cmd->add_option("--max-mismatches", check_max_mismatches,
+                        "mismatch samples kept per output: a count or 'all' (default 10)");
 
   std::string trace_file, trace_case;
   size_t trace_values = 8;
@@ -97,10 +107,17 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   run.max_tensor_bytes = max_bytes;
+  check.max_tensor_bytes = max_bytes;
   try {
+    if (!run_max_mismatches.empty()) {
+      run.max_mismatches = nnref::ParseMaxMismatches(run_max_mismatches);
+    }
+    if (!check_max_mismatches.empty()) {
+      check.max_mismatches = nnref::ParseMaxMismatches(check_max_mismatches);
+    }
     if (*run_cmd) return nnref::CommandRun(run);
     if (*gen_cmd) return nnref::CommandGenerate(gen_in, gen_out, max_bytes);
-    if (*check_cmd) return nnref::CommandCheck(check_cases, check_actual, check_report, max_bytes);
+    if (*check_cmd) return nnref::CommandCheck(check);
     if (*trace_cmd) return nnref::CommandTrace(trace_file, trace_case, trace_values, max_bytes);
     if (*ops_cmd) return nnref::CommandOps(ops_json, ops_backend);
     if (*tol_cmd) return nnref::CommandTolerance(tol_markdown);
