@@ -66,6 +66,7 @@ struct CaseResult {
   // check: problems found in the results file, each at the JSON pointer of its member. A case
   // with findings is an error of the results file, not of the case file.
   std::string results_file = {};
+  std::string results_pointer = {};  // check: the case's entry in the results file ("/cases/3")
   std::vector<std::pair<std::string, std::string>> findings = {};  // (pointer, what)
 };
 
@@ -112,6 +113,7 @@ struct Summary {
         ++backend_missing[prefix + rest];
       }
     }
+    if (r.file.empty()) return;  // a results-file entry naming no case of the case files
     OperatorRow& row = operators[r.op.empty() ? "(none)" : r.op];
     ++row.cases;
     switch (r.verdict) {
@@ -255,6 +257,11 @@ void WriteReport(const std::string& path, const Summary& s,
       cases.back().members().emplace_back("skipReason", Value::Str(r.skip));
     }
     if (!r.op.empty()) cases.back().members().emplace_back("op", Value::Str(r.op));
+    if (!r.results_pointer.empty()) {
+      cases.back().members().emplace_back(
+          "result", Value::Object({{"file", Value::Str(r.results_file)},
+                                   {"pointer", Value::Str(r.results_pointer)}}));
+    }
     if (!r.findings.empty()) {
       std::vector<Value> list;
       for (const auto& [pointer, what] : r.findings) {
@@ -527,7 +534,11 @@ void PrintResult(const CaseResult& r, bool verbose) {
                 : r.verdict == Verdict::kFail  ? "FAIL "
                 : r.verdict == Verdict::kError ? "ERROR "
                                                : "SKIP ")
-            << r.file << ": " << r.name << "\n";
+            << r.file << ": " << r.name;
+  if (!r.results_pointer.empty()) {
+    std::cout << "  [result: " << r.results_file << " " << r.results_pointer << "]";
+  }
+  std::cout << "\n";
   if (!r.message.empty() && r.verdict != Verdict::kPass) std::cout << "    " << r.message << "\n";
   for (const OutputResult& o : r.outputs) {
     if (o.cmp.passed() && !verbose) continue;
@@ -1088,7 +1099,7 @@ int CommandCheck(const CheckOptions& opt) {
       } else if (const ResultEntry& e = entries[it->second.front()]; !e.findings.empty()) {
         r.verdict = Verdict::kError;
         r.findings = e.findings;
-      } else if (c.timeline) {
+      } else if (r.results_pointer = e.pointer; c.timeline) {
         r.verdict = Verdict::kSkip;
         r.skip = "timeline";
         r.message = "a timeline case has no outputs to check (nnref run checks its steps)";
