@@ -1,7 +1,9 @@
 #include "runner/commands.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -46,7 +48,82 @@ struct OutputResult {
   std::string name;
   Comparison cmp;
   std::string tolerance;
+  std::string dumped = {};  // --dump: the path prefix of the .npy files written for it
 };
+
+// The .npy "descr" of a data type (little-endian, as the machines nnref runs on).
+const char* NpyDescr(DataType t) {
+  switch (t) {
+    case DataType::kFloat32:
+      return "<f4";
+    case DataType::kFloat16:
+      return "<f2";
+    case DataType::kInt32:
+      return "<i4";
+    case DataType::kUint32:
+      return "<u4";
+    case DataType::kInt64:
+      return "<i8";
+    case DataType::kUint64:
+      return "<u8";
+    case DataType::kInt8:
+      return "|i1";
+    case DataType::kUint8:
+      return "|u1";
+  }
+  return "?";
+}
+
+// Writes an .npy file (format version 1.0: magic, header length, a Python dict literal padded so
+// that the data starts at a multiple of 64 bytes).
+void WriteNpy(const std::string& path, const std::string& descr, const Shape& shape,
+              const std::vector<std::byte>& bytes) {
+  std::string dims;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    dims += (i ? ", " : "") + std::to_string(shape[i]);
+  }
+  if (shape.size() == 1) dims += ",";
+  std::string header =
+      "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + dims + "), }";
+  const size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header += '\n';
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw InputError(path + ": cannot write");
+  out.write("\x93NUMPY\x01\x00", 8);
+  const char len[2] = {static_cast<char>(header.size() & 0xff),
+                       static_cast<char>((header.size() >> 8) & 0xff)};
+  out.write(len, 2);
+  out << header;
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
+  if (!out) throw InputError(path + ": cannot write");
+}
+
+// --dump DIR: the expected and actual tensors of a failing output, and actual - expected as
+// float64, as DIR/CASE.OUTPUT.{expected,actual,diff}.npy. Returns DIR/CASE.OUTPUT.
+std::string DumpOutput(const std::string& dir, const std::string& case_name,
+                       const std::string& output, const Tensor& expected, const Tensor& actual) {
+  std::string stem = case_name + "." + output;
+  for (char& ch : stem) {
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '.' && ch != '-' && ch != '_') {
+      ch = '_';
+    }
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  const std::string base = (std::filesystem::path(dir) / stem).string();
+  WriteNpy(base + ".expected.npy", NpyDescr(expected.dtype()), expected.shape(), expected.Bytes());
+  WriteNpy(base + ".actual.npy", NpyDescr(actual.dtype()), actual.shape(), actual.Bytes());
+  const uint64_t n = expected.element_count();
+  std::vector<std::byte> diff(n * sizeof(double));
+  for (uint64_t i = 0; i < n; ++i) {
+    const double d = ElementAsDouble(actual, i) - ElementAsDouble(expected, i);
+    std::memcpy(diff.data() + i * sizeof(double), &d, sizeof d);
+  }
+  WriteNpy(base + ".diff.npy", "<f8", expected.shape(), diff);
+  return base;
+}
 
 struct CaseResult {
   std::string file;
@@ -380,6 +457,7 @@ struct Engine {
   std::shared_ptr<const Backend> backend;
   bool against_reference = false;
   size_t max_mismatches = 5;  // mismatch samples kept per output (--max-mismatches)
+  std::string dump;           // --dump DIR
 };
 
 CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = false,
@@ -482,6 +560,9 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
                                                  field + ".data", c.base_dir);
         o.cmp = CompareTensors(expected, got.data, got.latitude, tol, engine.max_mismatches,
                                got.one_of.get());
+        if (!o.cmp.passed() && !engine.dump.empty()) {
+          o.dumped = DumpOutput(engine.dump, c.name, exp.name, expected, got.data);
+        }
       }
       if (!o.cmp.passed()) r.verdict = Verdict::kFail;
       r.outputs.push_back(std::move(o));
@@ -556,6 +637,9 @@ void PrintResult(const CaseResult& r, bool verbose) {
       std::cout << "; " << o.cmp.one_of_accepted << " accepted as another value of their set";
     }
     std::cout << "\n" << MismatchLines(o.cmp);
+    if (!o.dumped.empty()) {
+      std::cout << "      wrote " << o.dumped << ".{expected,actual,diff}.npy\n";
+    }
   }
   PrintCheck(r, verbose);
 }
@@ -648,6 +732,7 @@ int CommandRun(const RunOptions& o) {
   }
   engine.against_reference = o.against_reference;
   engine.max_mismatches = o.max_mismatches;
+  engine.dump = o.dump;
   Summary s;
   std::vector<CaseResult> results;
   uint64_t implementation_defined = 0;
@@ -1017,6 +1102,9 @@ void JudgeResult(const Case& c, const ResultEntry& e, const CheckOptions& opt, C
                                std::filesystem::path(opt.actual).parent_path().string());
           o.cmp = CompareTensors(ref.data, got, ref.latitude, tol, opt.max_mismatches,
                                  ref.one_of.get());
+          if (!o.cmp.passed() && !opt.dump.empty()) {
+            o.dumped = DumpOutput(opt.dump, c.name, name, ref.data, got);
+          }
         }
       } catch (const InputError& x) {
         std::string what = x.what();

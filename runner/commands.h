@@ -22,6 +22,7 @@ struct RunOptions {
   std::string inject_fault;           // --inject-fault OP:ELEMENT:VALUE (test hook)
   size_t max_mismatches = 5;          // --max-mismatches: samples kept per output
   bool per_operator = false;          // --per-operator: print the per-operator table
+  std::string dump;                   // --dump DIR: .npy tensors of failing outputs
 };
 
 struct CheckOptions {
@@ -30,6 +31,7 @@ struct CheckOptions {
   std::string report;              // --report FILE
   uint64_t max_tensor_bytes = uint64_t{1} << 31;
   size_t max_mismatches = 10;  // --max-mismatches
+  std::string dump;            // --dump DIR: .npy tensors of failing outputs
 };
 
 // --max-mismatches: a count or "all"; throws InputError otherwise.

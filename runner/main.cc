@@ -43,6 +43,10 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--per-operator", run.per_operator,
                     "print the per-operator table (cases by verdict, max/mean ULP, max abs)");
 
+  run_cmd->add_option("--dump", run.dump,
+                      "write expected, actual and difference tensors of failing outputs here as "
+                      ".npy files");
+
   std::string gen_in, gen_out;
   auto* gen_cmd = app.add_subcommand("generate", "fill expectedOutputs with the reference results");
   gen_cmd->add_option("input", gen_in, "case file")->required();
@@ -59,6 +63,9 @@ int main(int argc, char** argv) {
   check_cmd->add_option("--report", check.report, "write a JSON report here");
   check_cmd->add_option("--max-mismatches", check_max_mismatches,
                         "mismatch samples kept per output: a count or 'all' (default 10)");
+  check_cmd->add_option("--dump", check.dump,
+                        "write expected, actual and difference tensors of failing outputs here as "
+                        ".npy files");
 
   std::string trace_file, trace_case;
   size_t trace_values = 8;

@@ -70,6 +70,30 @@ assert ops["sub"]["failed"] == 1 and ops["sub"]["maxAbs"] == 6, ops["sub"]
 assert ops["exp"] == {"cases": 2, "passed": 1, "failed": 1, "errors": 0, "skipped": 0, "maxUlp": 0, "meanUlp": 0, "maxAbs": 0}, ops["exp"]
 PY
 
+# --dump: expected, actual and actual - expected (float64) of the failing output, as .npy files,
+# read here with a parser of the .npy format written from its specification.
+out=$("$nnref" check known.json --actual actual_known.json --dump "$tmp/dump")
+grep -q "wrote $tmp/dump/known.sign_flip.d.{expected,actual,diff}.npy" <<<"$out" || fail "dump line: $out"
+[ "$(ls "$tmp/dump" | wc -l)" -eq 3 ] || fail "dump writes only the failing output: $(ls "$tmp/dump")"
+python3 - "$tmp/dump/known.sign_flip.d" <<'PY' || fail "dumped .npy files"
+import ast, struct, sys
+def load(path):
+    b = open(path, "rb").read()
+    assert b[:8] == b"\x93NUMPY\x01\x00", b[:8]
+    n = struct.unpack("<H", b[8:10])[0]
+    assert (10 + n) % 64 == 0, n
+    h = ast.literal_eval(b[10:10 + n].decode("latin1"))
+    fmt = {"<f4": "f", "<f8": "d"}[h["descr"]]
+    count = 1
+    for d in h["shape"]:
+        count *= d
+    return h["shape"], list(struct.unpack("<%d%s" % (count, fmt), b[10 + n:]))
+base = sys.argv[1]
+assert load(base + ".expected.npy") == ((3,), [1.0, -3.0, 0.0]), load(base + ".expected.npy")
+assert load(base + ".actual.npy") == ((3,), [1.0, 3.0, 0.0]), load(base + ".actual.npy")
+assert load(base + ".diff.npy") == ((3,), [0.0, 6.0, 0.0]), load(base + ".diff.npy")
+PY
+
 # Malformed entries: each member at its pointer, with the valid choices.
 cat > "$tmp/bad.json" <<'JSON'
 {"cases": [
