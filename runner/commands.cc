@@ -1,8 +1,12 @@
 #include "runner/commands.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -145,6 +149,7 @@ struct CaseResult {
   std::string results_file = {};
   std::string results_pointer = {};  // check: the case's entry in the results file ("/cases/3")
   std::vector<std::pair<std::string, std::string>> findings = {};  // (pointer, what)
+  double seconds = 0;                                              // wall time of the case (JUnit)
 };
 
 // Skip reason codes and their text (the summary counts skips per code).
@@ -318,6 +323,8 @@ std::string OperatorName(const CaseResult& r, const OperatorCheck& oc) {
   return s + " -> " + OperandName(r, oc.operand);
 }
 
+void WriteReportValues(const std::string& path, const Summary& s, std::vector<Value> cases);
+
 void WriteReport(const std::string& path, const Summary& s,
                  const std::vector<CaseResult>& results) {
   std::vector<Value> cases;
@@ -373,6 +380,11 @@ void WriteReport(const std::string& path, const Summary& s,
       }
     }
   }
+  WriteReportValues(path, s, std::move(cases));
+}
+
+// The report file: the summary, the per-operator table and the cases' entries.
+void WriteReportValues(const std::string& path, const Summary& s, std::vector<Value> cases) {
   std::vector<std::pair<std::string, Value>> reasons;
   for (const auto& [code, n] : s.skip_reasons) {
     reasons.emplace_back(code, Num(static_cast<double>(n)));
@@ -390,7 +402,8 @@ void WriteReport(const std::string& path, const Summary& s,
                                         {"skipped", Num(static_cast<double>(row.skipped))},
                                         {"maxUlp", Num(row.max_ulp)},
                                         {"meanUlp", Num(row.mean_ulp())},
-                                        {"maxAbs", Num(row.max_abs)}}));
+                                        {"maxAbs", Num(row.max_abs)},
+                                        {"compared", Num(static_cast<double>(row.compared))}}));
   }
   std::vector<std::pair<std::string, Value>> summary = {
       {"passed", Num(static_cast<double>(s.passed))},
@@ -596,78 +609,81 @@ bool Selected(const Case& c, const RunOptions& o) {
   return true;
 }
 
-void PrintCheck(const CaseResult& r, bool verbose);
+void PrintCheck(const CaseResult& r, bool verbose, std::ostream& out);
 
-void PrintResult(const CaseResult& r, bool verbose) {
-  for (const std::string& w : r.warnings) std::cerr << "warning: " << w << "\n";
+// Prints a case's verdict and details (nothing for a pass or skip unless verbose).
+void PrintResult(const CaseResult& r, bool verbose, std::ostream& out = std::cout) {
+  if (&out == &std::cout) {
+    for (const std::string& w : r.warnings) std::cerr << "warning: " << w << "\n";
+  }
   if (r.verdict == Verdict::kPass && !verbose) return;
   if (r.verdict == Verdict::kSkip && !verbose) return;
   if (!r.findings.empty()) {
     // A problem of the results file: blamed on it, each at its member's JSON pointer.
-    std::cout << "ERROR " << r.results_file << ": case '" << r.name << "'"
-              << (r.file.empty() ? "" : " (of " + r.file + ")") << "\n";
+    out << "ERROR " << r.results_file << ": case '" << r.name << "'"
+        << (r.file.empty() ? "" : " (of " + r.file + ")") << "\n";
     for (const auto& [pointer, what] : r.findings) {
-      std::cout << "    " << r.results_file << ": " << pointer << ": " << what << "\n";
+      out << "    " << r.results_file << ": " << pointer << ": " << what << "\n";
     }
     return;
   }
-  std::cout << (r.verdict == Verdict::kPass    ? "PASS "
-                : r.verdict == Verdict::kFail  ? "FAIL "
-                : r.verdict == Verdict::kError ? "ERROR "
-                                               : "SKIP ")
-            << r.file << ": " << r.name;
+  out << (r.verdict == Verdict::kPass    ? "PASS "
+          : r.verdict == Verdict::kFail  ? "FAIL "
+          : r.verdict == Verdict::kError ? "ERROR "
+                                         : "SKIP ")
+      << r.file << ": " << r.name;
   if (!r.results_pointer.empty()) {
-    std::cout << "  [result: " << r.results_file << " " << r.results_pointer << "]";
+    out << "  [result: " << r.results_file << " " << r.results_pointer << "]";
   }
-  std::cout << "\n";
-  if (!r.message.empty() && r.verdict != Verdict::kPass) std::cout << "    " << r.message << "\n";
+  out << "\n";
+  if (!r.message.empty() && r.verdict != Verdict::kPass) out << "    " << r.message << "\n";
   for (const OutputResult& o : r.outputs) {
     if (o.cmp.passed() && !verbose) continue;
     if (!o.cmp.shape_ok) {
-      std::cout << "    output '" << o.name << "': " << o.cmp.shape_message << "\n";
+      out << "    output '" << o.name << "': " << o.cmp.shape_message << "\n";
       continue;
     }
-    std::cout << "    output '" << o.name << "': " << o.cmp.mismatches << " of " << o.cmp.elements
-              << " elements outside " << o.tolerance << " (max " << o.cmp.max_ulp << " ulp, "
-              << o.cmp.max_abs << " abs)";
+    out << "    output '" << o.name << "': " << o.cmp.mismatches << " of " << o.cmp.elements
+        << " elements outside " << o.tolerance << " (max " << o.cmp.max_ulp << " ulp, "
+        << o.cmp.max_abs << " abs)";
     if (o.cmp.implementation_defined) {
-      std::cout << "; " << o.cmp.implementation_defined << " implementation-defined skipped";
+      out << "; " << o.cmp.implementation_defined << " implementation-defined skipped";
     }
     if (o.cmp.one_of_accepted) {
-      std::cout << "; " << o.cmp.one_of_accepted << " accepted as another value of their set";
+      out << "; " << o.cmp.one_of_accepted << " accepted as another value of their set";
     }
-    std::cout << "\n" << MismatchLines(o.cmp);
+    out << "\n" << MismatchLines(o.cmp);
     if (!o.dumped.empty()) {
-      std::cout << "      wrote " << o.dumped << ".{expected,actual,diff}.npy\n";
+      out << "      wrote " << o.dumped << ".{expected,actual,diff}.npy\n";
     }
   }
-  PrintCheck(r, verbose);
+  PrintCheck(r, verbose, out);
 }
 
 // --against-reference: the first divergence, then one line per operator.
-void PrintCheck(const CaseResult& r, bool verbose) {
+void PrintCheck(const CaseResult& r, bool verbose, std::ostream& out) {
   if (!r.check) return;
   const BackendCheck& check = *r.check;
   if (check.first_divergence) {
     const OperatorCheck& oc = check.operators[*check.first_divergence];
-    std::cout << "    first divergence: " << OperatorName(r, oc) << "\n";
+    out << "    first divergence: " << OperatorName(r, oc) << "\n";
     if (!oc.cmp.shape_ok) {
-      std::cout << "      " << oc.cmp.shape_message << "\n";
+      out << "      " << oc.cmp.shape_message << "\n";
     } else {
-      std::cout << "      " << oc.cmp.mismatches << " of " << oc.cmp.elements
-                << " elements outside " << oc.tolerance << "\n"
-                << MismatchLines(oc.cmp);
+      out << "      " << oc.cmp.mismatches << " of " << oc.cmp.elements << " elements outside "
+          << oc.tolerance << "\n"
+          << MismatchLines(oc.cmp);
     }
   } else if (!verbose) {
     return;
   }
-  std::cout << "    operators (each on the reference's inputs, under its own tolerance):\n";
+  out << "    operators (each on the reference's inputs, under its own tolerance):\n";
   for (const OperatorCheck& oc : check.operators) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "max %g ulp, mean %.3g ulp, max abs %g", oc.cmp.max_ulp,
                   oc.cmp.mean_ulp(), oc.cmp.max_abs);
-    std::cout << "      " << (oc.cmp.passed() ? "ok   " : "FAIL ") << OperatorName(r, oc) << ": "
-              << buf << " (" << oc.tolerance << ")\n";
+    out << "      " << (oc.cmp.passed() ? "ok   " : "FAIL ") << OperatorName(r, oc) << ": " << buf
+        << " (" << oc.tolerance << ")\n";
   }
 }
 
@@ -700,6 +716,176 @@ void PrintOperatorTable(const Summary& s) {
   std::fflush(stdout);
 }
 
+// --shard K/N: a case belongs to shard K when the FNV-1a hash of its name is K-1 modulo N, so the
+// split depends on the case names alone (not on paths, file order or the machine).
+bool InShard(const Shard& shard, const std::string& name) {
+  if (shard.count <= 1) return true;
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (const char ch : name) {
+    h ^= static_cast<unsigned char>(ch);
+    h *= 0x100000001b3ULL;
+  }
+  return h % shard.count == shard.index - 1;
+}
+
+std::string XmlEscape(const std::string& text) {
+  std::string s;
+  for (const char ch : text) {
+    switch (ch) {
+      case '&':
+        s += "&amp;";
+        break;
+      case '<':
+        s += "&lt;";
+        break;
+      case '>':
+        s += "&gt;";
+        break;
+      case '"':
+        s += "&quot;";
+        break;
+      case '\n':
+        s += "&#10;";
+        break;
+      default:
+        // Other control characters are not allowed in XML 1.0.
+        s += (static_cast<unsigned char>(ch) < 0x20 && ch != '\t') ? '?' : ch;
+    }
+  }
+  return s;
+}
+
+// --junit FILE: one <testsuite> per case file, one <testcase> per case; a failure or error carries
+// the first line of its details as `message` and the whole printout as its text.
+void WriteJunit(const std::string& path, const Summary& s, const std::vector<CaseResult>& results) {
+  std::map<std::string, std::vector<const CaseResult*>> by_file;
+  std::vector<std::string> order;
+  for (const CaseResult& r : results) {
+    const std::string file = r.file.empty() ? r.results_file : r.file;
+    if (!by_file.count(file)) order.push_back(file);
+    by_file[file].push_back(&r);
+  }
+  std::ostringstream x;
+  x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"nnref\" tests=\""
+    << results.size() << "\" failures=\"" << s.failed << "\" errors=\"" << s.errors
+    << "\" skipped=\"" << s.skipped << "\">\n";
+  for (const std::string& file : order) {
+    uint64_t failures = 0, errors = 0, skipped = 0;
+    double seconds = 0;
+    for (const CaseResult* r : by_file[file]) {
+      failures += r->verdict == Verdict::kFail;
+      errors += r->verdict == Verdict::kError;
+      skipped += r->verdict == Verdict::kSkip;
+      seconds += r->seconds;
+    }
+    char time[32];
+    std::snprintf(time, sizeof time, "%.3f", seconds);
+    x << "  <testsuite name=\"" << XmlEscape(file) << "\" tests=\"" << by_file[file].size()
+      << "\" failures=\"" << failures << "\" errors=\"" << errors << "\" skipped=\"" << skipped
+      << "\" time=\"" << time << "\">\n";
+    for (const CaseResult* r : by_file[file]) {
+      std::snprintf(time, sizeof time, "%.3f", r->seconds);
+      x << "    <testcase classname=\"" << XmlEscape(file) << "\" name=\"" << XmlEscape(r->name)
+        << "\" time=\"" << time << "\"";
+      if (r->verdict == Verdict::kPass) {
+        x << "/>\n";
+        continue;
+      }
+      x << ">\n";
+      if (r->verdict == Verdict::kSkip) {
+        x << "      <skipped message=\"" << XmlEscape(r->skip + ": " + r->message) << "\"/>\n";
+      } else {
+        std::ostringstream text;
+        PrintResult(*r, false, text);
+        std::string details = text.str();
+        // The message: the first detail line (after the header), trimmed.
+        std::string first;
+        const size_t nl = details.find('\n');
+        if (nl != std::string::npos) {
+          const size_t end = details.find('\n', nl + 1);
+          first = details.substr(nl + 1, end == std::string::npos ? end : end - nl - 1);
+          first.erase(0, first.find_first_not_of(' '));
+        }
+        // The first mismatch, when there is one, is the most telling line.
+        for (const OutputResult& o : r->outputs) {
+          if (!o.cmp.first.empty()) {
+            const Mismatch& m = o.cmp.first.front();
+            first = "output '" + o.name + "' at " + m.coordinates + ": expected " + m.expected +
+                    ", got " + m.actual;
+            break;
+          }
+        }
+        const char* tag = r->verdict == Verdict::kFail ? "failure" : "error";
+        x << "      <" << tag << " message=\"" << XmlEscape(first) << "\" type=\""
+          << VerdictName(r->verdict) << "\">" << XmlEscape(details) << "</" << tag << ">\n";
+      }
+      x << "    </testcase>\n";
+    }
+    x << "  </testsuite>\n";
+  }
+  x << "</testsuites>\n";
+  std::ofstream out(path);
+  if (!out) throw InputError(path + ": cannot write the JUnit file");
+  out << x.str();
+}
+
+// Collects, prints and counts case results; on a terminal, a progress line once the run takes
+// longer than a second (NNREF_PROGRESS_AFTER_MS changes the delay: a test hook).
+class Collector {
+ public:
+  Collector(bool verbose, uint64_t total) : verbose_(verbose), total_(total) {
+    tty_ = isatty(STDOUT_FILENO) != 0;
+    if (const char* ms = std::getenv("NNREF_PROGRESS_AFTER_MS")) delay_ms_ = std::atol(ms);
+    start_ = last_ = std::chrono::steady_clock::now();
+  }
+  void Add(CaseResult r) {
+    const auto now = std::chrono::steady_clock::now();
+    r.seconds = std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+    ClearProgress();
+    PrintResult(r, verbose_);
+    summary.Add(r);
+    if (r.verdict == Verdict::kFail || r.verdict == Verdict::kError) ++failed_;
+    ++done_;
+    results.push_back(std::move(r));
+    ShowProgress(now);
+  }
+  // Clears the progress line and writes the report files asked for.
+  void Finish(const ReportFiles& files) {
+    ClearProgress();
+    if (!files.report.empty()) WriteReport(files.report, summary, results);
+    if (!files.junit.empty()) WriteJunit(files.junit, summary, results);
+  }
+  Summary summary;
+  std::vector<CaseResult> results;
+
+ private:
+  void ClearProgress() {
+    if (!shown_) return;
+    std::cout << "\r\033[K" << std::flush;
+    shown_ = false;
+  }
+  void ShowProgress(std::chrono::steady_clock::time_point now) {
+    if (!tty_) return;
+    const auto since_start = std::chrono::duration_cast<std::chrono::milliseconds>(now - start_);
+    const auto since_shown = std::chrono::duration_cast<std::chrono::milliseconds>(now - shown_at_);
+    if (since_start.count() < delay_ms_ || (ever_shown_ && since_shown.count() < 100)) return;
+    char line[128];
+    std::snprintf(line, sizeof line, "[%llu/%llu cases] %llu failed, %.1f s",
+                  static_cast<unsigned long long>(done_), static_cast<unsigned long long>(total_),
+                  static_cast<unsigned long long>(failed_),
+                  static_cast<double>(since_start.count()) / 1000);
+    std::cout << "\r" << line << "\033[K" << std::flush;
+    shown_ = ever_shown_ = true;
+    shown_at_ = now;
+  }
+  bool verbose_;
+  uint64_t total_, done_ = 0, failed_ = 0;
+  bool tty_ = false, shown_ = false, ever_shown_ = false;
+  long delay_ms_ = 1000;
+  std::chrono::steady_clock::time_point start_, last_, shown_at_;
+};
+
 BuilderLimits Limits(uint64_t max_bytes) {
   BuilderLimits l;
   l.max_tensor_byte_length = max_bytes;
@@ -707,6 +893,106 @@ BuilderLimits Limits(uint64_t max_bytes) {
 }
 
 }  // namespace
+
+Shard ParseShard(const std::string& text) {
+  const size_t slash = text.find('/');
+  const auto number = [&](const std::string& t) -> uint64_t {
+    if (t.empty() || t.size() > 6 || t.find_first_not_of("0123456789") != std::string::npos) {
+      return 0;
+    }
+    return std::stoull(t);
+  };
+  Shard s;
+  if (slash != std::string::npos) {
+    s.index = number(text.substr(0, slash));
+    s.count = number(text.substr(slash + 1));
+  }
+  if (slash == std::string::npos || s.index < 1 || s.count < 1 || s.index > s.count) {
+    throw InputError("--shard: '" + text + "' is not K/N with 1 <= K <= N (e.g. 2/4)");
+  }
+  return s;
+}
+
+int CommandMergeReports(const std::vector<std::string>& reports, const std::string& output) {
+  std::vector<Value> cases;
+  std::map<std::string, std::string> seen;  // "file\nname" -> the report holding it
+  std::map<std::string, OperatorRow> ops;
+  std::map<std::string, uint64_t> reasons, missing;
+  uint64_t passed = 0, failed = 0, errors = 0, skipped = 0;
+  const auto count = [](const Value* v) {
+    return v && v->is_number() ? static_cast<uint64_t>(v->number().d) : uint64_t{0};
+  };
+  const auto number = [](const Value* v) {
+    if (!v) return 0.0;
+    if (v->is_string())
+      return v->str() == "Infinity" ? std::numeric_limits<double>::infinity() : 0.0;
+    return v->is_number() ? v->number().d : 0.0;
+  };
+  for (const std::string& path : reports) {
+    const Value root = ReadJsonFile(path);
+    const Value* list = root.Find("cases");
+    if (!list || !list->is_array() || !root.Find("summary")) {
+      throw InputError(path + ": not an nnref report (no \"summary\" and \"cases\")");
+    }
+    for (const Value& c : list->items()) {
+      const Value* file = c.Find("file");
+      const Value* name = c.Find("name");
+      const Value* verdict = c.Find("verdict");
+      if (!file || !name || !verdict || !file->is_string() || !name->is_string() ||
+          !verdict->is_string()) {
+        throw InputError(path + ": a case lacks file, name or verdict");
+      }
+      const std::string key = file->str() + "\n" + name->str();
+      if (const auto it = seen.find(key); it != seen.end()) {
+        throw InputError(path + ": case '" + name->str() + "' of " + file->str() + " is also in " +
+                         it->second + " (do the shards overlap?)");
+      }
+      seen[key] = path;
+      const std::string v = verdict->str();
+      passed += v == "pass";
+      failed += v == "fail";
+      errors += v == "error";
+      skipped += v == "skip";
+      if (v == "skip") {
+        const Value* why = c.Find("skipReason");
+        ++reasons[why && why->is_string() ? why->str() : ""];
+      }
+      cases.push_back(c);
+    }
+    if (const Value* m = root.Find("summary")->Find("backendMissing"); m && m->is_object()) {
+      for (const auto& [what, n] : m->members()) missing[what] += count(&n);
+    }
+    if (const Value* o = root.Find("operators"); o && o->is_object()) {
+      for (const auto& [op, row] : o->members()) {
+        OperatorRow& r = ops[op];
+        r.cases += count(row.Find("cases"));
+        r.passed += count(row.Find("passed"));
+        r.failed += count(row.Find("failed"));
+        r.errors += count(row.Find("errors"));
+        r.skipped += count(row.Find("skipped"));
+        const uint64_t compared = count(row.Find("compared"));
+        r.max_ulp = std::max(r.max_ulp, number(row.Find("maxUlp")));
+        r.max_abs = std::max(r.max_abs, number(row.Find("maxAbs")));
+        r.sum_ulp += number(row.Find("meanUlp")) * static_cast<double>(compared);
+        r.compared += compared;
+      }
+    }
+  }
+  Summary s;
+  s.passed = passed;
+  s.failed = failed;
+  s.errors = errors;
+  s.skipped = skipped;
+  s.skip_reasons = reasons;
+  s.backend_missing = missing;
+  s.operators = ops;
+  WriteReportValues(output, s, std::move(cases));
+  PrintSkips(s);
+  std::cout << "merged " << reports.size() << " reports into " << output << ": " << s.Line()
+            << std::endl;
+  if (s.errors) return 2;
+  return s.failed ? 1 : 0;
+}
 
 size_t ParseMaxMismatches(const std::string& text) {
   if (text == "all") return std::numeric_limits<size_t>::max();
@@ -733,28 +1019,33 @@ int CommandRun(const RunOptions& o) {
   engine.against_reference = o.against_reference;
   engine.max_mismatches = o.max_mismatches;
   engine.dump = o.dump;
-  Summary s;
-  std::vector<CaseResult> results;
-  uint64_t implementation_defined = 0;
+  // Every file is loaded first: the progress line needs the total.
+  std::vector<std::pair<std::string, CaseFile>> files;
+  std::vector<CaseResult> unreadable;
+  uint64_t total = 0;
   for (const std::string& file : CollectFiles(o.paths)) {
-    CaseFile f;
     try {
-      f = LoadCaseFile(file);
+      files.emplace_back(file, LoadCaseFile(file));
     } catch (const InputError& e) {
-      CaseResult r{file, "(whole file)", Verdict::kError, e.what(), {}};
-      PrintResult(r, o.verbose);
-      s.Add(r);
-      results.push_back(std::move(r));
+      if (InShard(o.shard, file))
+        unreadable.push_back({file, "(whole file)", Verdict::kError, e.what(), {}});
       continue;
     }
+    for (const auto& [index, name, message] : files.back().second.broken)
+      total += InShard(o.shard, name);
+    for (const Case& c : files.back().second.cases) total += InShard(o.shard, c.name);
+  }
+  Collector col(o.verbose, total + unreadable.size());
+  for (CaseResult& r : unreadable) col.Add(std::move(r));
+  uint64_t implementation_defined = 0;
+  for (const auto& [file, f] : files) {
     for (const auto& [index, name, message] : f.broken) {
-      CaseResult r{
-          file, name.empty() ? "#" + std::to_string(index) : name, Verdict::kError, message, {}};
-      PrintResult(r, o.verbose);
-      s.Add(r);
-      results.push_back(std::move(r));
+      if (!InShard(o.shard, name)) continue;
+      col.Add(
+          {file, name.empty() ? "#" + std::to_string(index) : name, Verdict::kError, message, {}});
     }
     for (const Case& c : f.cases) {
+      if (!InShard(o.shard, c.name)) continue;
       CaseResult r;
       if (!Selected(c, o)) {
         r = {file, c.name, Verdict::kSkip, "excluded by the name/label filter", {}};
@@ -765,12 +1056,11 @@ int CommandRun(const RunOptions& o) {
       }
       for (const OutputResult& out : r.outputs)
         implementation_defined += out.cmp.implementation_defined;
-      PrintResult(r, o.verbose);
-      s.Add(r);
-      results.push_back(std::move(r));
+      col.Add(std::move(r));
     }
   }
-  if (!o.report.empty()) WriteReport(o.report, s, results);
+  col.Finish({o.report, o.junit});
+  const Summary& s = col.summary;
   if (o.per_operator) PrintOperatorTable(s);
   PrintSkips(s);
   if (implementation_defined) {
@@ -1151,24 +1441,27 @@ int CommandCheck(const CheckOptions& opt) {
   for (size_t i = 0; i < entries.size(); ++i) {
     if (!entries[i].name.empty()) by_name[entries[i].name].push_back(i);
   }
-  Summary s;
-  std::vector<CaseResult> results;
-  const auto add = [&](CaseResult r) {
-    PrintResult(r, false);
-    s.Add(r);
-    results.push_back(std::move(r));
-  };
-  std::map<std::string, bool> known;  // case names of the case files
+  std::vector<std::pair<std::string, CaseFile>> files;
+  uint64_t total = 0;
   for (const std::string& file : CollectFiles(opt.paths)) {
-    const CaseFile f = LoadCaseFile(file);
+    files.emplace_back(file, LoadCaseFile(file));
+    for (const auto& [index, name, message] : files.back().second.broken) {
+      total += InShard(opt.shard, name);
+    }
+    for (const Case& c : files.back().second.cases) total += InShard(opt.shard, c.name);
+  }
+  Collector col(false, total);
+  const auto add = [&](CaseResult r) { col.Add(std::move(r)); };
+  std::map<std::string, bool> known;  // case names of the case files
+  for (const auto& [file, f] : files) {
     for (const auto& [index, name, message] : f.broken) {
-      CaseResult r{
-          file, name.empty() ? "#" + std::to_string(index) : name, Verdict::kError, message, {}};
-      known[r.name] = true;
-      add(std::move(r));
+      known[name] = true;
+      if (!InShard(opt.shard, name)) continue;
+      add({file, name.empty() ? "#" + std::to_string(index) : name, Verdict::kError, message, {}});
     }
     for (const Case& c : f.cases) {
       known[c.name] = true;
+      if (!InShard(opt.shard, c.name)) continue;
       CaseResult r{file, c.name, Verdict::kPass, "", {}};
       r.op = LastOperator(c);
       r.results_file = actual_path;
@@ -1199,7 +1492,7 @@ int CommandCheck(const CheckOptions& opt) {
   }
   // Results for cases the case files do not have: a warning, unless the entry is broken too.
   for (const auto& [name, idx] : by_name) {
-    if (known.count(name)) continue;
+    if (known.count(name) || !InShard(opt.shard, name)) continue;
     for (const size_t i : idx) {
       std::cout << "warning: " << actual_path << ": " << entries[i].pointer
                 << "/name: no case named '" << name << "' in the case files given\n";
@@ -1207,12 +1500,14 @@ int CommandCheck(const CheckOptions& opt) {
   }
   for (const ResultEntry& e : entries) {
     if ((!e.name.empty() && known.count(e.name)) || e.findings.empty()) continue;
+    if (!InShard(opt.shard, e.name.empty() ? e.pointer : e.name)) continue;
     CaseResult r{"", e.name.empty() ? "(unnamed)" : e.name, Verdict::kError, "", {}};
     r.results_file = actual_path;
     r.findings = e.findings;
     add(std::move(r));
   }
-  if (!opt.report.empty()) WriteReport(opt.report, s, results);
+  col.Finish({opt.report, opt.junit});
+  const Summary& s = col.summary;
   PrintOperatorTable(s);
   PrintSkips(s);
   std::cout << s.Line() << std::endl;

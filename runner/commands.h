@@ -8,6 +8,19 @@
 
 namespace nnref {
 
+// --shard K/N: run only the cases of part K (1..N) of N disjoint parts.
+struct Shard {
+  uint64_t index = 1, count = 1;
+};
+// "K/N" with 1 <= K <= N; throws InputError otherwise.
+Shard ParseShard(const std::string& text);
+
+// Report files written at the end of run and check.
+struct ReportFiles {
+  std::string report;  // --report FILE (JSON)
+  std::string junit;   // --junit FILE (JUnit XML)
+};
+
 struct RunOptions {
   std::vector<std::string> paths;
   std::vector<std::string> filters;  // substrings of case names (any matches)
@@ -23,6 +36,8 @@ struct RunOptions {
   size_t max_mismatches = 5;          // --max-mismatches: samples kept per output
   bool per_operator = false;          // --per-operator: print the per-operator table
   std::string dump;                   // --dump DIR: .npy tensors of failing outputs
+  std::string junit;                  // --junit FILE
+  Shard shard;                        // --shard K/N
 };
 
 struct CheckOptions {
@@ -32,6 +47,8 @@ struct CheckOptions {
   uint64_t max_tensor_bytes = uint64_t{1} << 31;
   size_t max_mismatches = 10;  // --max-mismatches
   std::string dump;            // --dump DIR: .npy tensors of failing outputs
+  std::string junit;           // --junit FILE
+  Shard shard;                 // --shard K/N
 };
 
 // --max-mismatches: a count or "all"; throws InputError otherwise.
@@ -44,6 +61,9 @@ int CommandTrace(const std::string& file, const std::string& case_name, size_t v
                  uint64_t max_tensor_bytes);
 int CommandOps(bool json, const std::string& backend = "reference");
 int CommandTolerance(bool markdown = false);
+// Merges the JSON reports of shards (--shard K/N) into one: the cases of all, the summary and the
+// per-operator table recomputed. A case in two reports is an error (overlapping shards).
+int CommandMergeReports(const std::vector<std::string>& reports, const std::string& output);
 int CommandCoverage(const std::vector<std::string>& paths);
 
 }  // namespace nnref

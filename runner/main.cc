@@ -47,6 +47,12 @@ int main(int argc, char** argv) {
                       "write expected, actual and difference tensors of failing outputs here as "
                       ".npy files");
 
+  std::string run_shard, check_shard;
+  run_cmd->add_option("--junit", run.junit, "write a JUnit XML file here (one testcase a case)");
+  run_cmd->add_option("--shard", run_shard,
+                      "run only part K of N disjoint parts of the cases (K/N; nnref merge-reports "
+                      "joins their reports)");
+
   std::string gen_in, gen_out;
   auto* gen_cmd = app.add_subcommand("generate", "fill expectedOutputs with the reference results");
   gen_cmd->add_option("input", gen_in, "case file")->required();
@@ -66,6 +72,17 @@ int main(int argc, char** argv) {
   check_cmd->add_option("--dump", check.dump,
                         "write expected, actual and difference tensors of failing outputs here as "
                         ".npy files");
+
+  check_cmd->add_option("--junit", check.junit,
+                        "write a JUnit XML file here (one testcase a case)");
+  check_cmd->add_option("--shard", check_shard, "check only part K of N disjoint parts (K/N)");
+
+  std::vector<std::string> merge_inputs;
+  std::string merge_output;
+  auto* merge_cmd = app.add_subcommand("merge-reports",
+                                       "merge the JSON reports of shards (--shard K/N) into one");
+  merge_cmd->add_option("reports", merge_inputs, "report files")->required();
+  merge_cmd->add_option("-o,--output", merge_output, "the merged report")->required();
 
   std::string trace_file, trace_case;
   size_t trace_values = 8;
@@ -119,12 +136,15 @@ int main(int argc, char** argv) {
     if (!run_max_mismatches.empty()) {
       run.max_mismatches = nnref::ParseMaxMismatches(run_max_mismatches);
     }
+    if (!run_shard.empty()) run.shard = nnref::ParseShard(run_shard);
+    if (!check_shard.empty()) check.shard = nnref::ParseShard(check_shard);
     if (!check_max_mismatches.empty()) {
       check.max_mismatches = nnref::ParseMaxMismatches(check_max_mismatches);
     }
     if (*run_cmd) return nnref::CommandRun(run);
     if (*gen_cmd) return nnref::CommandGenerate(gen_in, gen_out, max_bytes);
     if (*check_cmd) return nnref::CommandCheck(check);
+    if (*merge_cmd) return nnref::CommandMergeReports(merge_inputs, merge_output);
     if (*trace_cmd) return nnref::CommandTrace(trace_file, trace_case, trace_values, max_bytes);
     if (*ops_cmd) return nnref::CommandOps(ops_json, ops_backend);
     if (*tol_cmd) return nnref::CommandTolerance(tol_markdown);
