@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -53,6 +54,7 @@ struct OutputResult {
   Comparison cmp;
   std::string tolerance;
   std::string dumped = {};  // --dump: the path prefix of the .npy files written for it
+  double tol_ulp = 0;       // the ULP bound applied (the HTML histograms mark it)
 };
 
 // The .npy "descr" of a data type (little-endian, as the machines nnref runs on).
@@ -170,6 +172,8 @@ struct OperatorRow {
   double max_ulp = 0, max_abs = 0, sum_ulp = 0;
   uint64_t compared = 0;
   double mean_ulp() const { return compared ? sum_ulp / static_cast<double>(compared) : 0; }
+  std::array<uint64_t, kUlpBins> hist{};  // elements by ULP bin (runner/compare.h)
+  double tol_ulp = 0;                     // the largest ULP tolerance of its outputs
 };
 
 struct Summary {
@@ -218,6 +222,8 @@ struct Summary {
       row.max_abs = std::max(row.max_abs, o.cmp.max_abs);
       row.sum_ulp += o.cmp.sum_ulp;
       row.compared += o.cmp.compared;
+      for (size_t b = 0; b < kUlpBins; ++b) row.hist[b] += o.cmp.ulp_hist[b];
+      row.tol_ulp = std::max(row.tol_ulp, o.tol_ulp);
     }
   }
   void Add(Verdict v) {
@@ -562,6 +568,7 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
       tol.sign_exact = true;
       if (!exact) tol = ToleranceFor(c, b, exp.name);
       o.tolerance = tol.Describe();
+      o.tol_ulp = tol.ulp;
       if (exp.desc != b.graph->output_descriptor(exp.name)) {
         o.cmp.shape_ok = false;
         o.cmp.shape_message = "the case expects " + exp.desc.ToString() +
@@ -829,6 +836,141 @@ void WriteJunit(const std::string& path, const Summary& s, const std::vector<Cas
   out << x.str();
 }
 
+std::string HtmlEscape(const std::string& text) {
+  std::string s;
+  for (const char ch : text) {
+    switch (ch) {
+      case '&':
+        s += "&amp;";
+        break;
+      case '<':
+        s += "&lt;";
+        break;
+      case '>':
+        s += "&gt;";
+        break;
+      case '"':
+        s += "&quot;";
+        break;
+      default:
+        s += ch;
+    }
+  }
+  return s;
+}
+
+std::string BinLabel(size_t b) {
+  if (b == 0) return "0";
+  if (b == kUlpBins - 1) return "\u2265 2^32";
+  const uint64_t lo = uint64_t{1} << (b - 1);
+  return b == 1 ? "1" : std::to_string(lo) + "\u2013" + std::to_string(2 * lo - 1);
+}
+
+// One operator's histogram as inline SVG: a bar per ULP bin (log-scaled height, the count in the
+// bar's title), a dashed line at the edge of the bin holding the tolerance.
+std::string HistogramSvg(const std::string& op, const OperatorRow& row) {
+  size_t last = 0;
+  for (size_t b = 0; b < kUlpBins; ++b) {
+    if (row.hist[b]) last = b;
+  }
+  const size_t tol_bin = UlpBin(row.tol_ulp);
+  last = std::min(kUlpBins - 1, std::max(last, tol_bin) + 1);
+  const size_t bins = last + 1;
+  uint64_t most = 1;
+  for (size_t b = 0; b < bins; ++b) most = std::max(most, row.hist[b]);
+  const double width = 480, height = 140, left = 40, plot_h = 100, top = 10;
+  const double bar = (width - left - 10) / static_cast<double>(bins);
+  std::ostringstream s;
+  s << "<svg class=\"hist\" data-op=\"" << HtmlEscape(op)
+    << "\" xmlns=\"http://www.w3.org/2000/svg\""
+    << " width=\"" << width << "\" height=\"" << height << "\" role=\"img\">"
+    << "<title>" << HtmlEscape(op) << ": elements by ULP distance (log scale)</title>";
+  s << "<line x1=\"" << left << "\" y1=\"" << top + plot_h << "\" x2=\"" << width - 10 << "\" y2=\""
+    << top + plot_h << "\" stroke=\"#444\"/>";
+  for (size_t b = 0; b < bins; ++b) {
+    const uint64_t n = row.hist[b];
+    const double h =
+        n ? plot_h * std::log1p(static_cast<double>(n)) / std::log1p(static_cast<double>(most)) : 0;
+    const double x = left + bar * static_cast<double>(b);
+    const bool over = b > tol_bin;
+    s << "<rect class=\"bar\" data-bin=\"" << b << "\" data-count=\"" << n << "\" x=\"" << x + 1
+      << "\" y=\"" << top + plot_h - h << "\" width=\"" << std::max(1.0, bar - 2) << "\" height=\""
+      << h << "\" fill=\"" << (over ? "#c0392b" : "#2e86c1") << "\"><title>" << BinLabel(b)
+      << " ULP: " << n << " elements</title></rect>";
+    if ((b % 4 == 0 && b + 3 < bins) || b + 1 == bins) {
+      s << "<text x=\"" << x + bar / 2 << "\" y=\"" << top + plot_h + 14
+        << "\" font-size=\"9\" text-anchor=\"middle\">"
+        << (b == 0 ? "0" : "2^" + std::to_string(b - 1)) << "</text>";
+    }
+  }
+  const double tx = left + bar * static_cast<double>(tol_bin + 1);
+  s << "<line class=\"tolerance\" x1=\"" << tx << "\" y1=\"" << top << "\" x2=\"" << tx
+    << "\" y2=\"" << top + plot_h << "\" stroke=\"#c0392b\" stroke-dasharray=\"4 3\"><title>"
+    << "tolerance " << row.tol_ulp << " ULP"
+    << "</title></line>";
+  s << "<text x=\"" << left << "\" y=\"" << height - 4 << "\" font-size=\"10\">ULP distance "
+    << "(bins [2^k, 2^(k+1))); dashed: tolerance " << row.tol_ulp << " ULP</text>";
+  s << "</svg>";
+  return s.str();
+}
+
+// --html FILE: one self-contained page (no network, no external files): the summary, the
+// per-operator table, a histogram per operator and the failing cases with their first mismatches.
+void WriteHtml(const std::string& path, const Summary& s, const std::vector<CaseResult>& results) {
+  std::ostringstream h;
+  h << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    << "<title>nnref report</title><style>"
+    << "body{font-family:sans-serif;margin:1em 2em}table{border-collapse:collapse}"
+    << "td,th{border:1px solid #bbb;padding:2px 8px;text-align:right}"
+    << "td:first-child,th:first-child{text-align:left}.fail{color:#c0392b}"
+    << "pre{background:#f4f4f4;padding:6px;overflow-x:auto}</style></head><body>\n"
+    << "<h1>nnref report</h1>\n";
+  h << "<table id=\"summary\"><tbody>"
+    << "<tr><th>passed</th><td>" << s.passed << "</td></tr>"
+    << "<tr><th>failed</th><td>" << s.failed << "</td></tr>"
+    << "<tr><th>errors</th><td>" << s.errors << "</td></tr>"
+    << "<tr><th>skipped</th><td>" << s.skipped << "</td></tr>";
+  for (const auto& [code, n] : s.skip_reasons) {
+    h << "<tr class=\"skip-reason\"><th>skipped: " << HtmlEscape(code) << "</th><td>" << n
+      << "</td></tr>";
+  }
+  h << "</tbody></table>\n<h2>Operators</h2>\n<table id=\"operators\"><thead><tr><th>operator</th>"
+    << "<th>cases</th><th>pass</th><th>fail</th><th>error</th><th>skip</th><th>max ULP</th>"
+    << "<th>mean ULP</th><th>max abs</th></tr></thead><tbody>\n";
+  char buf[160];
+  for (const auto& [op, r] : s.operators) {
+    std::snprintf(buf, sizeof buf, "<td>%g</td><td>%.4g</td><td>%g</td>", r.max_ulp, r.mean_ulp(),
+                  r.max_abs);
+    h << "<tr data-op=\"" << HtmlEscape(op) << "\""
+      << (r.failed || r.errors ? " class=\"fail\"" : "") << "><td>" << HtmlEscape(op) << "</td><td>"
+      << r.cases << "</td><td>" << r.passed << "</td><td>" << r.failed << "</td><td>" << r.errors
+      << "</td><td>" << r.skipped << "</td>" << buf << "</tr>\n";
+  }
+  h << "</tbody></table>\n<h2>Error distribution per operator</h2>\n<div id=\"plots\">\n";
+  for (const auto& [op, r] : s.operators) {
+    h << "<figure><figcaption>" << HtmlEscape(op) << "</figcaption>" << HistogramSvg(op, r)
+      << "</figure>\n";
+  }
+  h << "</div>\n<h2>Failing cases</h2>\n<div id=\"failures\">\n";
+  for (const CaseResult& r : results) {
+    if (r.verdict != Verdict::kFail && r.verdict != Verdict::kError) continue;
+    std::ostringstream text;
+    PrintResult(r, false, text);
+    h << "<div class=\"case " << VerdictName(r.verdict) << "\" data-name=\"" << HtmlEscape(r.name)
+      << "\"><h3>" << HtmlEscape(r.name) << "</h3><pre>" << HtmlEscape(text.str())
+      << "</pre></div>\n";
+  }
+  h << "</div>\n<p id=\"rendered\"></p>\n<script>\n"
+    << "document.getElementById('rendered').textContent = 'rendered: ' +\n"
+    << "  document.querySelectorAll('svg.hist').length + ' plots, ' +\n"
+    << "  document.querySelectorAll('#operators tbody tr').length + ' operators, ' +\n"
+    << "  document.querySelectorAll('#failures .case').length + ' failing cases';\n"
+    << "</script>\n</body></html>\n";
+  std::ofstream out(path);
+  if (!out) throw InputError(path + ": cannot write the HTML page");
+  out << h.str();
+}
+
 // Collects, prints and counts case results; on a terminal, a progress line once the run takes
 // longer than a second (NNREF_PROGRESS_AFTER_MS changes the delay: a test hook).
 class Collector {
@@ -855,6 +997,7 @@ class Collector {
     ClearProgress();
     if (!files.report.empty()) WriteReport(files.report, summary, results);
     if (!files.junit.empty()) WriteJunit(files.junit, summary, results);
+    if (!files.html.empty()) WriteHtml(files.html, summary, results);
   }
   Summary summary;
   std::vector<CaseResult> results;
@@ -1059,7 +1202,7 @@ int CommandRun(const RunOptions& o) {
       col.Add(std::move(r));
     }
   }
-  col.Finish({o.report, o.junit});
+  col.Finish({o.report, o.junit, o.html});
   const Summary& s = col.summary;
   if (o.per_operator) PrintOperatorTable(s);
   PrintSkips(s);
@@ -1372,6 +1515,7 @@ void JudgeResult(const Case& c, const ResultEntry& e, const CheckOptions& opt, C
       o.name = name;
       const Tolerance tol = ToleranceFor(c, b, name);
       o.tolerance = tol.Describe();
+      o.tol_ulp = tol.ulp;
       // Problems of the given value are the results file's.
       try {
         const Value* data = &given;
@@ -1506,7 +1650,7 @@ int CommandCheck(const CheckOptions& opt) {
     r.findings = e.findings;
     add(std::move(r));
   }
-  col.Finish({opt.report, opt.junit});
+  col.Finish({opt.report, opt.junit, opt.html});
   const Summary& s = col.summary;
   PrintOperatorTable(s);
   PrintSkips(s);

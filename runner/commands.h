@@ -19,6 +19,7 @@ Shard ParseShard(const std::string& text);
 struct ReportFiles {
   std::string report;  // --report FILE (JSON)
   std::string junit;   // --junit FILE (JUnit XML)
+  std::string html;    // --html FILE (a self-contained page)
 };
 
 struct RunOptions {
@@ -37,6 +38,7 @@ struct RunOptions {
   bool per_operator = false;          // --per-operator: print the per-operator table
   std::string dump;                   // --dump DIR: .npy tensors of failing outputs
   std::string junit;                  // --junit FILE
+  std::string html;                   // --html FILE
   Shard shard;                        // --shard K/N
 };
 
@@ -48,6 +50,7 @@ struct CheckOptions {
   size_t max_mismatches = 10;  // --max-mismatches
   std::string dump;            // --dump DIR: .npy tensors of failing outputs
   std::string junit;           // --junit FILE
+  std::string html;            // --html FILE
   Shard shard;                 // --shard K/N
 };
 

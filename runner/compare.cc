@@ -80,6 +80,12 @@ bool IsNaN(T v) {
 
 }  // namespace
 
+size_t UlpBin(double ulp) {
+  if (!(ulp >= 1)) return 0;
+  if (ulp >= 4294967296.0) return kUlpBins - 1;
+  return static_cast<size_t>(std::ilogb(ulp)) + 1;
+}
+
 Comparison CompareTensors(const Tensor& expected, const Tensor& actual, const Tensor& latitude,
                           const Tolerance& tol, size_t max_reported, const OneOfSet* one_of) {
   Comparison c;
@@ -121,6 +127,7 @@ Comparison CompareTensors(const Tensor& expected, const Tensor& actual, const Te
       if (zero_sign) ud = std::max(ud, 1.0);
       c.max_ulp = std::max(c.max_ulp, ud);
       c.max_abs = std::max(c.max_abs, ad);
+      ++c.ulp_hist[UlpBin(ud)];
       if (std::isfinite(ud)) {
         c.sum_ulp += ud;
         ++c.compared;

@@ -2,6 +2,8 @@
 // (and counting) elements the reference marks implementation-defined.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -25,6 +27,11 @@ struct Mismatch {
   bool integer = false;  // integer data: `ulp` and `abs` are both the exact difference
 };
 
+// Histogram bins of per-element ULP (for integers: absolute) distances: bin 0 holds 0, bin b
+// (1..32) holds [2^(b-1), 2^b), bin 33 holds 2^32 and more, infinity included.
+inline constexpr size_t kUlpBins = 34;
+size_t UlpBin(double ulp);
+
 struct Comparison {
   bool shape_ok = true;
   std::string shape_message;
@@ -38,7 +45,8 @@ struct Comparison {
   double sum_ulp = 0;     // over the compared elements with a finite ULP distance
   uint64_t compared = 0;  // elements with a finite ULP distance (the mean's denominator)
   double mean_ulp() const { return compared ? sum_ulp / static_cast<double>(compared) : 0; }
-  std::vector<Mismatch> first;  // the first few mismatches
+  std::array<uint64_t, kUlpBins> ulp_hist{};  // over the compared elements
+  std::vector<Mismatch> first;                // the first few mismatches
   bool passed() const { return shape_ok && mismatches == 0; }
 };
 

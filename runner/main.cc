@@ -49,6 +49,8 @@ int main(int argc, char** argv) {
 
   std::string run_shard, check_shard;
   run_cmd->add_option("--junit", run.junit, "write a JUnit XML file here (one testcase a case)");
+  run_cmd->add_option("--html", run.html,
+                      "write a self-contained HTML page here (tables, error histograms)");
   run_cmd->add_option("--shard", run_shard,
                       "run only part K of N disjoint parts of the cases (K/N; nnref merge-reports "
                       "joins their reports)");
@@ -75,6 +77,8 @@ int main(int argc, char** argv) {
 
   check_cmd->add_option("--junit", check.junit,
                         "write a JUnit XML file here (one testcase a case)");
+  check_cmd->add_option("--html", check.html,
+                        "write a self-contained HTML page here (tables, error histograms)");
   check_cmd->add_option("--shard", check_shard, "check only part K of N disjoint parts (K/N)");
 
   std::vector<std::string> merge_inputs;
