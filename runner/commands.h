@@ -58,7 +58,9 @@ struct CheckOptions {
 size_t ParseMaxMismatches(const std::string& text);
 
 int CommandRun(const RunOptions& o);
-int CommandGenerate(const std::string& in, const std::string& out, uint64_t max_tensor_bytes);
+// format "nnref" (the case file, completed) or "wpt" (a WPT conformance test .https.any.js file).
+int CommandGenerate(const std::string& in, const std::string& out, uint64_t max_tensor_bytes,
+                    const std::string& format = "nnref");
 int CommandCheck(const CheckOptions& o);
 int CommandTrace(const std::string& file, const std::string& case_name, size_t values,
                  uint64_t max_tensor_bytes);

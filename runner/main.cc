@@ -59,6 +59,9 @@ int main(int argc, char** argv) {
   auto* gen_cmd = app.add_subcommand("generate", "fill expectedOutputs with the reference results");
   gen_cmd->add_option("input", gen_in, "case file")->required();
   gen_cmd->add_option("-o,--output", gen_out, "where to write the completed case file")->required();
+  std::string gen_format = "nnref";
+  gen_cmd->add_option("--format", gen_format,
+                      "nnref (the case file, default) or wpt (a WPT conformance .https.any.js)");
 
   nnref::CheckOptions check;
   std::string check_max_mismatches;
@@ -146,7 +149,7 @@ int main(int argc, char** argv) {
       check.max_mismatches = nnref::ParseMaxMismatches(check_max_mismatches);
     }
     if (*run_cmd) return nnref::CommandRun(run);
-    if (*gen_cmd) return nnref::CommandGenerate(gen_in, gen_out, max_bytes);
+    if (*gen_cmd) return nnref::CommandGenerate(gen_in, gen_out, max_bytes, gen_format);
     if (*check_cmd) return nnref::CommandCheck(check);
     if (*merge_cmd) return nnref::CommandMergeReports(merge_inputs, merge_output);
     if (*trace_cmd) return nnref::CommandTrace(trace_file, trace_case, trace_values, max_bytes);
