@@ -9,6 +9,7 @@
 int main(int argc, char** argv) {
   CLI::App app{
       "nnref: reference interpreter for WebNN graphs (case files in the WPT graph format)"};
+  app.set_version_flag("--version", std::string("nnref ") + NNREF_VERSION);
   app.require_subcommand(1);
   uint64_t max_bytes = uint64_t{1} << 31;
   app.add_option("--max-tensor-bytes", max_bytes,
