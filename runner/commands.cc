@@ -431,9 +431,8 @@ std::string MismatchLines(const Comparison& c) {
   for (const Mismatch& m : c.first) {
     char buf[128];
     if (m.integer) {
-      std::snprintf(
-          buf, sizeof buf, " (difference %s)",
-          std::isfinite(m.ulp) ? std::to_string(static_cast<uint64_t>(m.ulp)).c_str() : "infinite");
+      std::snprintf(buf, sizeof buf, " (difference %llu)",
+                    static_cast<unsigned long long>(m.difference));
     } else if (m.sign_change) {
       std::snprintf(buf, sizeof buf, " (opposite signs: abs %g, %g ulp counted across zero)", m.abs,
                     m.ulp);
@@ -651,8 +650,12 @@ void PrintResult(const CaseResult& r, bool verbose, std::ostream& out = std::cou
       continue;
     }
     out << "    output '" << o.name << "': " << o.cmp.mismatches << " of " << o.cmp.elements
-        << " elements outside " << o.tolerance << " (max " << o.cmp.max_ulp << " ulp, "
-        << o.cmp.max_abs << " abs)";
+        << " elements outside " << o.tolerance;
+    if (o.cmp.integer) {
+      out << " (max difference " << o.cmp.max_abs << ")";
+    } else {
+      out << " (max " << o.cmp.max_ulp << " ulp, " << o.cmp.max_abs << " abs)";
+    }
     if (o.cmp.implementation_defined) {
       out << "; " << o.cmp.implementation_defined << " implementation-defined skipped";
     }

@@ -58,6 +58,18 @@ bool ZeroSignsDiffer(T e, T a) {
   }
 }
 
+// The exact |a - e| of integers (0 for floats).
+template <typename T>
+uint64_t ExactDifference(T e, T a) {
+  if constexpr (kIsFloatStorage<T>) {
+    return 0;
+  } else if constexpr (std::is_signed_v<T>) {
+    return IntegerDistance(static_cast<int64_t>(e), static_cast<int64_t>(a));
+  } else {
+    return IntegerDistance(static_cast<uint64_t>(e), static_cast<uint64_t>(a));
+  }
+}
+
 template <typename T>
 bool SignsDiffer(T e, T a) {
   if constexpr (kIsFloatStorage<T>) {
@@ -98,6 +110,7 @@ Comparison CompareTensors(const Tensor& expected, const Tensor& actual, const Te
   }
   c.elements = expected.element_count();
   const bool integer = IsInteger(expected.dtype());
+  c.integer = integer;
   // For integers a tolerance value bounds the absolute difference whichever metric named it.
   const double ulp_bound = integer ? std::max(tol.ulp, tol.atol) : tol.ulp;
   const double abs_bound = integer ? ulp_bound : tol.atol;
@@ -136,7 +149,8 @@ Comparison CompareTensors(const Tensor& expected, const Tensor& actual, const Te
       ++c.mismatches;
       if (c.first.size() < max_reported) {
         c.first.push_back({i, CoordinatesOf(expected.shape(), i), ElementText(expected, i),
-                           ElementText(actual, i), ud, ad, SignsDiffer(e, a), integer});
+                           ElementText(actual, i), ud, ad, SignsDiffer(e, a), integer,
+                           ExactDifference(e, a)});
       }
     }
   });

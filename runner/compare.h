@@ -24,7 +24,8 @@ struct Mismatch {
   // Floats of opposite signs (neither zero nor NaN): `ulp` then counts the representable values
   // between them across zero, which says little; the absolute error is the telling figure.
   bool sign_change = false;
-  bool integer = false;  // integer data: `ulp` and `abs` are both the exact difference
+  bool integer = false;     // integer data: `ulp` and `abs` are both the difference (rounded)
+  uint64_t difference = 0;  // integer data: the exact |actual - expected|
 };
 
 // Histogram bins of per-element ULP (for integers: absolute) distances: bin 0 holds 0, bin b
@@ -36,6 +37,7 @@ struct Comparison {
   bool shape_ok = true;
   std::string shape_message;
   uint64_t elements = 0;
+  bool integer = false;  // integer data: the distances are differences, not ULPs
   uint64_t mismatches = 0;
   uint64_t implementation_defined = 0;  // skipped: the spec leaves the value open
   uint64_t nan_accepted = 0;            // "value or NaN" elements where NaN was given

@@ -17,6 +17,7 @@ cd "$(dirname "$0")"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+root_cases=$PWD/../../cases/webnn
 
 out=$("$nnref" check known.json --actual actual_known.json --report "$tmp/r.json"); rc=$?
 [ $rc -eq 2 ] || fail "check exits $rc, want 2 (errors in the results file): $out"
@@ -128,6 +129,27 @@ out=$("$nnref" check known.json --actual "$tmp/three.json" --max-mismatches all)
 [ "$(grep -c '^      at ' <<<"$out")" -eq 3 ] || fail "--max-mismatches all: $out"
 out=$("$nnref" check known.json --actual "$tmp/three.json" --max-mismatches x 2>&1); rc=$?
 [ $rc -eq 2 ] || fail "--max-mismatches x exits $rc"
+
+# Integer outputs: the exact difference, not a ULP distance rounded through a double. The sum is
+# computed here from the case's inputs; element 0 is given as INT64_MAX.
+python3 - "$root_cases/add.json" "$tmp/i64.json" <<'PY' || fail "int64 results"
+import json, sys
+c = [c for c in json.load(open(sys.argv[1]))["cases"] if c["name"] == "webnn.add.int64.basic"][0]
+i = c["graph"]["inputs"]
+s = [x + y for x, y in zip(i["a"]["data"], i["b"]["data"])]
+json.dump({"cases": [{"name": c["name"], "outputs": {"output": [str(2**63 - 1)] + s[1:]}}]},
+          open(sys.argv[2], "w"))
+open(sys.argv[2] + ".want", "w").write("expected %d, got %d (difference %d)" % (s[0], 2**63 - 1, 2**63 - 1 - s[0]))
+PY
+out=$("$nnref" check "$root_cases/add.json" --actual "$tmp/i64.json")
+grep -qF "$(cat "$tmp/i64.json.want")" <<<"$out" || fail "int64 difference (want $(cat "$tmp/i64.json.want")): $out"
+grep -q "1 of 6 elements outside 0 ULP (max difference 9.22337e+18)" <<<"$out" || fail "int64 summary line: $out"
+
+# check prints the builder's warnings, as run does (roundingType is the older name).
+echo '{"cases": [{"name": "webnn.maxPool2d.float32.rounding_type_alias_ceil", "outputs": {"output": [0]}}]}' >"$tmp/w.json"
+out=$("$nnref" check "$root_cases/maxPool2d.json" --actual "$tmp/w.json" 2>&1 >/dev/null)
+grep -q "^warning: .*options.roundingType is the older name of outputShapeRounding" <<<"$out" ||
+  fail "check lacks the builder warning: $out"
 
 # run: skip reasons by code (filtered), per-operator table on request.
 out=$("$nnref" run -k known.error known.json --per-operator); rc=$?
