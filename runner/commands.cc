@@ -1713,15 +1713,19 @@ int CommandCheck(const CheckOptions& opt) {
                                   "the case is given again (first at " +
                                       entries[it->second[0]].pointer + "); give one result a case");
         }
-      } else if (const ResultEntry& e = entries[it->second.front()]; !e.findings.empty()) {
-        r.verdict = Verdict::kError;
-        r.findings = e.findings;
-      } else if (r.results_pointer = e.pointer; c.timeline) {
-        r.verdict = Verdict::kSkip;
-        r.skip = "timeline";
-        r.message = "a timeline case has no outputs to check (nnref run checks its steps)";
       } else {
-        JudgeResult(c, e, opt, r);
+        const ResultEntry& e = entries[it->second.front()];
+        r.results_pointer = e.pointer;
+        if (!e.findings.empty()) {
+          r.verdict = Verdict::kError;
+          r.findings = e.findings;
+        } else if (c.timeline) {
+          r.verdict = Verdict::kSkip;
+          r.skip = "timeline";
+          r.message = "a timeline case has no outputs to check (nnref run checks its steps)";
+        } else {
+          JudgeResult(c, e, opt, r);
+        }
       }
       add(std::move(r));
     }
