@@ -311,6 +311,15 @@ Value ComparisonJson(const Comparison& c, const std::string& tolerance) {
                                     {"actual", Value::Str(x.actual)},
                                     {"ulp", Num(x.ulp)},
                                     {"abs", Num(x.abs)}}));
+      // Integers: the exact difference (a number, or a decimal string beyond 2^53); floats of
+      // opposite signs: flagged, since their ULP distance counts the values across zero.
+      if (x.integer) {
+        list.back().members().emplace_back("difference",
+                                           x.difference <= (uint64_t{1} << 53)
+                                               ? Num(static_cast<double>(x.difference))
+                                               : Value::Str(std::to_string(x.difference)));
+      }
+      if (x.sign_change) list.back().members().emplace_back("oppositeSigns", Value::Bool(true));
     }
     m.emplace_back("firstMismatch", list.front());
     m.emplace_back("mismatchSamples", Value::Array(std::move(list)));

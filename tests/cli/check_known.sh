@@ -66,6 +66,8 @@ assert by["known.empty"]["resultsFileProblems"][0]["pointer"] == "/cases/7/outpu
 assert by["known.error_type"]["result"] == {"file": "actual_known.json", "pointer": "/cases/0"}
 assert by["known.error_right"]["verdict"] == "pass"
 assert by["known.no_result"]["skipReason"] == "no-result"
+fm = by["known.sign_flip"]["outputs"]["d"]["firstMismatch"]
+assert fm["oppositeSigns"] is True and fm["abs"] == 6, fm
 ops = d["operators"]
 assert ops["sub"]["failed"] == 1 and ops["sub"]["maxAbs"] == 6, ops["sub"]
 assert ops["exp"] == {"cases": 2, "passed": 1, "failed": 1, "errors": 0, "skipped": 0, "maxUlp": 0, "meanUlp": 0, "maxAbs": 0, "compared": 0}, ops["exp"]
@@ -141,9 +143,15 @@ json.dump({"cases": [{"name": c["name"], "outputs": {"output": [str(2**63 - 1)] 
           open(sys.argv[2], "w"))
 open(sys.argv[2] + ".want", "w").write("expected %d, got %d (difference %d)" % (s[0], 2**63 - 1, 2**63 - 1 - s[0]))
 PY
-out=$("$nnref" check "$root_cases/add.json" --actual "$tmp/i64.json")
+out=$("$nnref" check "$root_cases/add.json" --actual "$tmp/i64.json" --report "$tmp/i64r.json")
 grep -qF "$(cat "$tmp/i64.json.want")" <<<"$out" || fail "int64 difference (want $(cat "$tmp/i64.json.want")): $out"
 grep -q "1 of 6 elements outside 0 ULP (max difference 9.22337e+18)" <<<"$out" || fail "int64 summary line: $out"
+python3 - "$tmp/i64r.json" "$tmp/i64.json.want" <<'PY' || fail "int64 difference in the report"
+import json, sys
+c = [c for c in json.load(open(sys.argv[1]))["cases"] if c["verdict"] == "fail"][0]
+want = open(sys.argv[2]).read().split("difference ")[1].rstrip(")")
+assert c["outputs"]["output"]["firstMismatch"]["difference"] == want, (c, want)
+PY
 
 # check prints the builder's warnings, as run does (roundingType is the older name).
 echo '{"cases": [{"name": "webnn.maxPool2d.float32.rounding_type_alias_ceil", "outputs": {"output": [0]}}]}' >"$tmp/w.json"
