@@ -1457,6 +1457,34 @@ std::string Join(const std::vector<std::string>& names, const std::string& sep =
   return s;
 }
 
+// The known name closest to `name` by edit distance, if it is close (at most a third of the
+// name's length away): the likely intended case of a misspelled result.
+std::string Nearest(const std::string& name, const std::map<std::string, bool>& known) {
+  std::string best;
+  size_t best_d = name.size() / 3 + 1;
+  std::vector<size_t> row, prev;
+  for (const auto& [k, unused] : known) {
+    const size_t diff = k.size() > name.size() ? k.size() - name.size() : name.size() - k.size();
+    if (diff >= best_d) continue;
+    prev.resize(k.size() + 1);
+    row.resize(k.size() + 1);
+    for (size_t j = 0; j <= k.size(); ++j) prev[j] = j;
+    for (size_t i = 1; i <= name.size(); ++i) {
+      row[0] = i;
+      for (size_t j = 1; j <= k.size(); ++j) {
+        row[j] = std::min(
+            {prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (name[i - 1] == k[j - 1] ? 0 : 1)});
+      }
+      std::swap(row, prev);
+    }
+    if (prev[k.size()] < best_d) {
+      best_d = prev[k.size()];
+      best = k;
+    }
+  }
+  return best;
+}
+
 // One entry of the results file's "cases" array.
 struct ResultEntry {
   std::string pointer;  // "/cases/3"
@@ -1742,9 +1770,11 @@ int CommandCheck(const CheckOptions& opt) {
   // Results for cases the case files do not have: a warning, unless the entry is broken too.
   for (const auto& [name, idx] : by_name) {
     if (known.count(name) || !InShard(opt.shard, name)) continue;
+    const std::string nearest = Nearest(name, known);
     for (const size_t i : idx) {
       std::cout << "warning: " << actual_path << ": " << entries[i].pointer
-                << "/name: no case named '" << name << "' in the case files given\n";
+                << "/name: no case named '" << name << "' in the case files given"
+                << (nearest.empty() ? "" : " (did you mean '" + nearest + "'?)") << "\n";
     }
   }
   for (const ResultEntry& e : entries) {

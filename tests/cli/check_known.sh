@@ -104,7 +104,8 @@ cat > "$tmp/bad.json" <<'JSON'
   {"name": "known.duplicate", "output": {"y": [0, 2]}},
   {"name": "known.sign_flip", "outputs": {"d": [1, -3, 0]}, "error": "TypeError"},
   {"outputs": {"y": [0]}},
-  {"name": "known.misspelled", "outputs": {"sum": [4]}}
+  {"name": "known.misspelled", "outputs": {"sum": [4]}},
+  {"name": "known.sign_flp", "outputs": {"d": [1, -3, 0]}}
 ]}
 JSON
 out=$("$nnref" check known.json --actual "$tmp/bad.json"); rc=$?
@@ -119,6 +120,10 @@ grep -q "/cases/3: missing 'name'" <<<"$out" || fail "missing name: $out"
 grep -q "bad.json: /cases/4/outputs/sum: has 1 values but shape \[2\] needs 2" <<<"$out" ||
   fail "wrong element count not at its pointer: $out"
 grep -q "^0 passed, 0 failed, 5 errors, 4 skipped$" <<<"$out" || fail "malformed summary: $out"
+grep -q "bad.json: /cases/5/name: no case named 'known.sign_flp' in the case files given (did you mean 'known.sign_flip'?)" <<<"$out" ||
+  fail "misspelled case name: $out"
+grep -q "no case named 'known.not_a_case' in the case files given$" \
+  < <("$nnref" check known.json --actual actual_known.json) || fail "a far name got a suggestion"
 grep -q "^(none)" <<<"$out" && fail "an entry naming no case counted under an operator: $out"
 
 # --max-mismatches: all three elements of d wrong; 1 sample by default... 'all' shows every one.
