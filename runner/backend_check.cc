@@ -18,12 +18,14 @@ BackendCheck CheckAgainstReference(const Graph& graph, const BackendGraph& kerne
                                    const std::map<std::string, Tensor>& inputs,
                                    size_t max_reported) {
   BackendCheck check;
-  graph.Compute(inputs, [&](OperandId id, const OperandValue& v) { check.reference[id.value] = v; });
+  graph.Compute(inputs,
+                [&](OperandId id, const OperandValue& v) { check.reference[id.value] = v; });
   for (size_t index = 0; index < graph.operators().size(); ++index) {
     const OperatorNode& node = graph.operators()[index];
     std::vector<const OperandValue*> in;
     for (OperandId id : node.inputs) in.push_back(&check.reference.at(id.value));
-    const std::vector<OperandValue> got = graph.RunOperator(index, in, kernels.kernels[index].get());
+    const std::vector<OperandValue> got =
+        graph.RunOperator(index, in, kernels.kernels[index].get());
     for (size_t k = 0; k < node.outputs.size(); ++k) {
       const OperandValue& want = check.reference.at(node.outputs[k].value);
       OperatorCheck oc;
@@ -37,13 +39,12 @@ BackendCheck CheckAgainstReference(const Graph& graph, const BackendGraph& kerne
       const Tensor& data = got.at(k).data;
       if (data.dtype() != want.data.dtype() || data.shape() != want.data.shape()) {
         oc.cmp.shape_ok = false;
-        oc.cmp.shape_message = "the backend gives " +
-                               OperandDescriptor{data.dtype(), data.shape()}.ToString() +
-                               " instead of " +
-                               OperandDescriptor{want.data.dtype(), want.data.shape()}.ToString();
+        oc.cmp.shape_message =
+            "the backend gives " + OperandDescriptor{data.dtype(), data.shape()}.ToString() +
+            " instead of " + OperandDescriptor{want.data.dtype(), want.data.shape()}.ToString();
       } else {
-        oc.cmp = CompareTensors(want.data, data, want.latitude, tol, max_reported,
-                                want.one_of.get());
+        oc.cmp =
+            CompareTensors(want.data, data, want.latitude, tol, max_reported, want.one_of.get());
       }
       if (!oc.cmp.passed() && !check.first_divergence) {
         check.first_divergence = check.operators.size();

@@ -20,12 +20,12 @@
 namespace nnref {
 
 struct OperatorCheck {
-  size_t index = 0;        // in Graph::operators()
-  std::string op;          // method name
-  std::string label;       // MLOperatorOptions.label
-  size_t output = 0;       // which output of the operator
-  OperandId operand;       // that output's operand
-  std::string tolerance;   // Tolerance::Describe()
+  size_t index = 0;       // in Graph::operators()
+  std::string op;         // method name
+  std::string label;      // MLOperatorOptions.label
+  size_t output = 0;      // which output of the operator
+  OperandId operand;      // that output's operand
+  std::string tolerance;  // Tolerance::Describe()
   Comparison cmp;
 };
 

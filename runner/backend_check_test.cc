@@ -2,6 +2,8 @@
 // (runner/fault_injection.h) wraps the simd backend and corrupts one element of one operator's
 // output; the check must name that operator and that
 // element, and judge the operators downstream (fed the reference's inputs) as passing.
+#include "runner/backend_check.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -9,7 +11,6 @@
 #include "ops/activations.h"
 #include "ops/elementwise_binary.h"
 #include "ops/simd/simd_backend.h"
-#include "runner/backend_check.h"
 #include "runner/fault_injection.h"
 
 namespace nnref {

@@ -7,8 +7,7 @@ namespace nnref {
 
 std::vector<std::string> BackendNames() { return {"reference", "simd"}; }
 
-std::shared_ptr<const Backend> MakeBackend(const std::string& name,
-                                           const BackendOptions& options) {
+std::shared_ptr<const Backend> MakeBackend(const std::string& name, const BackendOptions& options) {
   if (name == "simd") return MakeSimdBackend(options);
   std::string names;
   for (const std::string& n : BackendNames()) names += (names.empty() ? "" : ", ") + n;

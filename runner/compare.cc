@@ -62,6 +62,29 @@ bool ZeroSignsDiffer(T e, T a) {
   }
 }
 
+// The exact |a - e| of integers (0 for floats).
+template <typename T>
+uint64_t ExactDifference(T e, T a) {
+  if constexpr (kIsFloatStorage<T>) {
+    return 0;
+  } else if constexpr (std::is_signed_v<T>) {
+    return IntegerDistance(static_cast<int64_t>(e), static_cast<int64_t>(a));
+  } else {
+    return IntegerDistance(static_cast<uint64_t>(e), static_cast<uint64_t>(a));
+  }
+}
+
+template <typename T>
+bool SignsDiffer(T e, T a) {
+  if constexpr (kIsFloatStorage<T>) {
+    const double de = ToDouble(e), da = ToDouble(a);
+    return de != 0 && da != 0 && !std::isnan(de) && !std::isnan(da) &&
+           std::signbit(de) != std::signbit(da);
+  } else {
+    return false;
+  }
+}
+
 template <typename T>
 bool IsNaN(T v) {
   if constexpr (kIsFloatStorage<T>) {
@@ -72,6 +95,12 @@ bool IsNaN(T v) {
 }
 
 }  // namespace
+
+size_t UlpBin(double ulp) {
+  if (!(ulp >= 1)) return 0;
+  if (ulp >= 4294967296.0) return kUlpBins - 1;
+  return static_cast<size_t>(std::ilogb(ulp)) + 1;
+}
 
 Comparison CompareTensors(const Tensor& expected, const Tensor& actual, const Tensor& latitude,
                           const Tolerance& tol, size_t max_reported, const OneOfSet* one_of,
@@ -86,6 +115,7 @@ Comparison CompareTensors(const Tensor& expected, const Tensor& actual, const Te
   }
   c.elements = expected.element_count();
   const bool integer = IsInteger(expected.dtype());
+  c.integer = integer;
   // For integers a tolerance value bounds the absolute difference whichever metric named it.
   const double ulp_bound = integer ? std::max(tol.ulp, tol.atol) : tol.ulp;
   const double abs_bound = integer ? ulp_bound : tol.atol;
@@ -118,6 +148,7 @@ Comparison CompareTensors(const Tensor& expected, const Tensor& actual, const Te
       const uint64_t first = b * kBlock, last = std::min(first + kBlock, c.elements);
       if (identical[b]) {
         c.compared += last - first;
+        c.ulp_hist[0] += last - first;  // 0 ulp apart
         continue;
       }
       for (uint64_t i = first; i < last; ++i) {
@@ -150,6 +181,7 @@ Comparison CompareTensors(const Tensor& expected, const Tensor& actual, const Te
         if (zero_sign) ud = std::max(ud, 1.0);
         c.max_ulp = std::max(c.max_ulp, ud);
         c.max_abs = std::max(c.max_abs, ad);
+        ++c.ulp_hist[UlpBin(ud)];
         if (std::isfinite(ud)) {
           c.sum_ulp += ud;
           ++c.compared;
@@ -158,7 +190,8 @@ Comparison CompareTensors(const Tensor& expected, const Tensor& actual, const Te
         ++c.mismatches;
         if (c.first.size() < max_reported) {
           c.first.push_back({i, CoordinatesOf(expected.shape(), i), ElementText(expected, i),
-                             ElementText(actual, i), ud, ad});
+                             ElementText(actual, i), ud, ad, SignsDiffer(e, a), integer,
+                             ExactDifference(e, a)});
         }
       }
     }

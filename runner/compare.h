@@ -2,6 +2,8 @@
 // (and counting) elements the reference marks implementation-defined.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -19,12 +21,23 @@ struct Mismatch {
   std::string actual;
   double ulp = 0;  // ULP (or integer) distance; infinity when incomparable
   double abs = 0;
+  // Floats of opposite signs (neither zero nor NaN): `ulp` then counts the representable values
+  // between them across zero, which says little; the absolute error is the telling figure.
+  bool sign_change = false;
+  bool integer = false;     // integer data: `ulp` and `abs` are both the difference (rounded)
+  uint64_t difference = 0;  // integer data: the exact |actual - expected|
 };
+
+// Histogram bins of per-element ULP (for integers: absolute) distances: bin 0 holds 0, bin b
+// (1..32) holds [2^(b-1), 2^b), bin 33 holds 2^32 and more, infinity included.
+inline constexpr size_t kUlpBins = 34;
+size_t UlpBin(double ulp);
 
 struct Comparison {
   bool shape_ok = true;
   std::string shape_message;
   uint64_t elements = 0;
+  bool integer = false;  // integer data: the distances are differences, not ULPs
   uint64_t mismatches = 0;
   uint64_t implementation_defined = 0;  // skipped: the spec leaves the value open
   uint64_t nan_accepted = 0;            // "value or NaN" elements where NaN was given
@@ -34,7 +47,8 @@ struct Comparison {
   double sum_ulp = 0;     // over the compared elements with a finite ULP distance
   uint64_t compared = 0;  // elements with a finite ULP distance (the mean's denominator)
   double mean_ulp() const { return compared ? sum_ulp / static_cast<double>(compared) : 0; }
-  std::vector<Mismatch> first;  // the first few mismatches
+  std::array<uint64_t, kUlpBins> ulp_hist{};  // over the compared elements
+  std::vector<Mismatch> first;                // the first few mismatches
   bool passed() const { return shape_ok && mismatches == 0; }
 };
 

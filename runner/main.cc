@@ -10,6 +10,7 @@
 int main(int argc, char** argv) {
   CLI::App app{
       "nnref: reference interpreter for WebNN graphs (case files in the WPT graph format)"};
+  app.set_version_flag("--version", std::string("nnref ") + NNREF_VERSION);
   app.require_subcommand(1);
   uint64_t max_bytes = uint64_t{1} << 31;
   app.add_option("--max-tensor-bytes", max_bytes,
@@ -40,6 +41,24 @@ int main(int argc, char** argv) {
                       "test hook: with --backend, set element ELEMENT of every OP output to "
                       "VALUE (OP:ELEMENT:VALUE), to see the check mode blame it");
 
+  std::string run_max_mismatches;
+  run_cmd->add_option("--max-mismatches", run_max_mismatches,
+                      "mismatch samples kept per output: a count or 'all' (default 5)");
+  run_cmd->add_flag("--per-operator", run.per_operator,
+                    "print the per-operator table (cases by verdict, max/mean ULP, max abs)");
+
+  run_cmd->add_option("--dump", run.dump,
+                      "write expected, actual and difference tensors of failing outputs here as "
+                      ".npy files");
+
+  std::string run_shard, check_shard;
+  run_cmd->add_option("--junit", run.junit, "write a JUnit XML file here (one testcase a case)");
+  run_cmd->add_option("--html", run.html,
+                      "write a self-contained HTML page here (tables, error histograms)");
+  run_cmd->add_option("--shard", run_shard,
+                      "run only part K of N disjoint parts of the cases (K/N; nnref merge-reports "
+                      "joins their reports)");
+
   std::string gen_in, gen_out;
   auto* gen_cmd = app.add_subcommand("generate", "fill expectedOutputs with the reference results");
   gen_cmd->add_option("input", gen_in, "case file")->required();
@@ -48,14 +67,37 @@ int main(int argc, char** argv) {
   gen_cmd->add_option("--threads", gen_threads,
                       "worker threads of the reference (default: every core); results are "
                       "bit-identical for every count");
+  std::string gen_format = "nnref";
+  gen_cmd->add_option("--format", gen_format,
+                      "nnref (the case file, default) or wpt (a WPT conformance .https.any.js)");
 
-  std::vector<std::string> check_cases;
-  std::string check_actual, check_report;
+  nnref::CheckOptions check;
+  std::string check_max_mismatches;
   auto* check_cmd = app.add_subcommand("check", "judge another implementation's outputs");
-  check_cmd->add_option("cases", check_cases, "case files or directories")->required();
-  check_cmd->add_option("--actual", check_actual, "results file {\"cases\": [{name, outputs}]}")
+  check_cmd->add_option("cases", check.paths, "case files or directories")->required();
+  check_cmd
+      ->add_option("--actual", check.actual,
+                   "results file {\"cases\": [{name, outputs} or {name, error, message}]}")
       ->required();
-  check_cmd->add_option("--report", check_report, "write a JSON report here");
+  check_cmd->add_option("--report", check.report, "write a JSON report here");
+  check_cmd->add_option("--max-mismatches", check_max_mismatches,
+                        "mismatch samples kept per output: a count or 'all' (default 10)");
+  check_cmd->add_option("--dump", check.dump,
+                        "write expected, actual and difference tensors of failing outputs here as "
+                        ".npy files");
+
+  check_cmd->add_option("--junit", check.junit,
+                        "write a JUnit XML file here (one testcase a case)");
+  check_cmd->add_option("--html", check.html,
+                        "write a self-contained HTML page here (tables, error histograms)");
+  check_cmd->add_option("--shard", check_shard, "check only part K of N disjoint parts (K/N)");
+
+  std::vector<std::string> merge_inputs;
+  std::string merge_output;
+  auto* merge_cmd = app.add_subcommand("merge-reports",
+                                       "merge the JSON reports of shards (--shard K/N) into one");
+  merge_cmd->add_option("reports", merge_inputs, "report files")->required();
+  merge_cmd->add_option("-o,--output", merge_output, "the merged report")->required();
 
   std::string trace_file, trace_case;
   size_t trace_values = 8;
@@ -107,13 +149,23 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   run.max_tensor_bytes = max_bytes;
+  check.max_tensor_bytes = max_bytes;
   try {
+    if (!run_max_mismatches.empty()) {
+      run.max_mismatches = nnref::ParseMaxMismatches(run_max_mismatches);
+    }
+    if (!run_shard.empty()) run.shard = nnref::ParseShard(run_shard);
+    if (!check_shard.empty()) check.shard = nnref::ParseShard(check_shard);
+    if (!check_max_mismatches.empty()) {
+      check.max_mismatches = nnref::ParseMaxMismatches(check_max_mismatches);
+    }
     if (*run_cmd) return nnref::CommandRun(run);
     if (*gen_cmd) {
       nnref::SetReferenceThreads(gen_threads);
-      return nnref::CommandGenerate(gen_in, gen_out, max_bytes);
+      return nnref::CommandGenerate(gen_in, gen_out, max_bytes, gen_format);
     }
-    if (*check_cmd) return nnref::CommandCheck(check_cases, check_actual, check_report, max_bytes);
+    if (*check_cmd) return nnref::CommandCheck(check);
+    if (*merge_cmd) return nnref::CommandMergeReports(merge_inputs, merge_output);
     if (*trace_cmd) return nnref::CommandTrace(trace_file, trace_case, trace_values, max_bytes);
     if (*ops_cmd) return nnref::CommandOps(ops_json, ops_backend);
     if (*tol_cmd) return nnref::CommandTolerance(tol_markdown);

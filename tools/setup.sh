@@ -4,7 +4,8 @@ set -euo pipefail
 packages=(cmake ninja-build g++
   libeigen3-dev libhwy-dev nlohmann-json3-dev doctest-dev libcli11-dev
   libvulkan-dev mesa-vulkan-drivers glslc spirv-tools vulkan-tools glslang-tools
-  vulkan-validationlayers)
+  vulkan-validationlayers
+  chromium)  # tests/cli/html.sh renders `nnref check --html` pages headless
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

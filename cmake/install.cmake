@@ -1,0 +1,33 @@
+# `cmake --install`: the nnref tool, the C++ library API (runner/api/webnn.h and the headers it
+# includes) with its static libraries, and a package config so that another project's
+# find_package(nnref) gives the target nnref::api (docs/embedding.md, tests/install/check.sh).
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(NNREF_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/nnref)
+set_target_properties(nnref_numerics PROPERTIES EXPORT_NAME numerics)
+set_target_properties(nnref_ref PROPERTIES EXPORT_NAME ref)
+set_target_properties(nnref_ops PROPERTIES EXPORT_NAME ops)
+set_target_properties(nnref_api PROPERTIES EXPORT_NAME api)
+
+install(TARGETS nnref RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS nnref_numerics nnref_ref nnref_ops nnref_api EXPORT nnrefTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# Headers keep their paths under include/nnref ("runner/api/webnn.h", "ops/...", ...).
+foreach(dir numerics ref ops)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/nnref/${dir}
+          FILES_MATCHING PATTERN "*.h" PATTERN "*.inc" PATTERN "simd" EXCLUDE)
+endforeach()
+install(FILES ${PROJECT_SOURCE_DIR}/runner/api/webnn.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/nnref/runner/api)
+
+install(EXPORT nnrefTargets NAMESPACE nnref:: DESTINATION ${NNREF_CMAKE_DIR})
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/nnrefConfig.cmake.in
+                              ${CMAKE_CURRENT_BINARY_DIR}/nnrefConfig.cmake
+                              INSTALL_DESTINATION ${NNREF_CMAKE_DIR})
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/nnrefConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/nnrefConfig.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/nnrefConfigVersion.cmake
+        DESTINATION ${NNREF_CMAKE_DIR})
