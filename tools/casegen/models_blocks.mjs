@@ -2,7 +2,7 @@
 // to WebNN builder calls, plus its model definition (models_direct.mjs) for the second check. docs/models.md
 // lists sizes, operator counts and the tolerance derivation.
 
-import { roundTo } from './numerics.mjs';
+import { roundTo, erfDouble } from './numerics.mjs';
 import { encodeValue } from './values.mjs';
 import * as direct from './models_direct.mjs';
 
@@ -280,6 +280,230 @@ function llamaBlock(type) {
   };
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// stable-diffusion-v1-5 UNet: ResnetBlock2D at 320 channels (32 groups, eps 1e-5, time embedding 1280) and the
+// cross-attention of a BasicTransformerBlock (8 heads of 40, text context 768). Latent reduced to 8x8 pixels,
+// context to 8 tokens.
+
+const SD = { C: 320, G: 32, Te: 1280, eps: 1e-5, H: 8, Dc: 768 };
+
+// GroupNorm lowered as frameworks emit it for WebNN: reshape to [1, G, C/G, H*W], instanceNormalization (each
+// (batch, group) normalized over its channels and pixels), reshape back, then the per-channel affine.
+function groupNorm(g, x, gamma, beta, C, G, H, W, eps) {
+  const r = g.reshape(x, [1, G, C / G, H * W]);
+  const n = g.op('instanceNormalization', [['input', r], ['options', { epsilon: eps }]]);
+  return g.add(g.mul(g.reshape(n, [1, C, H, W]), gamma), beta);
+}
+const silu = (g, x) => g.mul(x, g.op('sigmoid', [['input', x]]));
+
+function sdResBlock(type) {
+  const P = 8;
+  const { C, G, Te, eps } = SD;
+  return {
+    name: `models.stable_diffusion.resblock.${type}`,
+    description: `stable-diffusion-v1-5 UNet ResnetBlock2D, 320 channels, GroupNorm(32) lowered to reshape/`
+      + `instanceNormalization/reshape/mul/add, SiLU as sigmoid*x, two 3x3 conv2d, time embedding 1280 -> 320; `
+      + `latent ${P}x${P}, batch 1.`,
+    labels: ['models', 'stable_diffusion', type],
+    build() {
+      const g = new Graph(type, 400);
+      g.rand('x', [1, C, P, P], -1.5, 1.5, { input: true });
+      g.rand('temb', [1, Te], -1.5, 1.5, { input: true });
+      g.rand('norm1_g', [C, 1, 1], 0.8, 1.2);
+      g.rand('norm1_b', [C, 1, 1], -0.1, 0.1);
+      g.weight('conv1_w', [C, C, 3, 3], C * 9);
+      g.rand('conv1_b', [C], -0.1, 0.1);
+      g.weight('time_w', [Te, C]);
+      g.rand('time_b', [C], -0.1, 0.1);
+      g.rand('norm2_g', [C, 1, 1], 0.8, 1.2);
+      g.rand('norm2_b', [C, 1, 1], -0.1, 0.1);
+      g.weight('conv2_w', [C, C, 3, 3], C * 9);
+      g.rand('conv2_b', [C], -0.1, 0.1);
+      const conv = (x, w, b) => g.op('conv2d', [['input', x], ['filter', w],
+        ['options', { padding: [1, 1, 1, 1], bias: b }]]);
+      let h = silu(g, groupNorm(g, 'x', 'norm1_g', 'norm1_b', C, G, P, P, eps));
+      h = conv(h, 'conv1_w', 'conv1_b');
+      const t = g.reshape(g.linear(silu(g, 'temb'), 'time_w', 'time_b'), [1, C, 1, 1]);
+      h = g.add(h, t);
+      h = silu(g, groupNorm(g, h, 'norm2_g', 'norm2_b', C, G, P, P, eps));
+      g.add('x', conv(h, 'conv2_w', 'conv2_b'), 'y');
+      return {
+        ...this,
+        graph: g.graph(),
+        outputs: ['y'],
+        direct: (I) => direct.sdResBlock(I, { C, H: P, W: P, G, eps: roundTo(type, eps), Te }),
+      };
+    },
+  };
+}
+
+function sdCrossAttention(type) {
+  const P = 8;
+  const Sc = 8;
+  const { C, H, Dc } = SD;
+  const dh = C / H;
+  const HW = P * P;
+  return {
+    name: `models.stable_diffusion.cross_attention.${type}`,
+    description: `stable-diffusion-v1-5 UNet cross-attention at 320 channels (8 heads of 40): the ${P}x${P} feature `
+      + `map as ${HW} tokens (reshape/transpose), layerNormalization, q from the pixels, k/v from a text context of `
+      + `${Sc} tokens x 768, softmax attention, output projection, residual, back to nchw.`,
+    labels: ['models', 'stable_diffusion', type],
+    build() {
+      const g = new Graph(type, 500);
+      g.rand('x', [1, C, P, P], -1.5, 1.5, { input: true });
+      g.rand('context', [1, Sc, Dc], -1.5, 1.5, { input: true });
+      g.rand('ln_g', [C], 0.8, 1.2);
+      g.rand('ln_b', [C], -0.1, 0.1);
+      g.weight('wq', [C, C]);
+      g.weight('wk', [Dc, C]);
+      g.weight('wv', [Dc, C]);
+      g.weight('wo', [C, C]);
+      g.rand('bo', [C], -0.1, 0.1);
+      const scale = roundTo(type, 1 / Math.sqrt(dh));
+      g.scalar('scale', scale);
+      const tok = g.transpose(g.reshape('x', [1, C, HW]), [0, 2, 1], 'tokens');
+      const q = g.heads(g.matmul(g.layerNorm(tok, 'ln_g', 'ln_b', SD.eps), 'wq'), HW, H, dh);
+      const k = g.heads(g.matmul('context', 'wk'), Sc, H, dh, [0, 2, 3, 1]);
+      const v = g.heads(g.matmul('context', 'wv'), Sc, H, dh);
+      const p = g.softmax(g.mul(g.matmul(q, k), 'scale'), 3, 'attn_weights');
+      const o = g.reshape(g.transpose(g.matmul(p, v), [0, 2, 1, 3]), [1, HW, C]);
+      const r = g.add(tok, g.linear(o, 'wo', 'bo'));
+      g.reshape(g.transpose(r, [0, 2, 1]), [1, C, P, P], 'y');
+      return {
+        ...this,
+        graph: g.graph(),
+        outputs: ['y'],
+        direct: (I) => direct.sdCrossAttention(I, { C, HW, H, Sc, Dc, eps: roundTo(type, SD.eps), scale }),
+      };
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// whisper-tiny.en encoder: 80 mel bins, d_model 384, 6 heads, ffn 1536, GELU (erf). 64 mel frames (of 3000).
+
+function whisperEncoder(type) {
+  const M = 80;
+  const T = 64;
+  const D = 384;
+  const H = 6;
+  const F = 1536;
+  const S = T / 2;
+  const dh = D / H;
+  const eps = 1e-5;
+  return {
+    name: `models.whisper.encoder_stem_layer.${type}`,
+    description: `whisper-tiny.en encoder: conv1 (80 -> 384, kernel 3) and conv2 (kernel 3, stride 2) as conv2d on `
+      + `[1, C, 1, T] + gelu, positional embedding, then encoder layer 1 (layerNormalization, bidirectional `
+      + `self-attention with 6 heads of 64, gelu MLP 1536); ${T} mel frames -> ${S} tokens. Outputs: the stem and `
+      + 'the layer.',
+    labels: ['models', 'whisper', type],
+    build() {
+      const g = new Graph(type, 600);
+      g.rand('mel', [1, M, 1, T], -1, 1, { input: true });
+      g.weight('conv1_w', [D, M, 1, 3], M * 3);
+      g.rand('conv1_b', [D], -0.1, 0.1);
+      g.weight('conv2_w', [D, D, 1, 3], D * 3);
+      g.rand('conv2_b', [D], -0.1, 0.1);
+      g.rand('pos', [S, D], -1, 1);
+      g.rand('ln1_g', [D], 0.8, 1.2);
+      g.rand('ln1_b', [D], -0.1, 0.1);
+      g.weight('wq', [D, D]);
+      g.rand('bq', [D], -0.1, 0.1);
+      g.weight('wk', [D, D]);
+      g.weight('wv', [D, D]);
+      g.rand('bv', [D], -0.1, 0.1);
+      g.weight('wo', [D, D]);
+      g.rand('bo', [D], -0.1, 0.1);
+      g.rand('ln2_g', [D], 0.8, 1.2);
+      g.rand('ln2_b', [D], -0.1, 0.1);
+      g.weight('fc1_w', [D, F]);
+      g.rand('fc1_b', [F], -0.1, 0.1);
+      g.weight('fc2_w', [F, D]);
+      g.rand('fc2_b', [D], -0.1, 0.1);
+      g.scalar('scaling', 1 / Math.sqrt(dh));
+      const gelu = (x) => g.op('gelu', [['input', x]]);
+      const c1 = gelu(g.op('conv2d', [['input', 'mel'], ['filter', 'conv1_w'],
+        ['options', { padding: [0, 0, 1, 1], bias: 'conv1_b' }]]));
+      const c2 = gelu(g.op('conv2d', [['input', c1], ['filter', 'conv2_w'],
+        ['options', { padding: [0, 0, 1, 1], strides: [1, 2], bias: 'conv2_b' }]]));
+      const stem = g.add(g.transpose(g.reshape(c2, [1, D, S]), [0, 2, 1]), 'pos', 'stem');
+      const h = g.layerNorm(stem, 'ln1_g', 'ln1_b', eps);
+      const q = g.heads(g.mul(g.linear(h, 'wq', 'bq'), 'scaling'), S, H, dh);
+      const k = g.heads(g.matmul(h, 'wk'), S, H, dh, [0, 2, 3, 1]);
+      const v = g.heads(g.linear(h, 'wv', 'bv'), S, H, dh);
+      const p = g.softmax(g.matmul(q, k), 3, 'attn_weights');
+      const o = g.reshape(g.transpose(g.matmul(p, v), [0, 2, 1, 3]), [1, S, D]);
+      const x1 = g.add(stem, g.linear(o, 'wo', 'bo'), 'residual_1');
+      const f = gelu(g.linear(g.layerNorm(x1, 'ln2_g', 'ln2_b', eps), 'fc1_w', 'fc1_b'));
+      g.add(x1, g.linear(f, 'fc2_w', 'fc2_b'), 'y');
+      return {
+        ...this,
+        graph: g.graph(),
+        outputs: ['stem', 'y'],
+        direct: (I) => direct.whisper(I, { M, T, D, H, F, eps: roundTo(type, eps), erf: erfDouble,
+          scale: roundTo(type, 1 / Math.sqrt(dh)) }),
+      };
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// t5-small encoder block: d_model 512, 8 heads of 64, d_ff 2048, ReLU, layer_norm_epsilon 1e-6, 32 relative
+// attention buckets (max distance 128). Sequence 16 (so the logarithmic buckets are used too).
+
+function t5Block(type) {
+  const S = 16;
+  const D = 512;
+  const H = 8;
+  const F = 2048;
+  const dh = D / H;
+  const eps = 1e-6;
+  return {
+    name: `models.t5.encoder_block.${type}`,
+    description: `t5-small encoder block, d_model 512, 8 heads of 64, d_ff 2048, sequence ${S}: T5LayerNorm (RMS) by `
+      + 'pow/reduceMean/add/sqrt/div/mul, relative attention bias by gather of the [32 buckets, 8 heads] table '
+      + 'with constant bucket indices + transpose, unscaled attention, ReLU MLP.',
+    labels: ['models', 't5', type],
+    build() {
+      const g = new Graph(type, 700);
+      g.rand('x', [1, S, D], -1, 1, { input: true });
+      g.rand('ln1_w', [D], 0.8, 1.2);
+      g.weight('wq', [D, D], D * dh); // T5 initialises q with std (d_model * d_kv)^-0.5: unscaled scores
+      g.weight('wk', [D, D]);
+      g.weight('wv', [D, D]);
+      g.weight('wo', [D, D]);
+      g.rand('rel_bias', [32, H], -2, 2);
+      g.rand('ln2_w', [D], 0.8, 1.2);
+      g.weight('wi', [D, F]);
+      g.weight('wo_ff', [F, D]);
+      g.scalar('two', 2);
+      g.scalar('eps', eps);
+      const idx = [];
+      for (let i = 0; i < S; i++) for (let j = 0; j < S; j++) idx.push(direct.t5Bucket(j - i));
+      g.values('rel_buckets', [S, S], idx, 'int32');
+      const h = g.rmsNorm('x', 'ln1_w', 'eps', 'two');
+      const q = g.heads(g.matmul(h, 'wq'), S, H, dh);
+      const k = g.heads(g.matmul(h, 'wk'), S, H, dh, [0, 2, 3, 1]);
+      const v = g.heads(g.matmul(h, 'wv'), S, H, dh);
+      const bias = g.transpose(g.op('gather', [['input', 'rel_bias'], ['indices', 'rel_buckets'],
+        ['options', { axis: 0 }]]), [2, 0, 1], 'position_bias');
+      const p = g.softmax(g.add(g.matmul(q, k), bias), 3, 'attn_weights');
+      const o = g.reshape(g.transpose(g.matmul(p, v), [0, 2, 1, 3]), [1, S, D]);
+      const x1 = g.add('x', g.matmul(o, 'wo'), 'residual_1');
+      const f = g.op('relu', [['input', g.matmul(g.rmsNorm(x1, 'ln2_w', 'eps', 'two'), 'wi')]]);
+      g.add(x1, g.matmul(f, 'wo_ff'), 'y');
+      return {
+        ...this,
+        graph: g.graph(),
+        outputs: ['y'],
+        direct: (I) => direct.t5(I, { S, D, H, F, eps: roundTo(type, eps) }),
+      };
+    },
+  };
+}
+
 const block = (file, id, b) => ({ file, id, ...b, build: b.build });
 
 export const BLOCKS = [
@@ -289,4 +513,10 @@ export const BLOCKS = [
   block('gpt2', 'gpt2.decode_step.float16', gpt2Decode('float16')),
   block('llama', 'llama.block.float32', llamaBlock('float32')),
   block('llama', 'llama.block.float16', llamaBlock('float16')),
+  block('stable_diffusion', 'stable_diffusion.resblock.float32', sdResBlock('float32')),
+  block('stable_diffusion', 'stable_diffusion.resblock.float16', sdResBlock('float16')),
+  block('stable_diffusion', 'stable_diffusion.cross_attention.float32', sdCrossAttention('float32')),
+  block('stable_diffusion', 'stable_diffusion.cross_attention.float16', sdCrossAttention('float16')),
+  block('whisper', 'whisper.encoder_stem_layer.float32', whisperEncoder('float32')),
+  block('t5', 't5.encoder_block.float32', t5Block('float32')),
 ];

@@ -157,3 +157,183 @@ export function llama(I, { S, D, Hq, Hkv, F, eps, scale }) {
   });
   return { y };
 }
+
+const silu = (v) => v / (1 + Math.exp(-v));
+export const geluErf = (erf) => (v) => 0.5 * v * (1 + erf(v / Math.SQRT2));
+
+// 1-D convolution over time (whisper's nn.Conv1d): x [Cin][T] flat, w [Cout][Cin][K], zero padding `pad`.
+export function conv1d(x, Cin, T, w, b, Cout, K, stride, pad) {
+  const To = Math.floor((T + 2 * pad - K) / stride) + 1;
+  const y = new Float64Array(Cout * To);
+  for (let o = 0; o < Cout; o++) {
+    for (let t = 0; t < To; t++) {
+      let s = b[o];
+      for (let c = 0; c < Cin; c++) {
+        for (let k = 0; k < K; k++) {
+          const ti = t * stride - pad + k;
+          if (ti >= 0 && ti < T) s += x[c * T + ti] * w[(o * Cin + c) * K + k];
+        }
+      }
+      y[o * To + t] = s;
+    }
+  }
+  return { y, To };
+}
+
+// 3x3 convolution, stride 1, padding 1 (the UNet's nn.Conv2d): x [C][H][W] flat, w [O][C][3][3].
+export function conv3x3(x, C, H, W, w, b, O) {
+  const y = new Float64Array(O * H * W);
+  for (let o = 0; o < O; o++) {
+    for (let i = 0; i < H; i++) {
+      for (let j = 0; j < W; j++) {
+        let s = b[o];
+        for (let c = 0; c < C; c++) {
+          for (let di = -1; di <= 1; di++) {
+            for (let dj = -1; dj <= 1; dj++) {
+              const ii = i + di;
+              const jj = j + dj;
+              if (ii < 0 || ii >= H || jj < 0 || jj >= W) continue;
+              s += x[(c * H + ii) * W + jj] * w[((o * C + c) * 3 + di + 1) * 3 + dj + 1];
+            }
+          }
+        }
+        y[(o * H + i) * W + j] = s;
+      }
+    }
+  }
+  return y;
+}
+
+// torch.nn.GroupNorm: G groups of C/G consecutive channels, statistics over the group's channels and pixels.
+export function groupNorm(x, C, HW, G, gamma, beta, eps) {
+  const y = new Float64Array(x.length);
+  const cg = C / G;
+  for (let g = 0; g < G; g++) {
+    const part = x.subarray(g * cg * HW, (g + 1) * cg * HW);
+    let mean = 0;
+    for (const v of part) mean += v;
+    mean /= part.length;
+    let variance = 0;
+    for (const v of part) variance += (v - mean) ** 2;
+    variance /= part.length;
+    const inv = 1 / Math.sqrt(variance + eps);
+    for (let k = 0; k < part.length; k++) {
+      const c = g * cg + Math.floor(k / HW);
+      y[g * cg * HW + k] = (part[k] - mean) * inv * gamma[c] + beta[c];
+    }
+  }
+  return y;
+}
+
+// diffusers ResnetBlock2D (in == out channels, no shortcut conv): GroupNorm, SiLU, conv, + time embedding
+// projection of SiLU(temb), GroupNorm, SiLU, conv, + input.
+export function sdResBlock(I, { C, H, W, G, eps, Te }) {
+  const HW = H * W;
+  const x = I.x.data;
+  let h = groupNorm(x, C, HW, G, I.norm1_g.data, I.norm1_b.data, eps).map(silu);
+  h = conv3x3(h, C, H, W, I.conv1_w.data, I.conv1_b.data, C);
+  const t = linear(I.temb.data.map(silu), I.time_w.data, I.time_b.data, C);
+  h = h.map((v, i) => v + t[Math.floor(i / HW)]);
+  h = groupNorm(h, C, HW, G, I.norm2_g.data, I.norm2_b.data, eps).map(silu);
+  h = conv3x3(h, C, H, W, I.conv2_w.data, I.conv2_b.data, C);
+  void Te;
+  return { y: h.map((v, i) => v + x[i]) };
+}
+
+// diffusers cross-attention (BasicTransformerBlock attn2) on the pixels of a feature map as tokens: LayerNorm,
+// q from the pixels, k/v from the text context, no q/k/v biases, output projection with bias, + residual.
+export function sdCrossAttention(I, { C, HW, H, Sc, Dc, eps, scale }) {
+  const dh = C / H;
+  const x = I.x.data;
+  const ctx = I.context.data;
+  const keys = [];
+  const vals = [];
+  for (let j = 0; j < Sc; j++) {
+    const c = row(ctx, j, Dc);
+    keys.push(linear(c, I.wk.data, null, C));
+    vals.push(linear(c, I.wv.data, null, C));
+  }
+  const y = new Float64Array(C * HW);
+  for (let p = 0; p < HW; p++) {
+    const tok = Float64Array.from({ length: C }, (_, c) => x[c * HW + p]);
+    const q = linear(layerNorm(tok, I.ln_g.data, I.ln_b.data, eps), I.wq.data, null, C);
+    const o = new Float64Array(C);
+    for (let h = 0; h < H; h++) {
+      const sl = (v) => v.subarray(h * dh, (h + 1) * dh);
+      o.set(attend(sl(q), keys.map(sl), vals.map(sl), scale), h * dh);
+    }
+    const r = linear(o, I.wo.data, I.bo.data, C);
+    for (let c = 0; c < C; c++) y[c * HW + p] = tok[c] + r[c];
+  }
+  return { y };
+}
+
+// Whisper encoder: conv1 (k 3, pad 1) + GELU, conv2 (k 3, stride 2, pad 1) + GELU, + positional embedding, then
+// one pre-LN encoder layer (bidirectional self-attention, q scaled by head_dim^-0.5, k without bias; fc1, GELU,
+// fc2).
+export function whisper(I, { M, T, D, H, F, eps, erf, scale }) {
+  const gelu = geluErf(erf);
+  const c1 = conv1d(I.mel.data, M, T, I.conv1_w.data, I.conv1_b.data, D, 3, 1, 1);
+  const c2 = conv1d(c1.y.map(gelu), D, c1.To, I.conv2_w.data, I.conv2_b.data, D, 3, 2, 1);
+  const S = c2.To;
+  const g2 = c2.y.map(gelu);
+  const toks = Array.from({ length: S }, (_, t) => Float64Array.from({ length: D }, (_, c) => g2[c * S + t]
+    + I.pos.data[t * D + c]));
+  const stem = new Float64Array(S * D);
+  toks.forEach((t, i) => stem.set(t, i * D));
+  const dh = D / H;
+  const hs = toks.map((t) => layerNorm(t, I.ln1_g.data, I.ln1_b.data, eps));
+  const q = hs.map((h) => linear(h, I.wq.data, I.bq.data, D));
+  const k = hs.map((h) => linear(h, I.wk.data, null, D));
+  const v = hs.map((h) => linear(h, I.wv.data, I.bv.data, D));
+  const y = new Float64Array(S * D);
+  toks.forEach((t, i) => {
+    const o = new Float64Array(D);
+    for (let h = 0; h < H; h++) {
+      const sl = (a) => a.subarray(h * dh, (h + 1) * dh);
+      o.set(attend(sl(q[i]), k.map(sl), v.map(sl), scale), h * dh);
+    }
+    const x1 = addv(t, linear(o, I.wo.data, I.bo.data, D));
+    const f = linear(layerNorm(x1, I.ln2_g.data, I.ln2_b.data, eps), I.fc1_w.data, I.fc1_b.data, F).map(gelu);
+    y.set(addv(x1, linear(f, I.fc2_w.data, I.fc2_b.data, D)), i * D);
+  });
+  return { stem, y };
+}
+
+// T5 relative position bucket (bidirectional): half the buckets for each sign, exact below num_buckets/4,
+// logarithmic up to max_distance.
+export function t5Bucket(rel, numBuckets = 32, maxDistance = 128) {
+  const nb = numBuckets / 2;
+  let ret = rel > 0 ? nb : 0;
+  const n = Math.abs(rel);
+  const maxExact = nb / 2;
+  if (n < maxExact) return ret + n;
+  const large = maxExact + Math.trunc((Math.log(n / maxExact) / Math.log(maxDistance / maxExact)) * (nb - maxExact));
+  ret += Math.min(large, nb - 1);
+  return ret;
+}
+
+// T5 encoder block (t5-small): T5LayerNorm (RMS, no mean, no bias), self-attention without 1/sqrt(d) scaling with
+// the relative attention bias table [buckets][heads], residual, T5LayerNorm, ReLU MLP, residual.
+export function t5(I, { S, D, H, F, eps }) {
+  const dh = D / H;
+  const x = I.x.data;
+  const toks = Array.from({ length: S }, (_, t) => row(x, t, D));
+  const hs = toks.map((t) => rmsNorm(t, I.ln1_w.data, eps));
+  const q = hs.map((h) => linear(h, I.wq.data, null, D));
+  const k = hs.map((h) => linear(h, I.wk.data, null, D));
+  const v = hs.map((h) => linear(h, I.wv.data, null, D));
+  const y = new Float64Array(S * D);
+  toks.forEach((t, i) => {
+    const o = new Float64Array(D);
+    for (let h = 0; h < H; h++) {
+      const sl = (a) => a.subarray(h * dh, (h + 1) * dh);
+      const bias = (j) => I.rel_bias.data[t5Bucket(j - i) * H + h];
+      o.set(attend(sl(q[i]), k.map(sl), v.map(sl), 1, bias), h * dh);
+    }
+    const x1 = addv(t, linear(o, I.wo.data, null, D));
+    const f = linear(rmsNorm(x1, I.ln2_w.data, eps), I.wi.data, null, F).map((z) => Math.max(z, 0));
+    y.set(addv(x1, linear(f, I.wo_ff.data, null, D)), i * D);
+  });
+  return { y };
+}
