@@ -63,6 +63,14 @@ const MUTANTS = [
     const op = c.graph.operators.find((o) => o.name === 'reshape');
     op.arguments[1].newShape = [1, 320, 1, op.arguments[1].newShape[3]];
   }],
+  ['m2m100', 'models.m2m100.decoder_layer.float32', 'self-attention without its causal mask', (c) => {
+    consumer(c, 'causal_mask', 'add');
+    c.graph.inputs.causal_mask.data = 0;
+  }],
+  ['segment_anything', 'models.segment_anything.vit_window_block.float32',
+    'width relative-position term laid out with the window rows and columns swapped', (c) => {
+      opByOutput(c, 'rel_w').arguments[1].options.permutation = [1, 0, 2, 3];
+    }],
 ];
 
 function run(file, c, tag) {

@@ -73,8 +73,8 @@ class Graph {
     return this.transpose(this.reshape(x, [1, S, H, dh]), perm);
   }
 
-  layerNorm(x, g, b, eps, out) {
-    return this.op('layerNormalization', [['input', x], ['options', { scale: g, bias: b, axes: [2], epsilon: eps }]],
+  layerNorm(x, g, b, eps, out, axes = [2]) {
+    return this.op('layerNormalization', [['input', x], ['options', { scale: g, bias: b, axes, epsilon: eps }]],
       out);
   }
 
@@ -504,6 +504,154 @@ function t5Block(type) {
   };
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// m2m100_418M decoder layer: d_model 1024, 16 heads of 64, ffn 4096, ReLU, pre-LN, biases on every projection.
+// 4 decoder tokens attending to 8 encoder states.
+
+function m2m100Decoder(type) {
+  const S = 4;
+  const Se = 8;
+  const D = 1024;
+  const H = 16;
+  const F = 4096;
+  const dh = D / H;
+  const eps = 1e-5;
+  return {
+    name: `models.m2m100.decoder_layer.${type}`,
+    description: `m2m100_418M decoder layer, d_model 1024, 16 heads of 64, ffn 4096: layerNormalization, causal `
+      + `self-attention (additive mask, q scaled by 1/8), layerNormalization, cross-attention over ${Se} encoder `
+      + `states, layerNormalization, ReLU MLP; ${S} decoder tokens.`,
+    labels: ['models', 'm2m100', type],
+    build() {
+      const g = new Graph(type, 800);
+      g.rand('x', [1, S, D], -1, 1, { input: true });
+      g.rand('encoder_hidden_states', [1, Se, D], -1, 1, { input: true });
+      for (const n of ['ln1', 'ln2', 'ln3']) {
+        g.rand(`${n}_g`, [D], 0.8, 1.2);
+        g.rand(`${n}_b`, [D], -0.1, 0.1);
+      }
+      for (const p of ['self', 'cross']) {
+        for (const w of ['q', 'k', 'v', 'o']) {
+          g.weight(`${p}_w${w}`, [D, D]);
+          g.rand(`${p}_b${w}`, [D], -0.1, 0.1);
+        }
+      }
+      g.weight('fc1_w', [D, F]);
+      g.rand('fc1_b', [F], -0.1, 0.1);
+      g.weight('fc2_w', [F, D]);
+      g.rand('fc2_b', [D], -0.1, 0.1);
+      g.scalar('scaling', 1 / Math.sqrt(dh));
+      const mask = [];
+      for (let r = 0; r < S; r++) for (let c = 0; c < S; c++) mask.push(c > r ? LOWEST[type] : 0);
+      g.values('causal_mask', [S, S], mask);
+      const mha = (hq, hkv, Skv, p, causal) => {
+        const q = g.heads(g.mul(g.linear(hq, `${p}_wq`, `${p}_bq`), 'scaling'), S, H, dh);
+        const k = g.heads(g.linear(hkv, `${p}_wk`, `${p}_bk`), Skv, H, dh, [0, 2, 3, 1]);
+        const v = g.heads(g.linear(hkv, `${p}_wv`, `${p}_bv`), Skv, H, dh);
+        let sc = g.matmul(q, k);
+        if (causal) sc = g.add(sc, 'causal_mask');
+        const pr = g.softmax(sc, 3, `${p}_attn_weights`);
+        const o = g.reshape(g.transpose(g.matmul(pr, v), [0, 2, 1, 3]), [1, S, D]);
+        return g.linear(o, `${p}_wo`, `${p}_bo`);
+      };
+      const h1 = g.layerNorm('x', 'ln1_g', 'ln1_b', eps);
+      const x1 = g.add('x', mha(h1, h1, S, 'self', true), 'residual_1');
+      const x2 = g.add(x1, mha(g.layerNorm(x1, 'ln2_g', 'ln2_b', eps), 'encoder_hidden_states', Se, 'cross', false),
+        'residual_2');
+      const f = g.op('relu', [['input', g.linear(g.layerNorm(x2, 'ln3_g', 'ln3_b', eps), 'fc1_w', 'fc1_b')]]);
+      g.add(x2, g.linear(f, 'fc2_w', 'fc2_b'), 'y');
+      return {
+        ...this,
+        graph: g.graph(),
+        outputs: ['y'],
+        direct: (I) => direct.m2m100(I, { S, Se, D, H, F, eps: roundTo(type, eps), scale: roundTo(type, 1 / Math.sqrt(dh)) }),
+      };
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// segment-anything (sam-vit-base) image-encoder block with windowed attention: embed 768, 12 heads of 64, MLP 3072,
+// GELU, LayerNorm eps 1e-6, decomposed relative positions. Token grid 8x8 (of 64x64), window 4 (of 14), so the
+// grid divides into windows without padding.
+
+function samBlock(type) {
+  const G = 8;
+  const ws = 4;
+  const nw = G / ws;
+  const B = nw * nw;
+  const D = 768;
+  const H = 12;
+  const F = 3072;
+  const dh = D / H;
+  const eps = 1e-6;
+  const L = ws * ws;
+  return {
+    name: `models.segment_anything.vit_window_block.${type}`,
+    description: `segment-anything ViT-B image-encoder block, embed 768, 12 heads of 64, MLP 3072: layerNormalization, `
+      + `window partition (reshape/transpose) of an ${G}x${G} token grid into ${ws}x${ws} windows, fused qkv, `
+      + 'decomposed relative position terms (gather of rel_pos_h/rel_pos_w by constant indices, matmul, broadcast add), '
+      + 'softmax attention, projection, window unpartition, residual, gelu MLP.',
+    labels: ['models', 'segment_anything', type],
+    build() {
+      const g = new Graph(type, 900);
+      g.rand('x', [1, G, G, D], -1, 1, { input: true });
+      g.rand('ln1_g', [D], 0.8, 1.2);
+      g.rand('ln1_b', [D], -0.1, 0.1);
+      g.weight('w_qkv', [D, 3 * D]);
+      g.rand('b_qkv', [3 * D], -0.1, 0.1);
+      g.rand('rel_pos_h', [2 * ws - 1, dh], -0.2, 0.2);
+      g.rand('rel_pos_w', [2 * ws - 1, dh], -0.2, 0.2);
+      g.weight('w_proj', [D, D]);
+      g.rand('b_proj', [D], -0.1, 0.1);
+      g.rand('ln2_g', [D], 0.8, 1.2);
+      g.rand('ln2_b', [D], -0.1, 0.1);
+      g.weight('w_lin1', [D, F]);
+      g.rand('b_lin1', [F], -0.1, 0.1);
+      g.weight('w_lin2', [F, D]);
+      g.rand('b_lin2', [D], -0.1, 0.1);
+      const scale = roundTo(type, 1 / Math.sqrt(dh));
+      g.scalar('scale', scale);
+      const idx = [];
+      for (let a = 0; a < ws; a++) for (let b = 0; b < ws; b++) idx.push(a - b + ws - 1);
+      g.values('rel_index', [ws, ws], idx, 'int32');
+
+      const h = g.layerNorm('x', 'ln1_g', 'ln1_b', eps, 'norm1', [3]);
+      const win = g.reshape(g.transpose(g.reshape(h, [1, nw, ws, nw, ws, D]), [0, 1, 3, 2, 4, 5]), [B, L, D]);
+      const qkv = g.transpose(g.reshape(g.linear(win, 'w_qkv', 'b_qkv'), [B, L, 3, H, dh]), [2, 0, 3, 1, 4]);
+      const part = (i) => g.reshape(g.slice(qkv, [i, 0, 0, 0, 0], [1, B, H, L, dh]), [B * H, L, dh]);
+      const q = part(0);
+      const k = part(1);
+      const v = part(2);
+      let attn = g.matmul(g.mul(q, 'scale'), g.transpose(k, [0, 2, 1]));
+      // rel_h[b, y, x, k] = sum_c q[b, y, x, c] Rh[y, k, c];  rel_w[b, y, x, k] = sum_c q[b, y, x, c] Rw[x, k, c]
+      const rq = g.reshape(q, [B * H, ws, ws, dh]);
+      const table = (t) => g.transpose(g.op('gather', [['input', t], ['indices', 'rel_index'], ['options', { axis: 0 }]]),
+        [0, 2, 1]); // [ws (query), dh, ws (key)]
+      const relH = g.transpose(g.reshape(g.matmul(g.reshape(g.transpose(rq, [1, 0, 2, 3]), [ws, B * H * ws, dh]),
+        table('rel_pos_h')), [ws, B * H, ws, ws]), [1, 0, 2, 3], 'rel_h');
+      const relW = g.transpose(g.reshape(g.matmul(g.reshape(g.transpose(rq, [2, 0, 1, 3]), [ws, B * H * ws, dh]),
+        table('rel_pos_w')), [ws, B * H, ws, ws]), [1, 2, 0, 3], 'rel_w');
+      attn = g.add(g.add(g.reshape(attn, [B * H, ws, ws, ws, ws]), g.reshape(relH, [B * H, ws, ws, ws, 1])),
+        g.reshape(relW, [B * H, ws, ws, 1, ws]));
+      const p = g.softmax(g.reshape(attn, [B * H, L, L]), 2, 'attn_weights');
+      const o = g.reshape(g.transpose(g.reshape(g.matmul(p, v), [B, H, L, dh]), [0, 2, 1, 3]), [B, L, D]);
+      const pr = g.linear(o, 'w_proj', 'b_proj');
+      const un = g.reshape(g.transpose(g.reshape(pr, [1, nw, nw, ws, ws, D]), [0, 1, 3, 2, 4, 5]), [1, G, G, D]);
+      const x1 = g.add('x', un, 'residual_1');
+      const f = g.op('gelu', [['input', g.linear(g.layerNorm(x1, 'ln2_g', 'ln2_b', eps, 'norm2', [3]), 'w_lin1',
+        'b_lin1')]]);
+      g.add(x1, g.linear(f, 'w_lin2', 'b_lin2'), 'y');
+      return {
+        ...this,
+        graph: g.graph(),
+        outputs: ['y'],
+        direct: (I) => direct.samBlock(I, { G, ws, D, H, F, eps: roundTo(type, eps), scale, erf: erfDouble }),
+      };
+    },
+  };
+}
+
 const block = (file, id, b) => ({ file, id, ...b, build: b.build });
 
 export const BLOCKS = [
@@ -519,4 +667,6 @@ export const BLOCKS = [
   block('stable_diffusion', 'stable_diffusion.cross_attention.float16', sdCrossAttention('float16')),
   block('whisper', 'whisper.encoder_stem_layer.float32', whisperEncoder('float32')),
   block('t5', 't5.encoder_block.float32', t5Block('float32')),
+  block('m2m100', 'm2m100.decoder_layer.float32', m2m100Decoder('float32')),
+  block('segment_anything', 'segment_anything.vit_window_block.float32', samBlock('float32')),
 ];

@@ -337,3 +337,82 @@ export function t5(I, { S, D, H, F, eps }) {
   });
   return { y };
 }
+
+// M2M100 decoder layer (normalize_before): self-attention (causal, q scaled by head_dim^-0.5), residual;
+// cross-attention over the encoder states, residual; fc1, ReLU, fc2, residual. Every projection has a bias.
+export function m2m100(I, { S, Se, D, H, F, eps, scale }) {
+  const dh = D / H;
+  const x = I.x.data;
+  const toks = Array.from({ length: S }, (_, t) => row(x, t, D));
+  const enc = Array.from({ length: Se }, (_, t) => row(I.encoder_hidden_states.data, t, D));
+  const mha = (queries, kvs, p, causal) => {
+    const q = queries.map((h) => linear(h, I[`${p}_wq`].data, I[`${p}_bq`].data, D));
+    const k = kvs.map((h) => linear(h, I[`${p}_wk`].data, I[`${p}_bk`].data, D));
+    const v = kvs.map((h) => linear(h, I[`${p}_wv`].data, I[`${p}_bv`].data, D));
+    return q.map((qi, i) => {
+      const o = new Float64Array(D);
+      const n = causal ? i + 1 : kvs.length;
+      for (let h = 0; h < H; h++) {
+        const sl = (a) => a.subarray(h * dh, (h + 1) * dh);
+        o.set(attend(sl(qi), k.slice(0, n).map(sl), v.slice(0, n).map(sl), scale), h * dh);
+      }
+      return linear(o, I[`${p}_wo`].data, I[`${p}_bo`].data, D);
+    });
+  };
+  const h1 = toks.map((t) => layerNorm(t, I.ln1_g.data, I.ln1_b.data, eps));
+  const x1 = mha(h1, h1, 'self', true).map((a, i) => addv(toks[i], a));
+  const h2 = x1.map((t) => layerNorm(t, I.ln2_g.data, I.ln2_b.data, eps));
+  const x2 = mha(h2, enc, 'cross', false).map((a, i) => addv(x1[i], a));
+  const y = new Float64Array(S * D);
+  x2.forEach((t, i) => {
+    const f = linear(layerNorm(t, I.ln3_g.data, I.ln3_b.data, eps), I.fc1_w.data, I.fc1_b.data, F)
+      .map((z) => Math.max(z, 0));
+    y.set(addv(t, linear(f, I.fc2_w.data, I.fc2_b.data, D)), i * D);
+  });
+  return { y };
+}
+
+// segment-anything ViT image-encoder block (windowed): LayerNorm, attention inside each ws x ws window of the
+// token grid with the decomposed relative position terms q . rel_pos_h[i_q - i_k + ws - 1] and
+// q . rel_pos_w[j_q - j_k + ws - 1] (unscaled q) added to the scaled scores, projection, residual; LayerNorm,
+// MLP with GELU (erf), residual.
+export function samBlock(I, { G, ws, D, H, F, eps, scale, erf }) {
+  const dh = D / H;
+  const gelu = geluErf(erf);
+  const x = I.x.data;
+  const tok = (i, j) => row(x, i * G + j, D);
+  const y = new Float64Array(G * G * D);
+  const hs = [];
+  for (let i = 0; i < G; i++) for (let j = 0; j < G; j++) hs.push(layerNorm(tok(i, j), I.ln1_g.data, I.ln1_b.data, eps));
+  const qkv = hs.map((h) => linear(h, I.w_qkv.data, I.b_qkv.data, 3 * D));
+  for (let i = 0; i < G; i++) {
+    for (let j = 0; j < G; j++) {
+      const wi = Math.floor(i / ws) * ws;
+      const wj = Math.floor(j / ws) * ws;
+      const o = new Float64Array(D);
+      for (let h = 0; h < H; h++) {
+        const q = qkv[i * G + j].subarray(h * dh, (h + 1) * dh);
+        const keys = [];
+        const vals = [];
+        const bias = [];
+        for (let a = 0; a < ws; a++) {
+          for (let b = 0; b < ws; b++) {
+            const kv = qkv[(wi + a) * G + wj + b];
+            keys.push(kv.subarray(D + h * dh, D + (h + 1) * dh));
+            vals.push(kv.subarray(2 * D + h * dh, 2 * D + (h + 1) * dh));
+            const rh = row(I.rel_pos_h.data, (i - wi) - a + ws - 1, dh);
+            const rw = row(I.rel_pos_w.data, (j - wj) - b + ws - 1, dh);
+            let s = 0;
+            for (let c = 0; c < dh; c++) s += q[c] * rh[c] + q[c] * rw[c];
+            bias.push(s);
+          }
+        }
+        o.set(attend(q, keys, vals, scale, (n) => bias[n]), h * dh);
+      }
+      const x1 = addv(tok(i, j), linear(o, I.w_proj.data, I.b_proj.data, D));
+      const f = linear(layerNorm(x1, I.ln2_g.data, I.ln2_b.data, eps), I.w_lin1.data, I.b_lin1.data, F).map(gelu);
+      y.set(addv(x1, linear(f, I.w_lin2.data, I.b_lin2.data, D)), (i * G + j) * D);
+    }
+  }
+  return { y };
+}
