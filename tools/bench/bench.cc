@@ -4,8 +4,8 @@
 //
 // Case mode: build/bin/nnref_bench --case FILE [--case FILE ...] [--threads N] [--repeat N]
 // [--filter NAME] builds every case of the files (cases/models) and times Graph::Compute on the
-// reference kernels and on the simd backend's kernels (ops/backend.h), the inputs and weights as the
-// case gives them; graph building and data generation are not timed.
+// reference kernels and on the simd backend's kernels (ops/backend.h), the inputs and weights as
+// the case gives them; graph building and data generation are not timed.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
