@@ -666,7 +666,10 @@ export const BLOCKS = [
   block('stable_diffusion', 'stable_diffusion.cross_attention.float32', sdCrossAttention('float32')),
   block('stable_diffusion', 'stable_diffusion.cross_attention.float16', sdCrossAttention('float16')),
   block('whisper', 'whisper.encoder_stem_layer.float32', whisperEncoder('float32')),
+  block('whisper', 'whisper.encoder_stem_layer.float16', whisperEncoder('float16')),
   block('t5', 't5.encoder_block.float32', t5Block('float32')),
+  block('t5', 't5.encoder_block.float16', t5Block('float16')),
   block('m2m100', 'm2m100.decoder_layer.float32', m2m100Decoder('float32')),
+  block('m2m100', 'm2m100.decoder_layer.float16', m2m100Decoder('float16')),
   block('segment_anything', 'segment_anything.vit_window_block.float32', samBlock('float32')),
 ];

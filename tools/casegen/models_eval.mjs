@@ -121,7 +121,18 @@ function matmul(a, b, mode, rnd) {
     const bo = bm[p] * K * N;
     for (let m = 0; m < M; m++) {
       for (let n = 0; n < N; n++) {
-        out.data[(p * M + m) * N + n] = rnd(mode.sum(K, (k) => a.data[ao + m * K + k] * b.data[bo + k * N + n]));
+        // mode.sum(K, k -> a[m][k] * b[k][n]), written out (this loop is most of the generator's time)
+        const ar = ao + m * K;
+        const bc = bo + n;
+        let s = 0;
+        if (mode.name === 'exact' || mode.name === 'typed') {
+          for (let k = 0; k < K; k++) s += a.data[ar + k] * b.data[bc + k * N];
+        } else if (mode.name === 'forward') {
+          for (let k = 0; k < K; k++) s = Math.fround(s + Math.fround(a.data[ar + k] * b.data[bc + k * N]));
+        } else {
+          for (let k = K - 1; k >= 0; k--) s = Math.fround(s + Math.fround(a.data[ar + k] * b.data[bc + k * N]));
+        }
+        out.data[(p * M + m) * N + n] = rnd(s);
       }
     }
   }
