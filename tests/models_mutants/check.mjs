@@ -25,7 +25,7 @@ const opByOutput = (c, out) => {
   if (!op) throw new Error(`no operator writes ${out}`);
   return op;
 };
-// The operator consuming `name` as its argument at position `pos`.
+// The operator `opName` that takes `name` as one of its arguments.
 const consumer = (c, name, opName) => {
   const op = c.graph.operators.find((o) => o.name === opName && o.arguments.some((a) => Object.values(a)[0] === name));
   if (!op) throw new Error(`no ${opName} consumes ${name}`);
@@ -73,7 +73,7 @@ const MUTANTS = [
     }],
 ];
 
-function run(file, c, tag) {
+function run(c, tag) {
   const path = join(dir, `${tag}.json`);
   writeFileSync(path, JSON.stringify({ cases: [c] }));
   return spawnSync(nnref, ['run', path], { encoding: 'utf8' });
@@ -84,7 +84,7 @@ const seen = new Set();
 MUTANTS.forEach(([file, name, what, mutate], i) => {
   if (!seen.has(name)) {
     seen.add(name);
-    const r = run(file, load(file, name), `original${i}`);
+    const r = run(load(file, name), `original${i}`);
     if (r.status !== 0) {
       console.log(`FAIL: the unmutated ${name} does not pass:\n${r.stdout}${r.stderr}`);
       bad++;
@@ -92,7 +92,7 @@ MUTANTS.forEach(([file, name, what, mutate], i) => {
   }
   const c = load(file, name);
   mutate(c);
-  const r = run(file, c, `mutant${i}`);
+  const r = run(c, `mutant${i}`);
   // a FAIL verdict (exit 1), not an ERROR (exit 2: the mutant would not be a valid graph)
   const verdict = r.status === 1 && /^0 passed, 1 failed$/m.test(r.stdout) ? 'caught' : 'MISSED';
   if (verdict !== 'caught') bad++;

@@ -75,7 +75,6 @@ export function buildCase(block) {
   // Second check: the model definition, evaluated directly.
   const dir = direct(inputs);
   let worst = 0;
-  let tolerance = 0;
   for (const out of outputs) {
     const t = exact[out];
     const rounded = Array.from(t.data, (v) => roundTo(t.type, v));
@@ -97,7 +96,7 @@ export function buildCase(block) {
     }
     report.push({ out, max: maxAbs(t.data), agree, spread: spread[out] });
   }
-  tolerance = roundUp2(FACTOR * worst);
+  const tolerance = roundUp2(FACTOR * worst);
   const type = exact[outputs[0]].type;
   const parts = report.map((r) => `${r.out}: max |value| ${fmt(r.max)}, deviations typed ${fmt(r.spread.typed)}, `
     + `forward ${fmt(r.spread.forward)}, backward ${fmt(r.spread.backward)}`);

@@ -331,7 +331,7 @@ function sdResBlock(type) {
         ...this,
         graph: g.graph(),
         outputs: ['y'],
-        direct: (I) => direct.sdResBlock(I, { C, H: P, W: P, G, eps: roundTo(type, eps), Te }),
+        direct: (I) => direct.sdResBlock(I, { C, H: P, W: P, G, eps: roundTo(type, eps) }),
       };
     },
   };
@@ -672,4 +672,5 @@ export const BLOCKS = [
   block('m2m100', 'm2m100.decoder_layer.float32', m2m100Decoder('float32')),
   block('m2m100', 'm2m100.decoder_layer.float16', m2m100Decoder('float16')),
   block('segment_anything', 'segment_anything.vit_window_block.float32', samBlock('float32')),
+  block('segment_anything', 'segment_anything.vit_window_block.float16', samBlock('float16')),
 ];

@@ -227,7 +227,7 @@ export function groupNorm(x, C, HW, G, gamma, beta, eps) {
 
 // diffusers ResnetBlock2D (in == out channels, no shortcut conv): GroupNorm, SiLU, conv, + time embedding
 // projection of SiLU(temb), GroupNorm, SiLU, conv, + input.
-export function sdResBlock(I, { C, H, W, G, eps, Te }) {
+export function sdResBlock(I, { C, H, W, G, eps }) {
   const HW = H * W;
   const x = I.x.data;
   let h = groupNorm(x, C, HW, G, I.norm1_g.data, I.norm1_b.data, eps).map(silu);
@@ -236,7 +236,6 @@ export function sdResBlock(I, { C, H, W, G, eps, Te }) {
   h = h.map((v, i) => v + t[Math.floor(i / HW)]);
   h = groupNorm(h, C, HW, G, I.norm2_g.data, I.norm2_b.data, eps).map(silu);
   h = conv3x3(h, C, H, W, I.conv2_w.data, I.conv2_b.data, C);
-  void Te;
   return { y: h.map((v, i) => v + x[i]) };
 }
 

@@ -177,6 +177,24 @@ function slice(x, starts, sizes) {
   return out;
 }
 
+// §api-mlgraphbuilder-reverse
+function reverse(x, axes) {
+  const ax = new Set(axes ?? x.shape.map((_, i) => i));
+  const out = tensor(x.shape, x.type);
+  const is = strides(x.shape);
+  for (let i = 0; i < out.data.length; i++) {
+    let r = i;
+    let j = 0;
+    for (let d = 0; d < x.shape.length; d++) {
+      const c = Math.floor(r / is[d]);
+      r -= c * is[d];
+      j += (ax.has(d) ? x.shape[d] - 1 - c : c) * is[d];
+    }
+    out.data[i] = x.data[j];
+  }
+  return out;
+}
+
 // §api-mlgraphbuilder-concat
 function concat(ts, axis) {
   const shape = [...ts[0].shape];
@@ -420,6 +438,7 @@ export function evaluate(graph, modeName, inputs = readInputs(graph)) {
       case 'reshape': y = reshape(x, a[1]); break;
       case 'expand': y = expand(x, a[1]); break;
       case 'slice': y = slice(x, a[1], a[2]); break;
+      case 'reverse': y = reverse(x, a[1]?.axes); break;
       case 'concat': {
         const ts = a[0].map(get);
         y = concat(ts, a[1]);
