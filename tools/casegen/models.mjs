@@ -4,7 +4,8 @@
 // length, batch and layer count reduced; the operator pattern never). See docs/models.md.
 //
 // Usage: node tools/casegen/models.mjs [--check] [--only NAME]
-//   writes cases/models/<model>.json; --check verifies the files on disk are current.
+//   writes cases/models/<model>.json; --check verifies the files on disk are current; --only limits both to the
+//   files holding a block whose file or id contains NAME.
 //
 // For every case:
 // 1. Weights and inputs are `random` uniform data (splitmix64, the case format's generator), so the files
@@ -121,8 +122,11 @@ function main() {
   const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
   if (!existsSync(outDir)) mkdirSync(outDir, { recursive: true });
   const files = {};
+  // --only NAME: every block of the files that hold a block whose file or id contains NAME (whole files, so
+  // that --check compares like with like).
+  const chosen = new Set(BLOCKS.filter((b) => !only || b.file.includes(only) || b.id.includes(only)).map((b) => b.file));
   for (const b of BLOCKS) {
-    if (only && !b.file.includes(only) && !b.id.includes(only)) continue;
+    if (!chosen.has(b.file)) continue;
     const t0 = Date.now();
     const r = buildCase(b);
     (files[b.file] ??= []).push(r.c);
