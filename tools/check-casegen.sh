@@ -9,5 +9,7 @@ if ! command -v node >/dev/null; then
 fi
 node tools/casegen/gen.mjs --check
 node tools/casegen/selftest.mjs
+node tools/casegen/models_selftest.mjs
+node tools/casegen/models.mjs --check  # cases/models (issue 15, docs/models.md)
 node tools/casegen/nnef/gen.mjs --check
 node tools/casegen/nnef/selftest.mjs
