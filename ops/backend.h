@@ -20,6 +20,7 @@ namespace nnref {
 
 struct BackendOptions {
   unsigned threads = 0;  // worker threads for one kernel; 0 = every core of the machine
+  int device = -1;       // device index for backends with devices (vulkan); -1 = the first
 };
 
 class Backend {

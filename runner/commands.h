@@ -33,6 +33,7 @@ struct RunOptions {
   std::string backend = "reference";  // --backend: "reference" or a name of runner/backends.h
   bool against_reference = false;     // --against-reference: every operand vs the reference
   unsigned threads = 0;               // --threads (reference and backends): 0 = every core
+  int device = -1;                    // --device N (vulkan): -1 = the first device
   std::string inject_fault;           // --inject-fault OP:ELEMENT:VALUE (test hook)
   size_t max_mismatches = 5;          // --max-mismatches: samples kept per output
   bool per_operator = false;          // --per-operator: print the per-operator table
@@ -66,6 +67,8 @@ int CommandTrace(const std::string& file, const std::string& case_name, size_t v
                  uint64_t max_tensor_bytes);
 int CommandOps(bool json, const std::string& backend = "reference");
 int CommandTolerance(bool markdown = false);
+// `nnref devices`: the Vulkan devices; exit code 4 when there is no loader or no device.
+int CommandDevices(bool json);
 // Merges the JSON reports of shards (--shard K/N) into one: the cases of all, the summary and the
 // per-operator table recomputed. A case in two reports is an error (overlapping shards).
 int CommandMergeReports(const std::vector<std::string>& reports, const std::string& output);

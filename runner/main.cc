@@ -30,13 +30,15 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--verbose,-v", run.verbose, "print passing cases too");
   run_cmd->add_flag("--exact", run.exact, "compare bit-exactly (0 ULP) instead of with tolerances");
   run_cmd->add_option("--backend", run.backend,
-                      "compute with this kernel set: reference (default) or simd");
+                      "compute with this kernel set: reference (default), simd or vulkan");
   run_cmd->add_flag("--against-reference", run.against_reference,
                     "with --backend: also compare every operand with the reference, operator by "
                     "operator, and name the first divergence");
   run_cmd->add_option("--threads", run.threads,
                       "worker threads of the reference and of the backend (default: every core); "
                       "results are bit-identical for every count");
+  run_cmd->add_option("--device", run.device,
+                      "with --backend vulkan: the device index of `nnref devices` (default 0)");
   run_cmd->add_option("--inject-fault", run.inject_fault,
                       "test hook: with --backend, set element ELEMENT of every OP output to "
                       "VALUE (OP:ELEMENT:VALUE), to see the check mode blame it");
@@ -113,6 +115,11 @@ int main(int argc, char** argv) {
   std::string ops_backend = "reference";
   ops_cmd->add_option("--backend", ops_backend, "list what this backend covers (e.g. simd)");
 
+  bool devices_json = false;
+  auto* devices_cmd =
+      app.add_subcommand("devices", "list the Vulkan devices (for --backend vulkan --device N)");
+  devices_cmd->add_flag("--json", devices_json, "print JSON");
+
   bool tol_markdown = false;
   auto* tol_cmd = app.add_subcommand("tolerance", "print the default tolerance table");
   tol_cmd->add_flag("--markdown", tol_markdown,
@@ -168,6 +175,7 @@ int main(int argc, char** argv) {
     if (*merge_cmd) return nnref::CommandMergeReports(merge_inputs, merge_output);
     if (*trace_cmd) return nnref::CommandTrace(trace_file, trace_case, trace_values, max_bytes);
     if (*ops_cmd) return nnref::CommandOps(ops_json, ops_backend);
+    if (*devices_cmd) return nnref::CommandDevices(devices_json);
     if (*tol_cmd) return nnref::CommandTolerance(tol_markdown);
     if (*cov_cmd) return nnref::CommandCoverage(cov_paths);
     if (*nnef_cmd) {

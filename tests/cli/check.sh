@@ -80,7 +80,7 @@ grep -q "ok   operator 2 relu -> 'out'" <<<"$out" || fail "relu downstream was b
 grep -q '"firstDivergence": 1' "$tmp/b.json" || fail "report lacks firstDivergence"
 out=$("$nnref" run backend_chain.json --backend nosuch 2>&1); rc=$?
 [ $rc -eq 2 ] || fail "an unknown backend exits $rc, want 2"
-grep -q "no such backend (choose one of: reference, simd)" <<<"$out" || fail "backend list: $out"
+grep -q "no such backend (choose one of: reference, simd, vulkan)" <<<"$out" || fail "backend list: $out"
 out=$("$nnref" ops --backend simd --json)
 grep -q '"backend": "simd"' <<<"$out" || fail "ops --backend simd --json: $out"
 out=$("$nnref" ops --backend simd)

@@ -1,0 +1,525 @@
+#include "ops/vulkan/device.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <stdexcept>
+
+namespace nnref::vk {
+
+namespace {
+
+std::string VersionString(uint32_t v) {
+  return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) +
+         "." + std::to_string(VK_API_VERSION_PATCH(v));
+}
+
+const char* TypeName(VkPhysicalDeviceType t) {
+  switch (t) {
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+      return "integrated GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+      return "discrete GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+      return "virtual GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+      return "CPU";
+    default:
+      return "other";
+  }
+}
+
+constexpr VkMemoryPropertyFlags kUnified = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
+                                           VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                           VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+constexpr VkMemoryPropertyFlags kHost =
+    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+
+bool HasMemoryType(const VkPhysicalDeviceMemoryProperties& m, VkMemoryPropertyFlags flags) {
+  for (uint32_t i = 0; i < m.memoryTypeCount; ++i) {
+    if ((m.memoryTypes[i].propertyFlags & flags) == flags) return true;
+  }
+  return false;
+}
+
+// An instance with the given layers/extensions, or VK_NULL_HANDLE with `why`.
+VkInstance MakeInstance(const Api& api, bool validation, std::string& why) {
+  uint32_t loader_version = VK_API_VERSION_1_0;
+  api.vkEnumerateInstanceVersion(&loader_version);
+  if (loader_version < VK_API_VERSION_1_1) {
+    why = "the Vulkan loader is " + VersionString(loader_version) + " (1.1 needed)";
+    return VK_NULL_HANDLE;
+  }
+  VkApplicationInfo app{};
+  app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
+  app.pApplicationName = "nnref";
+  app.pEngineName = "nnref";
+  app.apiVersion = std::min<uint32_t>(loader_version, VK_API_VERSION_1_3);
+  const char* layer = "VK_LAYER_KHRONOS_validation";
+  const char* extension = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+  VkInstanceCreateInfo ci{};
+  ci.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
+  ci.pApplicationInfo = &app;
+  if (validation) {
+    uint32_t n = 0;
+    api.vkEnumerateInstanceLayerProperties(&n, nullptr);
+    std::vector<VkLayerProperties> layers(n);
+    api.vkEnumerateInstanceLayerProperties(&n, layers.data());
+    const bool found = std::any_of(layers.begin(), layers.end(), [&](const VkLayerProperties& l) {
+      return std::strcmp(l.layerName, layer) == 0;
+    });
+    if (!found) {
+      why = "validation requested but VK_LAYER_KHRONOS_validation is not installed";
+      return VK_NULL_HANDLE;
+    }
+    ci.enabledLayerCount = 1;
+    ci.ppEnabledLayerNames = &layer;
+    ci.enabledExtensionCount = 1;
+    ci.ppEnabledExtensionNames = &extension;
+  }
+  VkInstance instance = VK_NULL_HANDLE;
+  const VkResult r = api.vkCreateInstance(&ci, nullptr, &instance);
+  if (r != VK_SUCCESS) {
+    why = std::string("vkCreateInstance: ") + ResultName(r);
+    return VK_NULL_HANDLE;
+  }
+  return instance;
+}
+
+DeviceInfo Describe(const Api& api, VkPhysicalDevice pd, uint32_t index) {
+  DeviceInfo info;
+  info.index = index;
+  VkPhysicalDeviceProperties base{};
+  api.vkGetPhysicalDeviceProperties(pd, &base);
+  const bool v12 = base.apiVersion >= VK_API_VERSION_1_2;
+
+  VkPhysicalDeviceDriverProperties driver{};
+  driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
+  VkPhysicalDeviceSubgroupProperties subgroup{};
+  subgroup.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
+  subgroup.pNext = v12 ? &driver : nullptr;
+  VkPhysicalDeviceProperties2 props{};
+  props.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+  props.pNext = &subgroup;
+  api.vkGetPhysicalDeviceProperties2(pd, &props);
+
+  VkPhysicalDeviceShaderFloat16Int8Features f16i8{};
+  f16i8.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES;
+  VkPhysicalDevice8BitStorageFeatures s8{};
+  s8.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES;
+  s8.pNext = &f16i8;
+  VkPhysicalDevice16BitStorageFeatures s16{};
+  s16.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES;
+  s16.pNext = v12 ? &s8 : nullptr;
+  VkPhysicalDeviceFeatures2 features{};
+  features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  features.pNext = &s16;
+  api.vkGetPhysicalDeviceFeatures2(pd, &features);
+
+  VkPhysicalDeviceMemoryProperties memory{};
+  api.vkGetPhysicalDeviceMemoryProperties(pd, &memory);
+
+  info.name = base.deviceName;
+  info.type = TypeName(base.deviceType);
+  info.api_version = VersionString(base.apiVersion);
+  info.vendor_id = base.vendorID;
+  info.device_id = base.deviceID;
+  if (v12) {
+    info.driver = std::string(driver.driverName) + " (" + driver.driverInfo + ")";
+  } else {
+    info.driver = "driver version " + std::to_string(base.driverVersion);
+  }
+  info.shader_float16 = v12 && f16i8.shaderFloat16;
+  info.shader_int8 = v12 && f16i8.shaderInt8;
+  info.storage_buffer_16bit = s16.storageBuffer16BitAccess;
+  info.storage_buffer_8bit = v12 && s8.storageBuffer8BitAccess;
+  info.shader_int64 = features.features.shaderInt64;
+  info.shader_float64 = features.features.shaderFloat64;
+  info.subgroup_size = subgroup.subgroupSize;
+  info.max_storage_buffer_range = base.limits.maxStorageBufferRange;
+  info.unified_memory = HasMemoryType(memory, kUnified);
+  return info;
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL OnMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
+                                         VkDebugUtilsMessageTypeFlagsEXT,
+                                         const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                         void* user) {
+  static_cast<std::atomic<uint64_t>*>(user)->fetch_add(1);
+  std::cerr << "vulkan validation: " << (data && data->pMessage ? data->pMessage : "(no text)")
+            << "\n";
+  return VK_FALSE;
+}
+
+}  // namespace
+
+std::optional<std::vector<DeviceInfo>> ListDevices(std::string& why) {
+  const Api* global = LoadApi(why);
+  if (global == nullptr) return std::nullopt;
+  Api api = *global;
+  VkInstance instance = MakeInstance(api, false, why);
+  if (instance == VK_NULL_HANDLE) return std::nullopt;
+  if (!LoadInstanceFunctions(api, instance, why)) return std::nullopt;
+  uint32_t n = 0;
+  api.vkEnumeratePhysicalDevices(instance, &n, nullptr);
+  std::vector<VkPhysicalDevice> devices(n);
+  api.vkEnumeratePhysicalDevices(instance, &n, devices.data());
+  std::vector<DeviceInfo> result;
+  for (uint32_t i = 0; i < n; ++i) result.push_back(Describe(api, devices[i], i));
+  api.vkDestroyInstance(instance, nullptr);
+  return result;
+}
+
+std::shared_ptr<Device> Device::Create(const DeviceOptions& options, std::string& why) {
+  std::shared_ptr<Device> d(new Device());
+  if (!d->Init(options, why)) return nullptr;
+  return d;
+}
+
+bool Device::Init(const DeviceOptions& options, std::string& why) {
+  const Api* global = LoadApi(why);
+  if (global == nullptr) return false;
+  api_ = *global;
+  instance_ = MakeInstance(api_, options.validation, why);
+  if (instance_ == VK_NULL_HANDLE) return false;
+  if (!LoadInstanceFunctions(api_, instance_, why)) return false;
+  if (options.validation) {
+    if (api_.vkCreateDebugUtilsMessengerEXT == nullptr) {
+      why = "validation requested but VK_EXT_debug_utils is missing";
+      return false;
+    }
+    VkDebugUtilsMessengerCreateInfoEXT mi{};
+    mi.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT;
+    mi.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                         VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    mi.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                     VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                     VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+    mi.pfnUserCallback = OnMessage;
+    mi.pUserData = &messages_;
+    if (api_.vkCreateDebugUtilsMessengerEXT(instance_, &mi, nullptr, &messenger_) != VK_SUCCESS) {
+      why = "vkCreateDebugUtilsMessengerEXT failed";
+      return false;
+    }
+  }
+  uint32_t n = 0;
+  api_.vkEnumeratePhysicalDevices(instance_, &n, nullptr);
+  std::vector<VkPhysicalDevice> devices(n);
+  api_.vkEnumeratePhysicalDevices(instance_, &n, devices.data());
+  if (n == 0) {
+    why = "no Vulkan device";
+    return false;
+  }
+  const uint32_t index = options.index < 0 ? 0 : static_cast<uint32_t>(options.index);
+  if (index >= n) {
+    why = "no Vulkan device " + std::to_string(index) + " (" + std::to_string(n) + " device" +
+          (n == 1 ? "" : "s") + ": see nnref devices)";
+    return false;
+  }
+  physical_ = devices[index];
+  info_ = Describe(api_, physical_, index);
+  VkPhysicalDeviceProperties base{};
+  api_.vkGetPhysicalDeviceProperties(physical_, &base);
+  if (base.apiVersion < VK_API_VERSION_1_1) {
+    why = info_.name + " supports Vulkan " + info_.api_version + " (1.1 needed)";
+    return false;
+  }
+  api_.vkGetPhysicalDeviceMemoryProperties(physical_, &memory_);
+  staging_ = options.force_staging || !info_.unified_memory;
+
+  uint32_t qn = 0;
+  api_.vkGetPhysicalDeviceQueueFamilyProperties(physical_, &qn, nullptr);
+  std::vector<VkQueueFamilyProperties> families(qn);
+  api_.vkGetPhysicalDeviceQueueFamilyProperties(physical_, &qn, families.data());
+  bool found = false;
+  for (uint32_t i = 0; i < qn && !found; ++i) {
+    if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+      queue_family_ = i;
+      found = true;
+    }
+  }
+  if (!found) {
+    why = info_.name + " has no compute queue";
+    return false;
+  }
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo qi{};
+  qi.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
+  qi.queueFamilyIndex = queue_family_;
+  qi.queueCount = 1;
+  qi.pQueuePriorities = &priority;
+  // Narrow types are packed into 32-bit words by the shaders, so only shaderInt64 (the 64-bit
+  // integer variant) is ever needed.
+  VkPhysicalDeviceFeatures enabled{};
+  enabled.shaderInt64 = info_.shader_int64 ? VK_TRUE : VK_FALSE;
+  VkDeviceCreateInfo di{};
+  di.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+  di.queueCreateInfoCount = 1;
+  di.pQueueCreateInfos = &qi;
+  di.pEnabledFeatures = &enabled;
+  VkResult r = api_.vkCreateDevice(physical_, &di, nullptr, &device_);
+  if (r != VK_SUCCESS) {
+    why = std::string("vkCreateDevice: ") + ResultName(r);
+    return false;
+  }
+  api_.vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
+
+  VkDescriptorSetLayoutBinding bindings[kBindings]{};
+  for (uint32_t i = 0; i < kBindings; ++i) {
+    bindings[i].binding = i;
+    bindings[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    bindings[i].descriptorCount = 1;
+    bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+  }
+  VkDescriptorSetLayoutCreateInfo li{};
+  li.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
+  li.bindingCount = kBindings;
+  li.pBindings = bindings;
+  VkPipelineLayoutCreateInfo pli{};
+  pli.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
+  pli.setLayoutCount = 1;
+  pli.pSetLayouts = &set_layout_;
+  VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kBindings};
+  VkDescriptorPoolCreateInfo dpi{};
+  dpi.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
+  dpi.maxSets = 1;
+  dpi.poolSizeCount = 1;
+  dpi.pPoolSizes = &pool_size;
+  VkCommandPoolCreateInfo cpi{};
+  cpi.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
+  cpi.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  cpi.queueFamilyIndex = queue_family_;
+  VkFenceCreateInfo fi{};
+  fi.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
+  if ((r = api_.vkCreateDescriptorSetLayout(device_, &li, nullptr, &set_layout_)) != VK_SUCCESS ||
+      (r = api_.vkCreatePipelineLayout(device_, &pli, nullptr, &pipeline_layout_)) != VK_SUCCESS ||
+      (r = api_.vkCreateDescriptorPool(device_, &dpi, nullptr, &descriptor_pool_)) != VK_SUCCESS ||
+      (r = api_.vkCreateCommandPool(device_, &cpi, nullptr, &command_pool_)) != VK_SUCCESS ||
+      (r = api_.vkCreateFence(device_, &fi, nullptr, &fence_)) != VK_SUCCESS) {
+    why = std::string("creating the pipeline layout and pools: ") + ResultName(r);
+    return false;
+  }
+  VkCommandBufferAllocateInfo cai{};
+  cai.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+  cai.commandPool = command_pool_;
+  cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  cai.commandBufferCount = 1;
+  if ((r = api_.vkAllocateCommandBuffers(device_, &cai, &command_buffer_)) != VK_SUCCESS) {
+    why = std::string("vkAllocateCommandBuffers: ") + ResultName(r);
+    return false;
+  }
+  pipelines_.assign(static_cast<size_t>(Shader::kCount), VK_NULL_HANDLE);
+  device_slots_.resize(kBindings);
+  staging_slots_.resize(kBindings);
+  return true;
+}
+
+Device::~Device() {
+  if (device_ != VK_NULL_HANDLE) {
+    api_.vkDeviceWaitIdle(device_);
+    for (Buffer& b : device_slots_) Destroy(b);
+    for (Buffer& b : staging_slots_) Destroy(b);
+    for (VkPipeline p : pipelines_) {
+      if (p != VK_NULL_HANDLE) api_.vkDestroyPipeline(device_, p, nullptr);
+    }
+    if (fence_) api_.vkDestroyFence(device_, fence_, nullptr);
+    if (command_pool_) api_.vkDestroyCommandPool(device_, command_pool_, nullptr);
+    if (descriptor_pool_) api_.vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
+    if (pipeline_layout_) api_.vkDestroyPipelineLayout(device_, pipeline_layout_, nullptr);
+    if (set_layout_) api_.vkDestroyDescriptorSetLayout(device_, set_layout_, nullptr);
+    api_.vkDestroyDevice(device_, nullptr);
+  }
+  if (messenger_ != VK_NULL_HANDLE) {
+    api_.vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
+  }
+  if (instance_ != VK_NULL_HANDLE) api_.vkDestroyInstance(instance_, nullptr);
+}
+
+void Device::Check(VkResult r, const char* what) {
+  if (r != VK_SUCCESS) {
+    throw std::runtime_error(std::string("vulkan: ") + what + ": " + ResultName(r));
+  }
+}
+
+VkPipeline Device::Pipeline(Shader shader) {
+  VkPipeline& p = pipelines_[static_cast<size_t>(shader)];
+  if (p != VK_NULL_HANDLE) return p;
+  const ShaderCode& code = Code(shader);
+  VkShaderModuleCreateInfo si{};
+  si.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
+  si.codeSize = code.count * sizeof(uint32_t);
+  si.pCode = code.words;
+  VkShaderModule module = VK_NULL_HANDLE;
+  Check(api_.vkCreateShaderModule(device_, &si, nullptr, &module), "vkCreateShaderModule");
+  VkComputePipelineCreateInfo ci{};
+  ci.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+  ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  ci.stage.module = module;
+  ci.stage.pName = "main";
+  ci.layout = pipeline_layout_;
+  const VkResult r = api_.vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &ci, nullptr, &p);
+  api_.vkDestroyShaderModule(device_, module, nullptr);
+  Check(r, "vkCreateComputePipelines");
+  return p;
+}
+
+void Device::Destroy(Buffer& b) {
+  if (b.mapped) api_.vkUnmapMemory(device_, b.memory);
+  if (b.buffer) api_.vkDestroyBuffer(device_, b.buffer, nullptr);
+  if (b.memory) api_.vkFreeMemory(device_, b.memory, nullptr);
+  b = Buffer{};
+}
+
+Device::Buffer& Device::Slot(std::vector<Buffer>& slots, size_t slot, VkDeviceSize bytes,
+                             bool host) {
+  Buffer& b = slots[slot];
+  if (b.buffer != VK_NULL_HANDLE && b.size >= bytes) return b;
+  Destroy(b);
+  // Grow geometrically so that a run of growing tensors reallocates only a few times.
+  VkDeviceSize size = 256;
+  while (size < bytes) size *= 2;
+  VkBufferCreateInfo bi{};
+  bi.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+  bi.size = size;
+  bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+             VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  Check(api_.vkCreateBuffer(device_, &bi, nullptr, &b.buffer), "vkCreateBuffer");
+  VkMemoryRequirements req{};
+  api_.vkGetBufferMemoryRequirements(device_, b.buffer, &req);
+  // Unified memory when there is one (lavapipe, integrated GPUs); else device-local for the
+  // bound buffers and host-visible for the staging copies.
+  const VkMemoryPropertyFlags want =
+      host ? kHost
+           : (staging_ ? VkMemoryPropertyFlags{VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT} : kUnified);
+  uint32_t type = UINT32_MAX;
+  for (uint32_t i = 0; i < memory_.memoryTypeCount && type == UINT32_MAX; ++i) {
+    if ((req.memoryTypeBits & (1u << i)) && (memory_.memoryTypes[i].propertyFlags & want) == want) {
+      type = i;
+    }
+  }
+  if (type == UINT32_MAX) throw std::runtime_error("vulkan: no suitable memory type");
+  VkMemoryAllocateInfo ai{};
+  ai.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
+  ai.allocationSize = req.size;
+  ai.memoryTypeIndex = type;
+  Check(api_.vkAllocateMemory(device_, &ai, nullptr, &b.memory), "vkAllocateMemory");
+  Check(api_.vkBindBufferMemory(device_, b.buffer, b.memory, 0), "vkBindBufferMemory");
+  if (host || !staging_) {
+    Check(api_.vkMapMemory(device_, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), "vkMapMemory");
+  }
+  b.size = size;
+  return b;
+}
+
+void Device::Run(Shader shader, std::span<const uint32_t> params, std::span<const Bytes> inputs,
+                 std::span<std::byte> output, uint64_t groups) {
+  if (inputs.size() > kInputBindings) throw std::logic_error("vulkan: too many inputs");
+  std::lock_guard<std::mutex> lock(mutex_);
+  const uint64_t before = messages_.load();
+  const VkPipeline pipeline = Pipeline(shader);
+
+  // The data of every binding: params, inputs (unused ones get a small dummy), output.
+  std::vector<Bytes> data(kBindings);
+  data[0] = std::as_bytes(params);
+  for (size_t i = 0; i < inputs.size(); ++i) data[1 + i] = inputs[i];
+  const size_t out_slot = kBindings - 1;
+  std::vector<VkDeviceSize> sizes(kBindings);
+  for (size_t i = 0; i < kBindings; ++i) {
+    const size_t n = i == out_slot ? output.size() : data[i].size();
+    sizes[i] = std::max<VkDeviceSize>(16, (n + 15) / 16 * 16);  // whole words, never empty
+  }
+
+  VkDescriptorBufferInfo buffer_infos[kBindings]{};
+  for (size_t i = 0; i < kBindings; ++i) {
+    Buffer& b = Slot(device_slots_, i, sizes[i], false);
+    void* host = b.mapped;
+    if (staging_) host = Slot(staging_slots_, i, sizes[i], true).mapped;
+    if (i != out_slot && !data[i].empty()) std::memcpy(host, data[i].data(), data[i].size());
+    buffer_infos[i] = {b.buffer, 0, VK_WHOLE_SIZE};
+  }
+
+  Check(api_.vkResetDescriptorPool(device_, descriptor_pool_, 0), "vkResetDescriptorPool");
+  VkDescriptorSetAllocateInfo dai{};
+  dai.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
+  dai.descriptorPool = descriptor_pool_;
+  dai.descriptorSetCount = 1;
+  dai.pSetLayouts = &set_layout_;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  Check(api_.vkAllocateDescriptorSets(device_, &dai, &set), "vkAllocateDescriptorSets");
+  VkWriteDescriptorSet writes[kBindings]{};
+  for (uint32_t i = 0; i < kBindings; ++i) {
+    writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    writes[i].dstSet = set;
+    writes[i].dstBinding = i;
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    writes[i].pBufferInfo = &buffer_infos[i];
+  }
+  api_.vkUpdateDescriptorSets(device_, kBindings, writes, 0, nullptr);
+
+  VkCommandBuffer cb = command_buffer_;
+  Check(api_.vkResetCommandBuffer(cb, 0), "vkResetCommandBuffer");
+  VkCommandBufferBeginInfo begin{};
+  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  Check(api_.vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
+  VkMemoryBarrier barrier{};
+  barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+  if (staging_) {
+    // Host writes are visible to transfers once submitted; copy the inputs in, then make the
+    // transfer writes visible to the shader.
+    for (size_t i = 0; i < out_slot; ++i) {
+      VkBufferCopy copy{0, 0, sizes[i]};
+      api_.vkCmdCopyBuffer(cb, staging_slots_[i].buffer, device_slots_[i].buffer, 1, &copy);
+    }
+    barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+    api_.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0,
+                              nullptr);
+  }
+  api_.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+  api_.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout_, 0, 1, &set, 0,
+                               nullptr);
+  const uint32_t group_count = static_cast<uint32_t>(std::clamp<uint64_t>(groups, 1, 65535));
+  api_.vkCmdDispatch(cb, group_count, 1, 1);
+  if (staging_) {
+    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    api_.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                              VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &barrier, 0, nullptr, 0,
+                              nullptr);
+    VkBufferCopy copy{0, 0, sizes[out_slot]};
+    api_.vkCmdCopyBuffer(cb, device_slots_[out_slot].buffer, staging_slots_[out_slot].buffer, 1,
+                         &copy);
+    barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    api_.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
+                              &barrier, 0, nullptr, 0, nullptr);
+  } else {
+    // The shader's writes must be visible to the host reads after the fence.
+    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    api_.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                              0, 1, &barrier, 0, nullptr, 0, nullptr);
+  }
+  Check(api_.vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+  VkSubmitInfo submit{};
+  submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &cb;
+  Check(api_.vkResetFences(device_, 1, &fence_), "vkResetFences");
+  Check(api_.vkQueueSubmit(queue_, 1, &submit, fence_), "vkQueueSubmit");
+  Check(api_.vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+  const void* result = staging_ ? staging_slots_[out_slot].mapped : device_slots_[out_slot].mapped;
+  if (!output.empty()) std::memcpy(output.data(), result, output.size());
+  if (messages_.load() != before) {
+    throw std::runtime_error(std::string("vulkan: the validation layer reported a problem with ") +
+                             Code(shader).name + " (see the messages above)");
+  }
+}
+
+}  // namespace nnref::vk

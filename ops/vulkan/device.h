@@ -1,0 +1,111 @@
+// One Vulkan device of the vulkan backend: instance, device, compute queue, the cached pipelines
+// (one per shader variant), the reused buffers, and one synchronous dispatch at a time.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ops/vulkan/shaders.h"
+#include "ops/vulkan/vk_api.h"
+
+namespace nnref::vk {
+
+// What `nnref devices` lists about a physical device.
+struct DeviceInfo {
+  uint32_t index = 0;
+  std::string name;
+  std::string type;         // "integrated GPU", "discrete GPU", "virtual GPU", "CPU", "other"
+  std::string driver;       // driver name and info (Vulkan 1.2), else the driver version
+  std::string api_version;  // "1.3.230"
+  uint32_t vendor_id = 0, device_id = 0;
+  bool shader_float16 = false;
+  bool storage_buffer_16bit = false;
+  bool storage_buffer_8bit = false;
+  bool shader_int8 = false;
+  bool shader_int64 = false;
+  bool shader_float64 = false;
+  uint32_t subgroup_size = 0;
+  uint64_t max_storage_buffer_range = 0;
+  bool unified_memory = false;  // a DEVICE_LOCAL + HOST_VISIBLE + HOST_COHERENT memory type
+};
+
+// Every physical device, or nullopt with `why` ("no Vulkan loader (...)", "vkCreateInstance:
+// VK_ERROR_INCOMPATIBLE_DRIVER").
+std::optional<std::vector<DeviceInfo>> ListDevices(std::string& why);
+
+struct DeviceOptions {
+  int index = -1;              // physical device index; -1: the first one
+  bool validation = false;     // VK_LAYER_KHRONOS_validation with a debug messenger
+  bool force_staging = false;  // copy through staging buffers even with unified memory (tests)
+};
+
+// One input of a dispatch: bytes copied into a storage buffer (padded to whole 32-bit words).
+using Bytes = std::span<const std::byte>;
+
+class Device {
+ public:
+  // The device, or null with `why`.
+  static std::shared_ptr<Device> Create(const DeviceOptions& options, std::string& why);
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  const DeviceInfo& info() const { return info_; }
+  bool staging() const { return staging_; }
+  // Validation messages seen so far (warnings and errors of the validation layer).
+  uint64_t validation_messages() const { return messages_.load(); }
+
+  // Runs `shader` once with binding 0 = params, bindings 1..inputs.size() = inputs and the last
+  // binding = the output (output.size() bytes, written back), dispatching `groups` workgroups
+  // (capped at 65535: the shaders loop over their work). Blocks until the result is back. Throws
+  // std::runtime_error on a Vulkan error or a validation message.
+  void Run(Shader shader, std::span<const uint32_t> params, std::span<const Bytes> inputs,
+           std::span<std::byte> output, uint64_t groups);
+
+ private:
+  struct Buffer {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    void* mapped = nullptr;
+    VkDeviceSize size = 0;
+  };
+  Device() = default;
+  bool Init(const DeviceOptions& options, std::string& why);
+  VkPipeline Pipeline(Shader shader);
+  // Slot `slot` grown to at least `bytes` (device-local, or host-visible when `host`).
+  Buffer& Slot(std::vector<Buffer>& slots, size_t slot, VkDeviceSize bytes, bool host);
+  void Destroy(Buffer& b);
+  void Check(VkResult r, const char* what);
+
+  Api api_;
+  VkInstance instance_ = VK_NULL_HANDLE;
+  VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+  VkPhysicalDevice physical_ = VK_NULL_HANDLE;
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkQueue queue_ = VK_NULL_HANDLE;
+  uint32_t queue_family_ = 0;
+  VkPhysicalDeviceMemoryProperties memory_{};
+  VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
+  VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;
+  VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
+  VkCommandPool command_pool_ = VK_NULL_HANDLE;
+  VkCommandBuffer command_buffer_ = VK_NULL_HANDLE;
+  VkFence fence_ = VK_NULL_HANDLE;
+  DeviceInfo info_;
+  bool staging_ = false;
+  std::atomic<uint64_t> messages_{0};
+
+  std::mutex mutex_;  // one dispatch at a time: the command buffer, buffers and pool are shared
+  std::vector<VkPipeline> pipelines_;  // by Shader, created on first use
+  std::vector<Buffer> device_slots_;   // the bound buffers: params, inputs..., output
+  std::vector<Buffer> staging_slots_;  // host-visible copies when staging_
+};
+
+}  // namespace nnref::vk

@@ -1,0 +1,221 @@
+// The vulkan backend's element-wise family (shaders/elementwise.comp): binary
+// (§api-mlgraphbuilder-binary), unary (§api-mlgraphbuilder-unary), logical
+// (§api-mlgraphbuilder-logical), cast (§api-mlgraphbuilder-cast), clamp
+// (§api-mlgraphbuilder-clamp), where (§api-mlgraphbuilder-where), the element-wise activations and
+// quantizeLinear / dequantizeLinear (blockwise broadcast scale and zeroPoint), for every data type
+// the builder admits (int64/uint64 when the device has shaderInt64). Each input is uploaded dense
+// in its own shape; broadcasting is a zero stride in the shader's parameter block.
+#include <bit>
+#include <cstring>
+#include <map>
+
+#include "ops/activations.h"
+#include "ops/cast_clamp_where.h"
+#include "ops/matmul_gemm.h"
+#include "ops/vulkan/family.h"
+#include "ops/vulkan/shaders/codes.h"
+
+namespace nnref::vk {
+
+namespace {
+
+struct OpEntry {
+  uint32_t kind;
+  uint32_t code;
+  bool integer;  // integer data types are computed for this operator
+};
+
+const std::map<std::string, OpEntry, std::less<>>& Ops() {
+  static const std::map<std::string, OpEntry, std::less<>> ops = {
+      {"add", {NNVK_KIND_BINARY, NNVK_ADD, true}},
+      {"sub", {NNVK_KIND_BINARY, NNVK_SUB, true}},
+      {"mul", {NNVK_KIND_BINARY, NNVK_MUL, true}},
+      {"div", {NNVK_KIND_BINARY, NNVK_DIV, true}},
+      {"max", {NNVK_KIND_BINARY, NNVK_MAX, true}},
+      {"min", {NNVK_KIND_BINARY, NNVK_MIN, true}},
+      {"pow", {NNVK_KIND_BINARY, NNVK_POW, true}},
+      {"prelu", {NNVK_KIND_BINARY, NNVK_PRELU, true}},
+      {"abs", {NNVK_KIND_UNARY, NNVK_ABS, true}},
+      {"ceil", {NNVK_KIND_UNARY, NNVK_CEIL, false}},
+      {"cos", {NNVK_KIND_UNARY, NNVK_COS, false}},
+      {"erf", {NNVK_KIND_UNARY, NNVK_ERF, false}},
+      {"exp", {NNVK_KIND_UNARY, NNVK_EXP, false}},
+      {"floor", {NNVK_KIND_UNARY, NNVK_FLOOR, false}},
+      {"identity", {NNVK_KIND_UNARY, NNVK_IDENTITY, true}},
+      {"log", {NNVK_KIND_UNARY, NNVK_LOG, false}},
+      {"neg", {NNVK_KIND_UNARY, NNVK_NEG, true}},
+      {"reciprocal", {NNVK_KIND_UNARY, NNVK_RECIPROCAL, false}},
+      {"roundEven", {NNVK_KIND_UNARY, NNVK_ROUND_EVEN, false}},
+      {"sin", {NNVK_KIND_UNARY, NNVK_SIN, false}},
+      {"sign", {NNVK_KIND_UNARY, NNVK_SIGN, true}},
+      {"sqrt", {NNVK_KIND_UNARY, NNVK_SQRT, false}},
+      {"tan", {NNVK_KIND_UNARY, NNVK_TAN, false}},
+      {"elu", {NNVK_KIND_UNARY, NNVK_ELU, false}},
+      {"gelu", {NNVK_KIND_UNARY, NNVK_GELU, false}},
+      {"hardSigmoid", {NNVK_KIND_UNARY, NNVK_HARD_SIGMOID, false}},
+      {"hardSwish", {NNVK_KIND_UNARY, NNVK_HARD_SWISH, false}},
+      {"leakyRelu", {NNVK_KIND_UNARY, NNVK_LEAKY_RELU, false}},
+      {"linear", {NNVK_KIND_UNARY, NNVK_LINEAR, false}},
+      {"relu", {NNVK_KIND_UNARY, NNVK_RELU, true}},
+      {"sigmoid", {NNVK_KIND_UNARY, NNVK_SIGMOID, false}},
+      {"softplus", {NNVK_KIND_UNARY, NNVK_SOFTPLUS, false}},
+      {"softsign", {NNVK_KIND_UNARY, NNVK_SOFTSIGN, false}},
+      {"tanh", {NNVK_KIND_UNARY, NNVK_TANH, false}},
+      {"equal", {NNVK_KIND_LOGICAL, NNVK_EQUAL, true}},
+      {"notEqual", {NNVK_KIND_LOGICAL, NNVK_NOT_EQUAL, true}},
+      {"greater", {NNVK_KIND_LOGICAL, NNVK_GREATER, true}},
+      {"greaterOrEqual", {NNVK_KIND_LOGICAL, NNVK_GREATER_OR_EQUAL, true}},
+      {"lesser", {NNVK_KIND_LOGICAL, NNVK_LESSER, true}},
+      {"lesserOrEqual", {NNVK_KIND_LOGICAL, NNVK_LESSER_OR_EQUAL, true}},
+      {"logicalNot", {NNVK_KIND_LOGICAL, NNVK_LOGICAL_NOT, true}},
+      {"logicalAnd", {NNVK_KIND_LOGICAL, NNVK_LOGICAL_AND, true}},
+      {"logicalOr", {NNVK_KIND_LOGICAL, NNVK_LOGICAL_OR, true}},
+      {"logicalXor", {NNVK_KIND_LOGICAL, NNVK_LOGICAL_XOR, true}},
+      {"isNaN", {NNVK_KIND_LOGICAL, NNVK_IS_NAN, true}},
+      {"isInfinite", {NNVK_KIND_LOGICAL, NNVK_IS_INFINITE, true}},
+      {"cast", {NNVK_KIND_CAST, 0, true}},
+      {"clamp", {NNVK_KIND_CLAMP, 0, true}},
+      {"where", {NNVK_KIND_WHERE, 0, true}},
+      {"quantizeLinear", {NNVK_KIND_QUANTIZE, 0, false}},
+      {"dequantizeLinear", {NNVK_KIND_DEQUANTIZE, 0, true}},
+  };
+  return ops;
+}
+
+// The raw bits of a scalar tensor's element as two words (low, high).
+std::array<uint32_t, 2> ScalarWords(const Tensor& t) {
+  std::array<uint32_t, 2> w{0, 0};
+  if (!t.valid()) return w;
+  const std::vector<std::byte> bytes = t.Bytes();
+  std::memcpy(w.data(), bytes.data(), std::min<size_t>(bytes.size(), sizeof w));
+  return w;
+}
+
+class ElementwiseKernel final : public Kernel {
+ public:
+  ElementwiseKernel(OpEntry entry, const OperatorNode& node, std::shared_ptr<Device> device,
+                    Shader shader)
+      : entry_(entry), device_(std::move(device)), shader_(shader) {
+    if (const auto* a = node.Attributes<ActivationAttributes>()) {
+      alpha_ = static_cast<float>(a->alpha);
+      beta_ = static_cast<float>(a->beta);
+    }
+    if (const auto* a = node.Attributes<LinearAttributes>()) {
+      alpha_ = static_cast<float>(a->alpha);
+      beta_ = static_cast<float>(a->beta);
+    }
+    if (const auto* a = node.Attributes<ClampAttributes>()) {
+      min_ = ScalarWords(a->min);
+      max_ = ScalarWords(a->max);
+    }
+  }
+
+  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
+                                    std::span<const OperandDescriptor> out) const override {
+    const OperandDescriptor& desc = out[0];
+    Tensor result = Tensor::Allocate(desc.dataType, desc.shape);
+    const uint64_t count = desc.ElementCount();
+    if (count > 0) {
+      const size_t rank = desc.shape.size();
+      std::vector<uint32_t> params(NNVK_P_SHAPE + 7 * rank, 0);
+      params[NNVK_P_KIND] = entry_.kind;
+      params[NNVK_P_CODE] = entry_.code;
+      params[NNVK_P_OUT_TYPE] = static_cast<uint32_t>(desc.dataType);
+      params[NNVK_P_COUNT] = static_cast<uint32_t>(count);
+      params[NNVK_P_RANK] = static_cast<uint32_t>(rank);
+      params[NNVK_P_ALPHA] = std::bit_cast<uint32_t>(alpha_);
+      params[NNVK_P_BETA] = std::bit_cast<uint32_t>(beta_);
+      params[NNVK_P_MIN] = min_[0];
+      params[NNVK_P_MIN + 1] = min_[1];
+      params[NNVK_P_MAX] = max_[0];
+      params[NNVK_P_MAX + 1] = max_[1];
+      for (size_t d = 0; d < rank; ++d) {
+        params[NNVK_P_SHAPE + d] = static_cast<uint32_t>(desc.shape[d]);
+      }
+      std::vector<std::vector<std::byte>> data(in.size());
+      std::vector<Bytes> views;
+      for (size_t k = 0; k < in.size(); ++k) {
+        const Tensor& t = in[k]->data;
+        params[NNVK_P_IN_TYPE + k] = static_cast<uint32_t>(t.dtype());
+        data[k] = t.Bytes();
+        views.emplace_back(data[k]);
+        // Dense strides of the input's own shape, right-aligned to the output, and the block
+        // size per axis: output size / input size (1 normally, the output size on a broadcast
+        // axis, the block length for blockwise broadcasting); missing axes: stride 0.
+        const size_t r = t.rank();
+        uint64_t stride = 1;
+        for (size_t d = 0; d < rank; ++d) params[NNVK_P_SHAPE + (k + 4) * rank + d] = 1;
+        for (size_t i = 0; i < r; ++i) {
+          const size_t axis_in = r - 1 - i, axis_out = rank - 1 - i;
+          const uint64_t n = t.shape()[axis_in];
+          params[NNVK_P_SHAPE + (k + 1) * rank + axis_out] = static_cast<uint32_t>(stride);
+          params[NNVK_P_SHAPE + (k + 4) * rank + axis_out] =
+              static_cast<uint32_t>(n == 0 ? 1 : desc.shape[axis_out] / n);
+          stride *= n;
+        }
+      }
+      const uint64_t size = ElementSize(desc.dataType);
+      const uint64_t per = size >= 4 ? 1 : 4 / size;
+      const uint64_t invocations = (count + per - 1) / per;
+      std::span<std::byte> bytes(result.buffer()->data(), count * size);
+      device_->Run(shader_, params, views, bytes, (invocations + kLocalSize - 1) / kLocalSize);
+    }
+    std::vector<OperandValue> values(1);
+    values[0].data = std::move(result);
+    return values;
+  }
+
+ private:
+  OpEntry entry_;
+  std::shared_ptr<Device> device_;
+  Shader shader_;
+  float alpha_ = 0, beta_ = 0;
+  std::array<uint32_t, 2> min_{}, max_{};
+};
+
+std::optional<std::string> Unsupported(std::string_view op, DataType type,
+                                       const DeviceInfo& device) {
+  const auto it = Ops().find(op);
+  if (it == Ops().end()) return std::nullopt;
+  if (!IsFloat(type) && !it->second.integer) {
+    return std::string(DataTypeName(type)) + " not supported";
+  }
+  if (Is64Bit(type) && !device.shader_int64) {
+    return std::string(DataTypeName(type)) + " needs shaderInt64";
+  }
+  const uint32_t kind = it->second.kind;
+  if ((kind == NNVK_KIND_QUANTIZE || kind == NNVK_KIND_DEQUANTIZE) && !device.shader_int64) {
+    return std::string("needs shaderInt64");
+  }
+  return std::string();
+}
+
+std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
+                                   const std::shared_ptr<Device>& device, std::string& why) {
+  const OperatorNode& node = graph.operators()[index];
+  const auto it = Ops().find(node.op);
+  if (it == Ops().end()) {
+    why = "not implemented";
+    return nullptr;
+  }
+  bool wide = it->second.kind == NNVK_KIND_QUANTIZE || it->second.kind == NNVK_KIND_DEQUANTIZE;
+  for (const auto* ids : {&node.inputs, &node.outputs}) {
+    for (OperandId id : *ids) wide = wide || Is64Bit(graph.operand(id).desc.dataType);
+  }
+  if (wide && !device->info().shader_int64) {
+    why = "int64/uint64 and quantization need shaderInt64";
+    return nullptr;
+  }
+  if (node.inputs.size() > kInputBindings || node.outputs.size() != 1) {
+    why = "unexpected operand count";
+    return nullptr;
+  }
+  return std::make_shared<ElementwiseKernel>(it->second, node, device,
+                                             wide ? Shader::kElementwise64 : Shader::kElementwise);
+}
+
+}  // namespace
+
+const Family kElementwiseFamily = {Unsupported, Make};
+
+}  // namespace nnref::vk

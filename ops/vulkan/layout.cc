@@ -1,0 +1,241 @@
+// The vulkan backend's data movement family on shaders/layout.comp: reshape, transpose, expand,
+// slice, reverse, split (one dispatch per output), pad, tile, triangular and concat (the inputs
+// packed into one binding), for every data type.
+// The input is uploaded dense in its own shape; each operator becomes per-output-axis parameters
+// of one index map (see the shader).
+#include <cstring>
+#include <set>
+
+#include "ops/data_movement.h"
+#include "ops/vulkan/family.h"
+
+namespace nnref::vk {
+
+namespace {
+
+constexpr size_t kAxes = 12, kAxisWords = 7;
+
+struct Axis {
+  uint64_t out = 1, in = 1;
+  int64_t stride = 0;
+  uint64_t start = 0, step = 1, pad = 0;
+  uint32_t flags = 0;  // 1 reverse, 2 tile
+};
+
+// What LayoutKernel reads of the operator's attributes (ops/data_movement.h): each operator
+// fills the members it has.
+struct LayoutParams {
+  std::vector<uint32_t> permutation;       // transpose
+  std::vector<uint64_t> starts, steps;     // slice (steps = strides)
+  std::vector<uint32_t> axes;              // reverse: the reversed axes
+  uint32_t axis = 0;                       // split, concat
+  std::vector<uint64_t> beginningPadding;  // pad
+  MLPaddingMode mode = MLPaddingMode::kConstant;
+  Tensor value;       // pad: the constant, cast to the input type
+  bool upper = true;  // triangular
+  int32_t diagonal = 0;
+};
+
+class LayoutKernel final : public Kernel {
+ public:
+  LayoutKernel(std::shared_ptr<Device> device, std::string op, LayoutParams a)
+      : device_(std::move(device)), op_(std::move(op)), a_(std::move(a)) {}
+
+  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
+                                    std::span<const OperandDescriptor> out) const override {
+    if (op_ == "concat") {
+      std::vector<OperandValue> values(1);
+      values[0].data = RunConcat(in, out[0]);
+      return values;
+    }
+    const Tensor& input = in[0]->data;
+    const std::vector<std::byte> data = input.Bytes();
+    std::vector<OperandValue> values;
+    uint64_t split_start = 0;
+    for (const OperandDescriptor& desc : out) {
+      values.emplace_back();
+      values.back().data = Run(input, data, desc, split_start);
+      if (op_ == "split") split_start += desc.shape[a_.axis];
+    }
+    return values;
+  }
+
+ private:
+  // One dispatch: the inputs' bytes packed one after the other in one binding (each dense in
+  // its own shape), their sizes along the axis in the parameters.
+  Tensor RunConcat(std::span<const OperandValue* const> in, const OperandDescriptor& desc) const {
+    const uint32_t axis = a_.axis;
+    uint64_t inner = 1;
+    for (size_t d = axis + 1; d < desc.shape.size(); ++d) inner *= desc.shape[d];
+    Tensor result = Tensor::Allocate(desc.dataType, desc.shape);
+    const uint64_t count = desc.ElementCount();
+    if (count == 0) return result;
+    std::vector<std::byte> packed;
+    std::vector<uint32_t> params(kAxes + in.size(), 0);
+    params[0] = static_cast<uint32_t>(desc.dataType);
+    params[2] = static_cast<uint32_t>(count);
+    params[9] = static_cast<uint32_t>(in.size());
+    params[10] = static_cast<uint32_t>(inner);
+    for (size_t k = 0; k < in.size(); ++k) {
+      const std::vector<std::byte> bytes = in[k]->data.Bytes();
+      packed.insert(packed.end(), bytes.begin(), bytes.end());
+      params[kAxes + k] = static_cast<uint32_t>(in[k]->data.shape()[axis]);
+    }
+    const Bytes views[] = {packed};
+    const uint64_t size = ElementSize(desc.dataType);
+    const uint64_t per = size >= 4 ? 1 : 4 / size;
+    const uint64_t invocations = (count + per - 1) / per;
+    std::span<std::byte> bytes(result.buffer()->data(), desc.ByteLength());
+    device_->Run(Shader::kLayout, params, views, bytes,
+                 (invocations + kLocalSize - 1) / kLocalSize);
+    return result;
+  }
+
+  Tensor Run(const Tensor& input, const std::vector<std::byte>& data, const OperandDescriptor& desc,
+             uint64_t split_start) const {
+    Tensor result = Tensor::Allocate(desc.dataType, desc.shape);
+    const uint64_t count = desc.ElementCount();
+    if (count == 0) return result;
+    const Shape& is = input.shape();
+    const Strides dense = ContiguousStrides(is);
+    const size_t rank = desc.shape.size(), in_rank = is.size();
+    std::vector<Axis> axes(rank);
+    uint32_t pad_mode = 0, triangular = 0;
+    std::array<uint32_t, 2> value{0, 0};
+    if (op_ == "reshape" || rank == 0) {
+      axes.assign(1, Axis{count, count, 1, 0, 1, 0, 0});
+    } else {
+      for (size_t i = 0; i < rank; ++i) {
+        Axis& x = axes[i];
+        x.out = desc.shape[i];
+        if (op_ == "transpose") {
+          const uint32_t from = a_.permutation[i];
+          x.in = is[from];
+          x.stride = dense[from];
+        } else if (op_ == "expand") {
+          const ptrdiff_t j = static_cast<ptrdiff_t>(i) - static_cast<ptrdiff_t>(rank - in_rank);
+          if (j >= 0) {
+            x.in = is[static_cast<size_t>(j)];
+            x.stride = x.in == 1 ? 0 : dense[static_cast<size_t>(j)];
+          }
+        } else {
+          x.in = is[i];
+          x.stride = dense[i];
+        }
+      }
+      if (op_ == "slice") {
+        for (size_t i = 0; i < rank; ++i) {
+          axes[i].start = a_.starts[i];
+          axes[i].step = a_.steps[i];
+        }
+      } else if (op_ == "split") {
+        axes[a_.axis].start = split_start;
+      } else if (op_ == "reverse") {
+        for (uint32_t axis : a_.axes) axes[axis].flags |= 1;
+      } else if (op_ == "tile") {
+        for (Axis& x : axes) x.flags |= 2;
+      } else if (op_ == "pad") {
+        pad_mode = static_cast<uint32_t>(a_.mode) + 1;
+        for (size_t i = 0; i < rank; ++i) axes[i].pad = a_.beginningPadding[i];
+        const std::vector<std::byte> bits = a_.value.Bytes();
+        std::memcpy(value.data(), bits.data(), std::min(bits.size(), sizeof value));
+      } else if (op_ == "triangular") {
+        triangular = a_.upper ? 1 : 2;
+      }
+    }
+    const auto u = [](uint64_t v) { return static_cast<uint32_t>(v); };
+    std::vector<uint32_t> params(kAxes + kAxisWords * axes.size(), 0);
+    params[0] = u(static_cast<uint64_t>(desc.dataType));
+    params[1] = u(axes.size());
+    params[2] = u(count);
+    params[3] = pad_mode;
+    params[4] = value[0];
+    params[5] = value[1];
+    params[6] = triangular;
+    params[7] = static_cast<uint32_t>(a_.diagonal);
+    for (size_t i = 0; i < axes.size(); ++i) {
+      uint32_t* w = &params[kAxes + kAxisWords * i];
+      w[0] = u(axes[i].out);
+      w[1] = u(axes[i].in);
+      w[2] = static_cast<uint32_t>(axes[i].stride);
+      w[3] = u(axes[i].start);
+      w[4] = u(axes[i].step);
+      w[5] = u(axes[i].pad);
+      w[6] = axes[i].flags;
+    }
+    const Bytes views[] = {data};
+    const uint64_t size = ElementSize(desc.dataType);
+    const uint64_t per = size >= 4 ? 1 : 4 / size;
+    const uint64_t invocations = (count + per - 1) / per;
+    std::span<std::byte> bytes(result.buffer()->data(), desc.ByteLength());
+    device_->Run(Shader::kLayout, params, views, bytes,
+                 (invocations + kLocalSize - 1) / kLocalSize);
+    return result;
+  }
+
+  std::shared_ptr<Device> device_;
+  std::string op_;
+  LayoutParams a_;
+};
+
+const std::set<std::string, std::less<>>& Ops() {
+  static const std::set<std::string, std::less<>> ops = {
+      "reshape", "transpose", "expand", "slice",      "reverse",
+      "split",   "pad",       "tile",   "triangular", "concat"};
+  return ops;
+}
+
+std::optional<std::string> Unsupported(std::string_view op, DataType, const DeviceInfo&) {
+  if (!Ops().contains(op)) return std::nullopt;
+  return std::string();  // bits are copied: every data type
+}
+
+std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
+                                   const std::shared_ptr<Device>& device, std::string& why) {
+  const OperatorNode& node = graph.operators()[index];
+  LayoutParams p;
+  bool found = true;  // reshape, expand and tile need none: the descriptors say everything
+  if (node.op == "transpose") {
+    const auto* a = node.Attributes<TransposeAttributes>();
+    if ((found = a != nullptr)) p.permutation = a->permutation;
+  } else if (node.op == "slice") {
+    const auto* a = node.Attributes<SliceAttributes>();
+    if ((found = a != nullptr)) {
+      p.starts = a->starts;
+      p.steps = a->strides;
+    }
+  } else if (node.op == "reverse") {
+    const auto* a = node.Attributes<ReverseAttributes>();
+    if ((found = a != nullptr)) p.axes = a->axes;
+  } else if (node.op == "split") {
+    const auto* a = node.Attributes<SplitAttributes>();
+    if ((found = a != nullptr)) p.axis = a->axis;
+  } else if (node.op == "concat") {
+    const auto* a = node.Attributes<ConcatAttributes>();
+    if ((found = a != nullptr)) p.axis = a->axis;
+  } else if (node.op == "pad") {
+    const auto* a = node.Attributes<PadAttributes>();
+    if ((found = a != nullptr)) {
+      p.beginningPadding = a->beginningPadding;
+      p.mode = a->mode;
+      p.value = a->value;
+    }
+  } else if (node.op == "triangular") {
+    const auto* a = node.Attributes<TriangularAttributes>();
+    if ((found = a != nullptr)) {
+      p.upper = a->upper;
+      p.diagonal = a->diagonal;
+    }
+  }
+  if (!found) {
+    why = node.op + " node without attributes";
+    return nullptr;
+  }
+  return std::make_shared<LayoutKernel>(device, node.op, std::move(p));
+}
+
+}  // namespace
+
+const Family kLayoutFamily = {Unsupported, Make};
+
+}  // namespace nnref::vk

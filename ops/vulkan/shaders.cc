@@ -1,0 +1,67 @@
+#include "ops/vulkan/shaders.h"
+
+#include <iterator>
+
+namespace nnref::vk {
+
+namespace {
+// glslc -mfmt=num output: a bare comma-separated list of SPIR-V words (ops/vulkan/CMakeLists.txt).
+const uint32_t kElementwise[] = {
+#include "ops/vulkan/shaders/elementwise.spv.inc"
+};
+const uint32_t kElementwise64[] = {
+#include "ops/vulkan/shaders/elementwise64.spv.inc"
+};
+const uint32_t kMatmul[] = {
+#include "ops/vulkan/shaders/matmul.spv.inc"
+};
+
+const uint32_t kConv2d[] = {
+#include "ops/vulkan/shaders/conv2d.spv.inc"
+};
+
+const uint32_t kPool2d[] = {
+#include "ops/vulkan/shaders/pool2d.spv.inc"
+};
+const uint32_t kPool2d64[] = {
+#include "ops/vulkan/shaders/pool2d64.spv.inc"
+};
+
+const uint32_t kReduce[] = {
+#include "ops/vulkan/shaders/reduce.spv.inc"
+};
+const uint32_t kReduce64[] = {
+#include "ops/vulkan/shaders/reduce64.spv.inc"
+};
+
+const uint32_t kLayout[] = {
+#include "ops/vulkan/shaders/layout.spv.inc"
+};
+
+const uint32_t kGather[] = {
+#include "ops/vulkan/shaders/gather.spv.inc"
+};
+
+const uint32_t kResample[] = {
+#include "ops/vulkan/shaders/resample.spv.inc"
+};
+
+const ShaderCode kCodes[] = {
+    {"elementwise.comp", kElementwise, std::size(kElementwise), false},
+    {"elementwise.comp (NNVK_INT64)", kElementwise64, std::size(kElementwise64), true},
+    {"matmul.comp", kMatmul, std::size(kMatmul), false},
+    {"conv2d.comp", kConv2d, std::size(kConv2d), false},
+    {"pool2d.comp", kPool2d, std::size(kPool2d), false},
+    {"pool2d.comp (NNVK_INT64)", kPool2d64, std::size(kPool2d64), true},
+    {"reduce.comp", kReduce, std::size(kReduce), false},
+    {"reduce.comp (NNVK_INT64)", kReduce64, std::size(kReduce64), true},
+    {"layout.comp", kLayout, std::size(kLayout), false},
+    {"gather.comp", kGather, std::size(kGather), false},
+    {"resample.comp", kResample, std::size(kResample), false},
+};
+static_assert(std::size(kCodes) == static_cast<size_t>(Shader::kCount));
+}  // namespace
+
+const ShaderCode& Code(Shader shader) { return kCodes[static_cast<size_t>(shader)]; }
+
+}  // namespace nnref::vk

@@ -1,0 +1,116 @@
+// averagePool2d, l2Pool2d and maxPool2d (§api-mlgraphbuilder-pool2d) of the vulkan backend: one
+// invocation per output element (per word for narrow types). Window positions outside the input
+// are not elements (as the reference reads spec-notes #3): the average divides by the count of
+// real elements, l2 sums their squares, max never picks padding. Sums are compensated
+// (common.glsl AddProduct); max selects an element's bits exactly, propagates NaN and prefers +0
+// to -0; maxPool2d covers every data type (64-bit integers in the NNVK_INT64 variant).
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#ifdef NNVK_INT64
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#define IVAL int64_t
+#define UVAL uint64_t
+#else
+#define IVAL int
+#define UVAL uint
+#endif
+
+#include "codes.h"
+#include "common.glsl"
+#include "typed_io.glsl"
+
+#define P_TYPE 0
+#define P_OP 1  // 0 average, 1 l2, 2 max
+#define P_BATCHES 2
+#define P_CHANNELS 3
+#define P_IN_H 4
+#define P_IN_W 5
+#define P_OUT_H 6
+#define P_OUT_W 7
+#define P_WIN_H 8
+#define P_WIN_W 9
+#define P_PAD_TOP 10
+#define P_PAD_LEFT 11
+#define P_STRIDE_H 12
+#define P_STRIDE_W 13
+#define P_DIL_H 14
+#define P_DIL_W 15
+#define P_NHWC 16
+
+uvec2 Compute(uint e) {
+  const uint t = p[P_TYPE];
+  const uint C = p[P_CHANNELS], OH = p[P_OUT_H], OW = p[P_OUT_W];
+  const uint H = p[P_IN_H], W = p[P_IN_W];
+  const bool nhwc = p[P_NHWC] != 0u;
+  uint n, c, oy, ox;
+  if (nhwc) {
+    c = e % C;
+    ox = (e / C) % OW;
+    oy = (e / (C * OW)) % OH;
+    n = e / (C * OW * OH);
+  } else {
+    ox = e % OW;
+    oy = (e / OW) % OH;
+    c = (e / (OW * OH)) % C;
+    n = e / (OW * OH * C);
+  }
+  const int y0 = int(oy * p[P_STRIDE_H]) - int(p[P_PAD_TOP]);
+  const int x0 = int(ox * p[P_STRIDE_W]) - int(p[P_PAD_LEFT]);
+  const uint op = p[P_OP];
+  float s = 0.0, comp = 0.0;
+  uint count = 0u;
+  bool any_nan = false;
+  uvec2 best = uvec2(0u);
+  // averagePool2d and l2Pool2d scale the window by a power of two that brings its largest
+  // magnitude near 1 (exact), so that neither the sum nor the squares overflow or underflow
+  // (the reference's double sums do not); the result is scaled back once at the end.
+  int k = 0;
+  float largest = 0.0;
+  for (uint pass = (op == 2u || !IsFloat(t)) ? 1u : 0u; pass < 2u; ++pass) {
+    if (pass == 1u && largest > 0.0 && !isinf(largest) && !isnan(largest)) {
+      const int e = max(int(floatBitsToUint(largest) >> 23), 1) - 127;
+      k = -e;
+    }
+    for (uint wy = 0u; wy < p[P_WIN_H]; ++wy) {
+      const int y = y0 + int(wy * p[P_DIL_H]);
+      if (y < 0 || y >= int(H)) continue;
+      for (uint wx = 0u; wx < p[P_WIN_W]; ++wx) {
+        const int x = x0 + int(wx * p[P_DIL_W]);
+        if (x < 0 || x >= int(W)) continue;
+        const uint index = nhwc ? ((n * H + uint(y)) * W + uint(x)) * C + c
+                                : ((n * C + c) * H + uint(y)) * W + uint(x);
+        const uvec2 r = Raw(0u, t, index);
+        if (pass == 0u) {
+          largest = max(largest, abs(AsFloat(r, t)));
+          continue;
+        }
+        if (IsFloat(t)) {
+          const float v = AsFloat(r, t);
+          any_nan = any_nan || isnan(v);
+          const float scaled = ScaleB(v, k);
+          if (op == 0u) AddProduct(1.0, scaled, s, comp);
+          if (op == 1u) AddProduct(scaled, scaled, s, comp);
+          if (op == 2u && count > 0u) {
+            const float b = AsFloat(best, t);
+            if (v > b || (v == b && SignBit(b) && !SignBit(v))) best = r;
+          }
+        } else if (count > 0u) {
+          const IVAL v = AsInt(r, t), b = AsInt(best, t);
+          if (IsUnsigned(t) ? UVAL(v) > UVAL(b) : v > b) best = r;
+        }
+        if (count == 0u) best = r;
+        ++count;
+      }
+    }
+  }
+  if (op == 2u) {
+    if (IsFloat(t) && any_nan) return FromFloat(kNaN, t);
+    if (count == 0u && IsFloat(t)) return FromFloat(-kInf, t);  // no real element: open
+    return best;
+  }
+  const float sum = Finish(s, comp);
+  if (op == 1u) return FromFloat(ScaleB(sqrt(sum), -k), t);
+  return FromFloat(count == 0u ? kNaN : ScaleB(sum / float(count), -k), t);
+}
+
+NNVK_TYPED_MAIN(Compute, p[P_TYPE], p[P_BATCHES] * p[P_CHANNELS] * p[P_OUT_H] * p[P_OUT_W])

@@ -1,0 +1,363 @@
+// The reductions (§api-mlgraphbuilder-reduce) of the vulkan backend: the host moves the reduced
+// axes innermost, so output element e reduces the dense run [e R, e R + R) of the input; one
+// invocation per output element (per word for narrow types). Float sums are compensated
+// (common.glsl AddProduct) and, for sum, L1, mean, L2 and logSum, taken over the run scaled by the power
+// of two that brings its largest magnitude near 1 (exact), so that no intermediate sum or square
+// overflows or underflows where the result does not. product keeps its running value as a
+// mantissa in [1, 2) and a separate exponent. logSumExp is m + log1p(sum of e^(x - m)) over all
+// but one maximum m. Integers wrap in the operand type (64-bit ones in the NNVK_INT64 variant).
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#ifdef NNVK_INT64
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#define IVAL int64_t
+#define UVAL uint64_t
+#else
+#define IVAL int
+#define UVAL uint
+#endif
+
+#include "codes.h"
+#include "common.glsl"
+#include "typed_io.glsl"
+
+#define P_TYPE 0
+#define P_OP 1
+#define P_RUN 2
+#define P_COUNT 3
+
+// Op codes: the order of nnref::ReduceOp.
+#define R_L1 0u
+#define R_L2 1u
+#define R_LOG_SUM 2u
+#define R_LOG_SUM_EXP 3u
+#define R_MAX 4u
+#define R_MEAN 5u
+#define R_MIN 6u
+#define R_PRODUCT 7u
+#define R_SUM 8u
+#define R_SUM_SQUARE 9u
+#define R_SOFTMAX 10u  // softmax along the run: one output per input element
+#define R_NORM 11u     // batch/instance/layer normalization: one output per input element
+#define R_ARG_MIN 12u  // index of the first minimum (output type P_OUT_TYPE)
+#define R_ARG_MAX 13u
+#define R_CUMSUM 14u   // prefix sum along the run: one output per input element
+
+#define P_OUT_TYPE 7   // argMin/argMax: int32 or int64
+#define P_CUM_FLAGS 4  // cumulativeSum: 1 exclusive, 2 reversed
+
+// R_NORM parameters; binding 2 holds float32 [scale, bias, mean, variance] (A values each).
+#define P_EPS 4
+#define P_FLAGS 5  // 1 scale, 2 bias, 4 mean and variance given (batch), 8 aux index (e / R) % A
+#define P_AUX 6    // A
+
+uvec2 ReduceInt(uint op, uint t, uint base, uint R) {
+  const bool uns = IsUnsigned(t);
+  IVAL acc = (op == R_PRODUCT) ? IVAL(1) : IVAL(0);
+  for (uint i = 0u; i < R; ++i) {
+    const IVAL v = AsInt(Raw(0u, t, base + i), t);
+    if (op == R_MAX || op == R_MIN) {
+      if (i == 0u) {
+        acc = v;
+      } else {
+        const bool greater = uns ? UVAL(v) > UVAL(acc) : v > acc;
+        const bool less = uns ? UVAL(v) < UVAL(acc) : v < acc;
+        if ((op == R_MAX && greater) || (op == R_MIN && less)) acc = v;
+      }
+    } else if (op == R_PRODUCT) {
+      acc *= v;
+    } else if (op == R_SUM_SQUARE) {
+      acc += v * v;
+    } else if (op == R_L1) {
+      acc += (!uns && v < IVAL(0)) ? -v : v;
+    } else {
+      acc += v;
+    }
+  }
+  return FromInt(acc);
+}
+
+float ReduceFloat(uint op, uint t, uint base, uint R) {
+  if (op == R_MAX || op == R_MIN) {
+    float best = AsFloat(Raw(0u, t, base), t);
+    for (uint i = 0u; i < R; ++i) {
+      const float v = AsFloat(Raw(0u, t, base + i), t);
+      if (isnan(v)) return v;
+      const bool want_max = op == R_MAX;
+      if (v == best) {
+        if (SignBit(best) == want_max && SignBit(v) != want_max) best = v;
+      } else if ((v > best) == want_max) {
+        best = v;
+      }
+    }
+    return best;
+  }
+  if (op == R_PRODUCT) {
+    float mant = 1.0;
+    int e = 0;
+    for (uint i = 0u; i < R; ++i) {
+      mant *= AsFloat(Raw(0u, t, base + i), t);
+      if (mant != 0.0 && !isinf(mant) && !isnan(mant)) {
+        const int k = max(int(floatBitsToUint(mant) >> 23) & 0xff, 1) - 127;
+        mant = ScaleB(mant, -k);
+        e += k;
+      }
+    }
+    if (mant == 0.0 || isinf(mant) || isnan(mant) || e == 0) return mant;
+    if (e > 260) return mant * kInf;
+    if (e < -260) return mant * 0.0;
+    return ScaleB(ScaleB(mant, e / 2), e - e / 2);
+  }
+  if (op == R_LOG_SUM_EXP) {
+    float m = -kInf;
+    uint at = 0u;
+    for (uint i = 0u; i < R; ++i) {
+      const float v = AsFloat(Raw(0u, t, base + i), t);
+      if (isnan(v)) return v;
+      if (v > m) {
+        m = v;
+        at = i;
+      }
+    }
+    if (isinf(m)) return m;  // +Inf, or a line of -Inf
+    float s = 0.0, comp = 0.0;
+    for (uint i = 0u; i < R; ++i) {
+      if (i == at) continue;
+      AddProduct(1.0, Exp(AsFloat(Raw(0u, t, base + i), t) - m), s, comp);
+    }
+    precise const float r = m + Log1p(Finish(s, comp));
+    return r;
+  }
+  // Sums: scale the run by 2^k (exact) with its largest finite magnitude near 1.
+  int k = 0;
+  if (op != R_SUM_SQUARE) {
+    float largest = 0.0;
+    for (uint i = 0u; i < R; ++i) {
+      const float v = abs(AsFloat(Raw(0u, t, base + i), t));
+      if (!isinf(v)) largest = max(largest, v);
+    }
+    if (largest > 0.0) k = 127 - max(int(floatBitsToUint(largest) >> 23), 1);
+  }
+  float s = -0.0, comp = 0.0;  // -0: the identity of IEEE addition, as the exact sum
+  for (uint i = 0u; i < R; ++i) {
+    const float v = ScaleB(AsFloat(Raw(0u, t, base + i), t), k);
+    if (op == R_L1) {
+      AddProduct(1.0, abs(v), s, comp);
+    } else if (op == R_L2 || op == R_SUM_SQUARE) {
+      AddProduct(v, v, s, comp);
+    } else {
+      AddProduct(1.0, v, s, comp);
+    }
+  }
+  const float sum = Finish(s, comp);
+  if (op == R_L2) return ScaleB(sqrt(sum), -k);
+  if (op == R_MEAN) return ScaleB(sum / float(R), -k);
+  if (op == R_LOG_SUM) return LogScaled(sum, -k);
+  if (op == R_SUM_SQUARE) return sum;
+  return ScaleB(sum, -k);  // sum, L1
+}
+
+// softmax (§api-mlgraphbuilder-softmax-method) of element i of the run at base: e^(x_i - m) / sum
+// of e^(x_j - m), m the maximum; x - m carried as a double-float (its float32 rounding, times
+// |x - m|, would otherwise show in the exponential), the sum compensated. A NaN, an +Inf, or a
+// line of -Inf gives NaN, as the spec's emulation does.
+float Softmax(uint t, uint base, uint R, uint i) {
+  float m = -kInf;
+  for (uint j = 0u; j < R; ++j) m = max(m, AsFloat(Raw(0u, t, base + j), t));
+  float s = 0.0, comp = 0.0, mine = 0.0;
+  for (uint j = 0u; j < R; ++j) {
+    const float x = AsFloat(Raw(0u, t, base + j), t);
+    if (isnan(x) || isinf(m)) return kNaN;
+    precise const float d = x - m;
+    const float ex = ExpHiLo(d, SumError(x, -m, d));
+    AddProduct(1.0, ex, s, comp);
+    if (j == i) mine = ex;
+  }
+  precise const float r = mine / Finish(s, comp);
+  return r;
+}
+
+// (sh + sl) / n as a double-float (qh, ql), n > 0.
+void DivideHiLo(float sh, float sl, float n, out float qh, out float ql) {
+  precise const float q = sh / n;
+  precise const float prod = q * n;
+  precise const float rem = ((sh - prod) - ProductError(q, n, prod)) + sl;
+  qh = q;
+  precise const float l = rem / n;
+  ql = l;
+}
+
+// Normalization (§api-mlgraphbuilder-batchnorm, -instancenorm, -layernorm) of element e, whose
+// group is the run of R elements holding it: scale ((x - mean) / sqrt(variance + epsilon)) + bias,
+// the population mean and variance of the spec's emulation computed over the group (or given:
+// batch). Missing scale is 1 and missing bias 0, still added (-0 becomes +0 as in the emulation).
+// Every quantity is carried as a double-float (value + error term): the result is
+// scale q + bias with q near -bias / scale whenever they cancel (batchNormalization's 6-ulp
+// tolerance), and x - mean cancels when the variance is small against epsilon. A group of large
+// values is scaled down by a power of two (exact; epsilon scaled with it, the quotient unchanged)
+// so that (x - mean)^2 cannot overflow.
+float Normalize(uint t, uint e, uint R) {
+  const uint flags = p[P_FLAGS], A = p[P_AUX];
+  const uint a = (flags & 8u) != 0u ? (e / R) % A : e % A;
+  float mh, ml = 0.0, vh, vl = 0.0;
+  int k = 0;
+  if ((flags & 4u) != 0u) {
+    // Given mean and variance: scale x and the mean by 2^k and the variance by 4^k when x or the
+    // mean is large (x - mean could overflow where the quotient does not).
+    const float m = uintBitsToFloat(Raw(1u, NNVK_F32, 2u * A + a).x);
+    const float x0 = abs(AsFloat(Raw(0u, t, e), t));
+    float largest = 0.0;
+    if (!isinf(x0)) largest = x0;
+    if (!isinf(m)) largest = max(largest, abs(m));
+    if (largest >= 2.0) k = 127 - int(floatBitsToUint(largest) >> 23);
+    mh = ScaleB(m, k);
+    vh = uintBitsToFloat(Raw(1u, NNVK_F32, 3u * A + a).x);  // not scaled: q is, below
+  } else {
+    const uint base = (e / R) * R;
+    float largest = 0.0;
+    for (uint i = 0u; i < R; ++i) {
+      const float v = abs(AsFloat(Raw(0u, t, base + i), t));
+      if (!isinf(v)) largest = max(largest, v);
+    }
+    if (largest >= 2.0) k = 127 - int(floatBitsToUint(largest) >> 23);  // down only
+    const float n = float(R);
+    float s = -0.0, comp = 0.0;
+    for (uint i = 0u; i < R; ++i) {
+      AddProduct(1.0, ScaleB(AsFloat(Raw(0u, t, base + i), t), k), s, comp);
+    }
+    DivideHiLo(s, comp, n, mh, ml);
+    s = 0.0;
+    comp = 0.0;
+    for (uint i = 0u; i < R; ++i) {
+      const float xs = ScaleB(AsFloat(Raw(0u, t, base + i), t), k);
+      precise const float dh = xs - mh;
+      precise const float dl = SumError(xs, -mh, dh) - ml;
+      AddProduct(dh, dh, s, comp);
+      precise const float c2 = comp + 2.0 * dh * dl;
+      if (!isinf(s) && !isnan(s)) comp = c2;
+    }
+    DivideHiLo(s, comp, n, vh, vl);
+  }
+  const bool given = (flags & 4u) != 0u;
+  // Group statistics are of the scaled values: epsilon scales with the variance (by 4^k).
+  const float eps = given ? uintBitsToFloat(p[P_EPS]) : ScaleB(ScaleB(uintBitsToFloat(p[P_EPS]), k), k);
+  // sqrt(vh + vl + eps) as (rh, rl).
+  precise const float ah = vh + eps;
+  precise const float al = SumError(vh, eps, ah) + vl;
+  const float rh = sqrt(ah);
+  precise const float rr = rh * rh;
+  const bool exact_root = rh == 0.0 || isinf(rh) || isnan(rh);
+  precise const float rl =
+      exact_root ? 0.0 : (((ah - rr) - ProductError(rh, rh, rr)) + al) / (2.0 * rh);
+  // (x - mean) / sqrt(...) as (qh, ql).
+  const float xs = ScaleB(AsFloat(Raw(0u, t, e), t), k);
+  precise const float nh = xs - mh;
+  precise const float nl = SumError(xs, -mh, nh) - ml;
+  precise const float qh0 = nh / rh;
+  precise const float qp = qh0 * rh;
+  precise const float qrem = (((nh - qp) - ProductError(qh0, rh, qp)) + nl) - qh0 * rl;
+  precise const float ql0 = (isinf(qh0) || isnan(qh0) || isinf(rh)) ? 0.0 : qrem / rh;
+  // A group of equal values: x - mean is exactly 0 and so is q (epsilon > 0 may have underflowed
+  // in the scaling). Given statistics: only x - mean was scaled; scale the quotient back.
+  const bool zero = nh == 0.0 && nl == 0.0 && uintBitsToFloat(p[P_EPS]) > 0.0 && !isnan(rh);
+  const float qh = zero ? 0.0 : (given ? ScaleB(qh0, -k) : qh0);
+  const float ql = zero ? 0.0 : (given ? ScaleB(ql0, -k) : ql0);
+  // scale q + bias, one final rounding.
+  const float scale = (flags & 1u) != 0u ? uintBitsToFloat(Raw(1u, NNVK_F32, a).x) : 1.0;
+  const float bias = (flags & 2u) != 0u ? uintBitsToFloat(Raw(1u, NNVK_F32, A + a).x) : 0.0;
+  precise const float ph = scale * qh;
+  precise const float pl = ProductError(scale, qh, ph) + scale * ql;
+  precise const float yh = ph + bias;
+  precise const float yl = SumError(ph, bias, yh) + pl;
+  if (yl == 0.0 || isinf(yh) || isnan(yh)) return yh;
+  precise const float y = yh + yl;
+  return y;
+}
+
+// argMin/argMax (§api-mlgraphbuilder-argminmax): the first extreme index of the run (ties may
+// return any tied index: the reference accepts each), or the first NaN's.
+uvec2 ArgMinMax(uint t, uint base, uint R, bool is_max) {
+  uint best_at = 0u;
+  if (IsFloat(t)) {
+    float best = AsFloat(Raw(0u, t, base), t);
+    if (isnan(best)) return uvec2(0u);
+    for (uint i = 1u; i < R; ++i) {
+      const float v = AsFloat(Raw(0u, t, base + i), t);
+      if (isnan(v)) return uvec2(i, 0u);
+      if (is_max ? v > best : v < best) {
+        best = v;
+        best_at = i;
+      }
+    }
+  } else {
+    const bool uns = IsUnsigned(t);
+    IVAL best = AsInt(Raw(0u, t, base), t);
+    for (uint i = 1u; i < R; ++i) {
+      const IVAL v = AsInt(Raw(0u, t, base + i), t);
+      const bool greater = uns ? UVAL(v) > UVAL(best) : v > best;
+      const bool less = uns ? UVAL(v) < UVAL(best) : v < best;
+      if (is_max ? greater : less) {
+        best = v;
+        best_at = i;
+      }
+    }
+  }
+  return uvec2(best_at, 0u);  // int32 or int64 (high word 0): indices are below 2^31
+}
+
+// cumulativeSum (§api-mlgraphbuilder-cumulativesum) at position i of the run: the compensated sum
+// of the elements before it (exclusive) or up to it, counted from the end when reversed (O(R) per
+// element: simple, and the corpus runs are short). Integers wrap.
+uvec2 CumulativeSum(uint t, uint base, uint R, uint i) {
+  const uint flags = p[P_CUM_FLAGS];
+  const bool exclusive = (flags & 1u) != 0u, reversed = (flags & 2u) != 0u;
+  uint first, last;  // the inclusive range of run positions summed, in summation order
+  if (!reversed) {
+    first = 0u;
+    last = i;
+  } else {
+    first = R - 1u;
+    last = i;
+  }
+  const int stepping = reversed ? -1 : 1;
+  const uint terms = (reversed ? first - last : last - first) + (exclusive ? 0u : 1u);
+  if (IsFloat(t)) {
+    // Scaled by the power of two bringing the largest finite term near 1, as the sums above
+    // (FLT_MAX + FLT_MAX - FLT_MAX is FLT_MAX exactly).
+    float largest = 0.0;
+    for (uint n = 0u; n < terms; ++n) {
+      const float v = abs(AsFloat(Raw(0u, t, base + uint(int(first) + stepping * int(n))), t));
+      if (!isinf(v)) largest = max(largest, v);
+    }
+    const int k = largest > 0.0 ? 127 - max(int(floatBitsToUint(largest) >> 23), 1) : 0;
+    float s = -0.0, comp = 0.0;
+    if (terms == 0u) s = 0.0;  // the empty sum is +0
+    for (uint n = 0u; n < terms; ++n) {
+      const float v = AsFloat(Raw(0u, t, base + uint(int(first) + stepping * int(n))), t);
+      AddProduct(1.0, ScaleB(v, k), s, comp);
+    }
+    return FromFloat(ScaleB(Finish(s, comp), -k), t);
+  }
+  IVAL acc = IVAL(0);
+  for (uint n = 0u; n < terms; ++n) {
+    acc += AsInt(Raw(0u, t, base + uint(int(first) + stepping * int(n))), t);
+  }
+  return FromInt(acc);
+}
+
+uint OutType() {
+  const uint op = p[P_OP];
+  return (op == R_ARG_MIN || op == R_ARG_MAX) ? p[P_OUT_TYPE] : p[P_TYPE];
+}
+
+uvec2 Compute(uint e) {
+  const uint t = p[P_TYPE], op = p[P_OP], R = p[P_RUN];
+  if (op == R_ARG_MIN || op == R_ARG_MAX) return ArgMinMax(t, e * R, R, op == R_ARG_MAX);
+  if (op == R_CUMSUM) return CumulativeSum(t, (e / R) * R, R, e % R);
+  if (op == R_NORM) return FromFloat(Normalize(t, e, R), t);
+  if (op == R_SOFTMAX) return FromFloat(Softmax(t, (e / R) * R, R, e % R), t);
+  if (!IsFloat(t)) return ReduceInt(op, t, e * R, R);
+  return FromFloat(ReduceFloat(op, t, e * R, R), t);
+}
+
+NNVK_TYPED_MAIN(Compute, OutType(), p[P_COUNT])

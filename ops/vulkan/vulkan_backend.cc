@@ -1,0 +1,134 @@
+#include "ops/vulkan/vulkan_backend.h"
+
+#include <array>
+#include <cstdlib>
+#include <cstring>
+
+#include "ops/vulkan/family.h"
+
+namespace nnref {
+
+namespace vk {
+
+uint64_t ByteSize(const OperandDescriptor& desc) { return desc.ByteLength(); }
+
+bool Is64Bit(DataType t) { return t == DataType::kInt64 || t == DataType::kUint64; }
+
+std::string CheckBindable(const Graph& graph, size_t index, const DeviceInfo& device) {
+  const OperatorNode& node = graph.operators()[index];
+  for (const auto* ids : {&node.inputs, &node.outputs}) {
+    for (OperandId id : *ids) {
+      const uint64_t bytes = ByteSize(graph.operand(id).desc);
+      // Tensors are bound whole, padded to 16 bytes: they must fit one storage binding.
+      if (bytes + 16 > device.max_storage_buffer_range) {
+        return "a tensor of " + std::to_string(bytes) +
+               " bytes exceeds the device's maxStorageBufferRange (" +
+               std::to_string(device.max_storage_buffer_range) + ")";
+      }
+    }
+  }
+  return "";
+}
+
+namespace {
+
+const std::array<const Family*, 6> kFamilies = {&kElementwiseFamily, &kLinearAlgebraFamily,
+                                                &kWindowFamily,      &kReductionFamily,
+                                                &kLayoutFamily,      &kIndexingFamily};
+
+bool EnvFlag(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
+}
+
+class VulkanBackend final : public Backend {
+ public:
+  explicit VulkanBackend(const BackendOptions& options) {
+    DeviceOptions o;
+    o.index = options.device;
+    o.validation = EnvFlag("NNREF_VULKAN_VALIDATION");
+    o.force_staging = EnvFlag("NNREF_VULKAN_STAGING");
+    device_ = Device::Create(o, error_);
+  }
+
+  std::string_view name() const override { return "vulkan"; }
+
+  std::string Describe() const override {
+    if (!device_) return "vulkan (unavailable: " + error_ + ")";
+    const DeviceInfo& d = device_->info();
+    return "vulkan (device " + std::to_string(d.index) + ": " + d.name + ", " + d.type +
+           ", Vulkan " + d.api_version + ", " +
+           (device_->staging() ? "staging buffers" : "unified memory") + ")";
+  }
+
+  std::optional<std::string> Unsupported(std::string_view op, DataType type) const override {
+    if (!device_) return error_;
+    for (const Family* f : kFamilies) {
+      if (std::optional<std::string> r = f->unsupported(op, type, device_->info())) {
+        if (r->empty()) return std::nullopt;
+        return r;
+      }
+    }
+    return std::string("not implemented");
+  }
+
+  std::shared_ptr<const Kernel> MakeKernel(const Graph& graph, size_t index,
+                                           std::string& why) const override {
+    if (!device_) {
+      why = error_;
+      return nullptr;
+    }
+    const OperatorNode& node = graph.operators()[index];
+    const DataType type = graph.operand(node.inputs.at(0)).desc.dataType;
+    for (const Family* f : kFamilies) {
+      std::optional<std::string> r = f->unsupported(node.op, type, device_->info());
+      if (!r) continue;
+      if (!r->empty()) {
+        why = *r;
+        return nullptr;
+      }
+      why = CheckBindable(graph, index, device_->info());
+      if (!why.empty()) return nullptr;
+      return f->make(graph, index, device_, why);
+    }
+    why = "not implemented";
+    return nullptr;
+  }
+
+ private:
+  std::shared_ptr<Device> device_;
+  std::string error_;
+};
+
+}  // namespace
+}  // namespace vk
+
+std::shared_ptr<const Backend> MakeVulkanBackend(const BackendOptions& options) {
+  return std::make_shared<vk::VulkanBackend>(options);
+}
+
+std::optional<std::vector<VulkanDeviceReport>> ListVulkanDevices(std::string& why) {
+  std::optional<std::vector<vk::DeviceInfo>> list = vk::ListDevices(why);
+  if (!list) return std::nullopt;
+  std::vector<VulkanDeviceReport> result;
+  for (const vk::DeviceInfo& d : *list) {
+    VulkanDeviceReport r;
+    r.name = d.name;
+    r.type = d.type;
+    r.driver = d.driver;
+    r.api_version = d.api_version;
+    r.shader_float16 = d.shader_float16;
+    r.storage_buffer_16bit = d.storage_buffer_16bit;
+    r.storage_buffer_8bit = d.storage_buffer_8bit;
+    r.shader_int8 = d.shader_int8;
+    r.shader_int64 = d.shader_int64;
+    r.shader_float64 = d.shader_float64;
+    r.unified_memory = d.unified_memory;
+    r.subgroup_size = d.subgroup_size;
+    r.max_storage_buffer_range = d.max_storage_buffer_range;
+    result.push_back(r);
+  }
+  return result;
+}
+
+}  // namespace nnref

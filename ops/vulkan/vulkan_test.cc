@@ -1,0 +1,449 @@
+// The vulkan backend on the first Vulkan device (lavapipe on CI) with VK_LAYER_KHRONOS_validation
+// on: any validation message makes a dispatch throw, so it fails the test. Expected values are
+// computed here in double (or exactly) and rounded, independently of the shaders.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "numerics/float16.h"
+#include "ops/activations.h"
+#include "ops/cast_clamp_where.h"
+#include "ops/elementwise_binary.h"
+#include "ops/elementwise_logical.h"
+#include "ops/elementwise_unary.h"
+#include "ops/matmul_gemm.h"
+#include "ops/vulkan/vulkan_backend.h"
+#include "ref/graph/graph.h"
+
+namespace nnref {
+namespace {
+
+// One backend for the whole test program (instance and device once), validation on.
+std::shared_ptr<const Backend> TheBackend() {
+  static const std::shared_ptr<const Backend> backend = [] {
+    setenv("NNREF_VULKAN_VALIDATION", "1", 1);
+    return MakeVulkanBackend();
+  }();
+  return backend;
+}
+
+// Builds one output with `make` from inputs of the given tensors, compiles it for the vulkan
+// backend (which must cover it) and computes it.
+Tensor RunOn(const std::shared_ptr<const Backend>& backend, const std::vector<Tensor>& inputs,
+             const std::function<Operand(GraphBuilder&, const std::vector<Operand>&)>& make) {
+  GraphBuilder builder;
+  std::vector<Operand> ops;
+  std::map<std::string, Tensor> feeds;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const std::string name = "in" + std::to_string(i);
+    ops.push_back(builder.Input(name, {inputs[i].dtype(), inputs[i].shape()}));
+    feeds[name] = inputs[i];
+  }
+  const Operand out = make(builder, ops);
+  const std::shared_ptr<const Graph> graph = builder.Build({{"out", out}});
+  std::string why;
+  const std::optional<BackendGraph> compiled = CompileForBackend(*graph, backend, why);
+  REQUIRE_MESSAGE(compiled, why);
+  return graph->Compute(feeds, {}, compiled->kernels).at("out").data;
+}
+
+Tensor Run(const std::vector<Tensor>& inputs,
+           const std::function<Operand(GraphBuilder&, const std::vector<Operand>&)>& make) {
+  return RunOn(TheBackend(), inputs, make);
+}
+
+Tensor F32s(const std::vector<float>& v) {
+  Tensor t = Tensor::Allocate(DataType::kFloat32, {v.size()});
+  std::memcpy(t.base<float>(), v.data(), v.size() * sizeof(float));
+  return t;
+}
+
+std::vector<float> Floats(const Tensor& t) {
+  std::vector<float> v(t.element_count());
+  for (size_t i = 0; i < v.size(); ++i) v[i] = t.At<float>(i);
+  return v;
+}
+
+double UlpsApart(float a, float b) {
+  if (std::isnan(a) && std::isnan(b)) return 0;
+  if (a == b) return 0;
+  int32_t ia, ib;
+  std::memcpy(&ia, &a, 4);
+  std::memcpy(&ib, &b, 4);
+  if ((ia < 0) != (ib < 0)) return 1e9;
+  return std::fabs(static_cast<double>(ia) - static_cast<double>(ib));
+}
+
+TEST_CASE("vulkan: a device is there (CI runs lavapipe)") {
+  CHECK(std::string(TheBackend()->Describe()).find("unavailable") == std::string::npos);
+  MESSAGE(TheBackend()->Describe());
+}
+
+TEST_CASE("vulkan: the shaders' exp, expm1, log, tanh, sigmoid, softplus, gelu within a few ulp") {
+  std::vector<float> x;
+  for (int i = -2000; i <= 2000; ++i) x.push_back(static_cast<float>(i) * 0.0437f);
+  for (float v : {1e-3f, -1e-3f, 1e-6f, -2e-5f, 80.0f, 88.5f, -87.0f, -87.3f, -95.0f, -103.0f, 0.3f,
+                  -0.3f, 0.36f, -0.36f, 1e-30f, 1.5e-38f, 3e-39f}) {
+    x.push_back(v);
+  }
+  struct Row {
+    const char* name;
+    std::function<Operand(GraphBuilder&, const Operand&)> make;
+    std::function<double(double)> exact;
+    double max_ulp;
+  };
+  const Row rows[] = {
+      {"exp",
+       [](GraphBuilder& b, const Operand& i) { return ElementwiseUnary(b, UnaryOp::kExp, i); },
+       [](double v) { return std::exp(v); }, 3},
+      {"log",
+       [](GraphBuilder& b, const Operand& i) { return ElementwiseUnary(b, UnaryOp::kLog, i); },
+       [](double v) { return std::log(v); }, 2},
+      {"elu", [](GraphBuilder& b, const Operand& i) { return Elu(b, i); },
+       [](double v) { return v > 0 ? v : std::expm1(v); }, 3},
+      {"tanh", [](GraphBuilder& b, const Operand& i) { return Tanh(b, i); },
+       [](double v) { return std::tanh(v); }, 4},
+      {"sigmoid", [](GraphBuilder& b, const Operand& i) { return Sigmoid(b, i); },
+       [](double v) { return 1 / (1 + std::exp(-v)); }, 4},
+      {"softplus", [](GraphBuilder& b, const Operand& i) { return Softplus(b, i); },
+       [](double v) { return std::fmax(v, 0.0) + std::log1p(std::exp(-std::fabs(v))); }, 4},
+      {"gelu", [](GraphBuilder& b, const Operand& i) { return Gelu(b, i); },
+       [](double v) { return 0.5 * v * std::erfc(-v / std::sqrt(2.0)); }, 8},
+  };
+  for (const Row& r : rows) {
+    const std::string name = r.name;
+    CAPTURE(name);
+    const std::vector<float> got =
+        Floats(Run({F32s(x)}, [&](GraphBuilder& b, const std::vector<Operand>& in) {
+          return r.make(b, in[0]);
+        }));
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double e = r.exact(static_cast<double>(x[i]));
+      if (std::isnan(e)) continue;
+      CAPTURE(x[i]);
+      CHECK(UlpsApart(got[i], static_cast<float>(e)) <= r.max_ulp);
+    }
+  }
+}
+
+TEST_CASE("vulkan: the shader's erf within the 2-ULP tolerance (series, 1 - erfc, 1)") {
+  // Every 2^-12 on [-4.5, 4.5] (both sides of the switches at |x| = 1 and 4), plus tiny and
+  // subnormal arguments, where an absolute approximation such as Abramowitz-Stegun 7.1.26 is
+  // far off in ULP.
+  std::vector<float> x;
+  for (int i = -18432; i <= 18432; ++i) x.push_back(static_cast<float>(i) * 0x1p-12f);
+  for (float v : {1e-3f, -1e-3f, 1e-6f, -2e-5f, 1e-18f, 1.1e-18f, 1e-30f, 1.5e-38f, 3e-39f,
+                  1.4e-45f, -1.4e-45f, 0.99999994f, 1.0000001f, 3.9999998f, 10.0f, -1e30f}) {
+    x.push_back(v);
+  }
+  const std::vector<float> got =
+      Floats(Run({F32s(x)}, [](GraphBuilder& b, const std::vector<Operand>& in) {
+        return ElementwiseUnary(b, UnaryOp::kErf, in[0]);
+      }));
+  double worst = 0;
+  float worst_x = 0;
+  size_t over_one = 0;  // elements more than 1 ulp off
+  for (size_t i = 0; i < x.size(); ++i) {
+    const float want = static_cast<float>(std::erf(static_cast<double>(x[i])));
+    CAPTURE(x[i]);
+    const double ulps = UlpsApart(got[i], want);
+    CHECK(ulps <= 2);
+    if (ulps > 1) ++over_one;
+    if (ulps > worst) {
+      worst = ulps;
+      worst_x = x[i];
+    }
+  }
+  MESSAGE("erf: worst " << worst << " ulp at x = " << worst_x << "; " << over_one << " of "
+                        << x.size() << " more than 1 ulp off");
+}
+
+template <typename T>
+Tensor Typed(DataType type, const Shape& shape, const std::vector<T>& v) {
+  Tensor t = Tensor::Allocate(type, shape);
+  REQUIRE(v.size() == t.element_count());
+  std::memcpy(t.base<T>(), v.data(), v.size() * sizeof(T));
+  return t;
+}
+
+template <typename T>
+std::vector<T> Values(const Tensor& t) {
+  std::vector<T> v(t.element_count());
+  for (size_t i = 0; i < v.size(); ++i) v[i] = t.At<T>(i);
+  return v;
+}
+
+TEST_CASE("vulkan: float16 is widened exactly and narrowed to nearest even (all 65536 halves)") {
+  std::vector<uint16_t> all(65536);
+  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<uint16_t>(i);
+  const Tensor wide = Run({Typed<uint16_t>(DataType::kFloat16, {65536}, all)},
+                          [](GraphBuilder& b, const std::vector<Operand>& in) {
+                            return Cast(b, in[0], DataType::kFloat32);
+                          });
+  const std::vector<float> w = Values<float>(wide);
+  for (size_t i = 0; i < all.size(); ++i) {
+    const double want = Float16BitsToDouble(all[i]);
+    CAPTURE(i);
+    if (std::isnan(want)) {
+      REQUIRE(std::isnan(w[i]));
+    } else {
+      REQUIRE(static_cast<double>(w[i]) == want);
+      REQUIRE(std::signbit(w[i]) == std::signbit(want));
+    }
+  }
+  // Midpoints and quarter points between neighbouring halves (ties to even), overflow, NaN; an
+  // odd count so that the last output word is half filled.
+  std::vector<float> f;
+  for (uint32_t h = 0; h < 0x7c00; h += 3) {
+    const double lo = Float16BitsToDouble(static_cast<uint16_t>(h));
+    const double hi = Float16BitsToDouble(static_cast<uint16_t>(h + 1));
+    f.push_back(static_cast<float>((lo + hi) / 2));
+    f.push_back(-static_cast<float>(lo + (hi - lo) * 0.25));
+  }
+  f.push_back(65519.0f);
+  f.push_back(65520.0f);
+  f.push_back(-1e6f);
+  const Tensor narrow = Run({F32s(f)}, [](GraphBuilder& b, const std::vector<Operand>& in) {
+    return Cast(b, in[0], DataType::kFloat16);
+  });
+  const std::vector<uint16_t> n = Values<uint16_t>(narrow);
+  for (size_t i = 0; i < f.size(); ++i) {
+    CAPTURE(f[i]);
+    REQUIRE(n[i] == Float16::FromDouble(static_cast<double>(f[i])).bits);
+  }
+}
+
+TEST_CASE("vulkan: broadcast and strided inputs, unified memory and the staging path") {
+  // a: [37, 300] as the transpose of a dense [300, 37] buffer; b: [300] broadcast over rows.
+  Tensor dense = Tensor::Allocate(DataType::kFloat32, {300, 37});
+  Tensor b = Tensor::Allocate(DataType::kFloat32, {300});
+  for (uint64_t i = 0; i < 300 * 37; ++i) {
+    dense.base<float>()[i] = static_cast<float>(std::sin(static_cast<double>(i)));
+  }
+  for (uint64_t i = 0; i < 300; ++i) b.base<float>()[i] = 0.001f * static_cast<float>(i) - 0.15f;
+  const Tensor a = dense.Permute({1, 0});
+  setenv("NNREF_VULKAN_STAGING", "1", 1);
+  const std::shared_ptr<const Backend> staging = MakeVulkanBackend();
+  unsetenv("NNREF_VULKAN_STAGING");
+  CHECK(staging->Describe().find("staging buffers") != std::string::npos);
+  for (const auto& backend : {TheBackend(), staging}) {
+    CAPTURE(backend->Describe());
+    const Tensor sum = RunOn(backend, {a, b}, [](GraphBuilder& g, const std::vector<Operand>& in) {
+      return ElementwiseBinary(g, BinaryOp::kSub, in[0], in[1]);
+    });
+    REQUIRE(sum.shape() == Shape{37, 300});
+    for (uint64_t row = 0; row < 37; ++row) {
+      for (uint64_t col = 0; col < 300; ++col) {
+        // float32 subtraction is correctly rounded: bit-exact.
+        REQUIRE(sum.At<float>(row * 300 + col) ==
+                dense.base<float>()[col * 37 + row] - b.base<float>()[col]);
+      }
+    }
+  }
+}
+
+TEST_CASE("vulkan: integer arithmetic wraps in the operand type; 8-bit outputs pack 4 to a word") {
+  const std::vector<int8_t> a8 = {127, -128, 100, -7, 0, 5, -1};
+  const std::vector<int8_t> b8 = {1, -1, 100, 3, 0, -5, -128};
+  const Tensor s8 = Run({Typed(DataType::kInt8, {7}, a8), Typed(DataType::kInt8, {7}, b8)},
+                        [](GraphBuilder& g, const std::vector<Operand>& in) {
+                          return ElementwiseBinary(g, BinaryOp::kAdd, in[0], in[1]);
+                        });
+  CHECK(Values<int8_t>(s8) == std::vector<int8_t>{-128, 127, -56, -4, 0, 0, 127});
+  const std::vector<uint8_t> u8 = {250, 3, 200, 0, 255};
+  const Tensor m8 =
+      Run({Typed(DataType::kUint8, {5}, u8)}, [](GraphBuilder& g, const std::vector<Operand>& in) {
+        return ElementwiseBinary(g, BinaryOp::kMul, in[0], in[0]);
+      });
+  // 250^2 = 62500 = 36 mod 256; 200^2 = 40000 = 64 mod 256; 255^2 = 65025 = 1 mod 256.
+  CHECK(Values<uint8_t>(m8) == std::vector<uint8_t>{36, 9, 64, 0, 1});
+  const std::vector<int32_t> n = {-7, 7, 2147483647, -2147483647 - 1};
+  const std::vector<int32_t> d = {2, -2, -1, 3};
+  const Tensor q = Run({Typed(DataType::kInt32, {4}, n), Typed(DataType::kInt32, {4}, d)},
+                       [](GraphBuilder& g, const std::vector<Operand>& in) {
+                         return ElementwiseBinary(g, BinaryOp::kDiv, in[0], in[1]);
+                       });
+  CHECK(Values<int32_t>(q) == std::vector<int32_t>{-3, -3, -2147483647, -715827882});
+  const std::vector<uint32_t> un = {4000000000u, 7u};
+  const std::vector<uint32_t> ud = {3u, 2u};
+  const Tensor uq = Run({Typed(DataType::kUint32, {2}, un), Typed(DataType::kUint32, {2}, ud)},
+                        [](GraphBuilder& g, const std::vector<Operand>& in) {
+                          return ElementwiseBinary(g, BinaryOp::kDiv, in[0], in[1]);
+                        });
+  CHECK(Values<uint32_t>(uq) == std::vector<uint32_t>{1333333333u, 3u});
+  const std::vector<uint32_t> ux = {4000000000u, 1u, 2u};
+  const std::vector<uint32_t> uy = {1u, 4000000000u, 2u};
+  const Tensor gt = Run({Typed(DataType::kUint32, {3}, ux), Typed(DataType::kUint32, {3}, uy)},
+                        [](GraphBuilder& g, const std::vector<Operand>& in) {
+                          return ElementwiseLogical(g, LogicalOp::kGreater, in[0], in[1]);
+                        });
+  CHECK(Values<uint8_t>(gt) == std::vector<uint8_t>{1, 0, 0});  // unsigned comparison
+}
+
+TEST_CASE("vulkan: int64 and uint64 beyond 32 bits (shaderInt64)") {
+  const std::vector<int64_t> a = {int64_t{1} << 40, -(int64_t{3} << 33), 9000000000000000000, -5};
+  const std::vector<int64_t> b = {3, 7, 2, -1};
+  const Tensor p = Run({Typed(DataType::kInt64, {4}, a), Typed(DataType::kInt64, {4}, b)},
+                       [](GraphBuilder& g, const std::vector<Operand>& in) {
+                         return ElementwiseBinary(g, BinaryOp::kMul, in[0], in[1]);
+                       });
+  // 9e18 * 2 wraps: 18e18 - 2^64 = -446744073709551616.
+  CHECK(Values<int64_t>(p) ==
+        std::vector<int64_t>{int64_t{3} << 40, -(int64_t{21} << 33), -446744073709551616, 5});
+  const std::vector<uint64_t> u = {18446744073709551615ull, 1ull << 63};
+  const Tensor f =
+      Run({Typed(DataType::kUint64, {2}, u)}, [](GraphBuilder& g, const std::vector<Operand>& in) {
+        return Cast(g, in[0], DataType::kFloat32);
+      });
+  CHECK(Values<float>(f) == std::vector<float>{18446744073709551616.0f, 9223372036854775808.0f});
+  const std::vector<float> x = {-3.75f, 1e10f, 123456.9f};
+  const Tensor i = Run({F32s(x)}, [](GraphBuilder& g, const std::vector<Operand>& in) {
+    return Cast(g, in[0], DataType::kInt64);
+  });
+  CHECK(Values<int64_t>(i) == std::vector<int64_t>{-3, 10000000000, 123456});
+}
+
+TEST_CASE("vulkan: where, clamp and logical operators on broadcast operands") {
+  const std::vector<uint8_t> c = {1, 0, 0, 1, 1, 0};
+  const Tensor w = Run({Typed(DataType::kUint8, {2, 3}, c), F32s({10, 20, 30}), F32s({-1})},
+                       [](GraphBuilder& g, const std::vector<Operand>& in) {
+                         return Where(g, in[0], in[1], in[2]);
+                       });
+  CHECK(Floats(w) == std::vector<float>{10, -1, -1, 10, 20, -1});
+  MLClampOptions o;
+  o.minValue = MLNumber::FromDouble(-2);
+  o.maxValue = MLNumber::FromDouble(3);
+  const std::vector<int8_t> v = {-100, -2, 0, 3, 100};
+  const Tensor cl =
+      Run({Typed(DataType::kInt8, {5}, v)},
+          [&](GraphBuilder& g, const std::vector<Operand>& in) { return Clamp(g, in[0], o); });
+  CHECK(Values<int8_t>(cl) == std::vector<int8_t>{-2, -2, 0, 3, 3});
+  const Tensor nan =
+      Run({F32s({NAN, 1.0f, INFINITY, -0.0f, -INFINITY})},
+          [](GraphBuilder& g, const std::vector<Operand>& in) {
+            return ElementwiseLogical(g, LogicalOp::kIsInfinite, in[0], std::nullopt);
+          });
+  CHECK(Values<uint8_t>(nan) == std::vector<uint8_t>{0, 0, 1, 0, 1});
+}
+
+TEST_CASE("vulkan: sin, cos and tan of large arguments (exact argument reduction)") {
+  const std::vector<float> x = {1e30f, -1e30f, 3.4028235e38f, 65504.0f,
+                                1e4f,  -1e4f,  3.14159265f,   1.57079633f,
+                                0.5f,  100.0f, 7.0e7f,        1.5e-40f};
+  const struct {
+    UnaryOp op;
+    double (*f)(double);
+  } fns[] = {{UnaryOp::kSin, [](double v) { return std::sin(v); }},
+             {UnaryOp::kCos, [](double v) { return std::cos(v); }},
+             {UnaryOp::kTan, [](double v) { return std::tan(v); }}};
+  for (const auto& fn : fns) {
+    const std::vector<float> got =
+        Floats(Run({F32s(x)}, [&](GraphBuilder& g, const std::vector<Operand>& in) {
+          return ElementwiseUnary(g, fn.op, in[0]);
+        }));
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double want = fn.f(static_cast<double>(x[i]));  // glibc reduces exactly too
+      CAPTURE(x[i]);
+      CHECK(std::fabs(static_cast<double>(got[i]) - want) <=
+            4e-7 * std::fmax(1.0, std::fabs(want)));
+    }
+  }
+}
+
+TEST_CASE("vulkan: pow near overflow and underflow within a few ulp") {
+  const std::vector<float> a = {1.5f, 0.5f, 2.0f, 10.0f, 0.9999f, 1.0001f, 3.0f, -2.0f};
+  const std::vector<float> b = {218.0f,    148.5f,     -127.5f, 38.5f,
+                                800000.0f, -850000.0f, 80.7f,   127.0f};
+  const std::vector<float> got =
+      Floats(Run({F32s(a), F32s(b)}, [](GraphBuilder& g, const std::vector<Operand>& in) {
+        return ElementwiseBinary(g, BinaryOp::kPow, in[0], in[1]);
+      }));
+  for (size_t i = 0; i < a.size(); ++i) {
+    const double want = std::pow(static_cast<double>(a[i]), static_cast<double>(b[i]));
+    CAPTURE(a[i]);
+    CAPTURE(b[i]);
+    CHECK(UlpsApart(got[i], static_cast<float>(want)) <= 4);
+  }
+}
+
+// Exact dot products of float32 values: every product is exact in double and, for these small
+// integers scaled by powers of two, so is the sum.
+TEST_CASE("vulkan: matmul with cancelling products and broadcast batches; gemm options") {
+  // a: [2, 3, 4], b: [4, 5] broadcast over a's batch. Values mix 2^20-scale terms that cancel.
+  std::vector<float> av(24), bv(20);
+  for (size_t i = 0; i < av.size(); ++i) {
+    av[i] = static_cast<float>((static_cast<int>(i * 7) % 11) - 5) * (i % 2 ? 1048576.0f : 0.001f);
+  }
+  for (size_t i = 0; i < bv.size(); ++i) {
+    bv[i] = static_cast<float>((static_cast<int>(i * 5) % 13) - 6) * (i % 3 ? 1.0f : 0.25f);
+  }
+  const Tensor a = Typed(DataType::kFloat32, {2, 3, 4}, av);
+  const Tensor b = Typed(DataType::kFloat32, {4, 5}, bv);
+  const Tensor c = Run({a, b}, [](GraphBuilder& g, const std::vector<Operand>& in) {
+    return Matmul(g, in[0], in[1]);
+  });
+  REQUIRE(c.shape() == Shape{2, 3, 5});
+  for (size_t bt = 0; bt < 2; ++bt) {
+    for (size_t m = 0; m < 3; ++m) {
+      for (size_t n = 0; n < 5; ++n) {
+        double want = 0;
+        for (size_t k = 0; k < 4; ++k) {
+          want += static_cast<double>(av[bt * 12 + m * 4 + k]) * static_cast<double>(bv[k * 5 + n]);
+        }
+        CAPTURE(bt);
+        CAPTURE(m);
+        CAPTURE(n);
+        CHECK(UlpsApart(c.At<float>(bt * 15 + m * 5 + n), static_cast<float>(want)) <= 1);
+      }
+    }
+  }
+  // gemm: alpha * A^T * B^T + beta * c with c [5] broadcast over rows; A: [4, 3], B: [5, 4].
+  const Tensor at =
+      Typed(DataType::kFloat32, {4, 3}, std::vector<float>(av.begin(), av.begin() + 12));
+  const Tensor btr = Typed(DataType::kFloat32, {5, 4}, bv);
+  const Tensor cc = F32s({1, -2, 3.5f, 0.25f, 1e6f});
+  MLGemmOptions o;
+  o.alpha = 0.5;
+  o.beta = -2;
+  o.aTranspose = true;
+  o.bTranspose = true;
+  const Tensor gm = Run({at, btr, cc}, [&](GraphBuilder& g, const std::vector<Operand>& in) {
+    MLGemmOptions opt = o;
+    opt.c = in[2];
+    return Gemm(g, in[0], in[1], opt);
+  });
+  REQUIRE(gm.shape() == Shape{3, 5});
+  for (size_t m = 0; m < 3; ++m) {
+    for (size_t n = 0; n < 5; ++n) {
+      double want = 0;
+      for (size_t k = 0; k < 4; ++k) {
+        want += static_cast<double>(av[k * 3 + m]) * static_cast<double>(bv[n * 4 + k]);
+      }
+      want = 0.5 * want - 2 * static_cast<double>(cc.At<float>(n));
+      CAPTURE(m);
+      CAPTURE(n);
+      CHECK(UlpsApart(gm.At<float>(m * 5 + n), static_cast<float>(want)) <= 1);
+    }
+  }
+}
+
+TEST_CASE("vulkan: a tensor beyond maxStorageBufferRange is refused with the reason") {
+  GraphBuilder builder;
+  // 48 Mi float32 elements = 192 MiB, above lavapipe's 128 MiB (no data is ever allocated).
+  const Operand x = builder.Input("x", {DataType::kFloat32, {48, 1024, 1024}});
+  const Operand y = ElementwiseUnary(builder, UnaryOp::kNeg, x);
+  const std::shared_ptr<const Graph> graph = builder.Build({{"y", y}});
+  std::string why;
+  const std::optional<BackendGraph> compiled = CompileForBackend(*graph, TheBackend(), why);
+  CHECK_FALSE(compiled);
+  CHECK(why.find("maxStorageBufferRange") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace nnref
