@@ -154,15 +154,9 @@ class ElementwiseKernel final : public Kernel {
           stride *= n;
         }
       }
-      const uint64_t size = ElementSize(desc.dataType);
-      const uint64_t per = size >= 4 ? 1 : 4 / size;
-      const uint64_t invocations = (count + per - 1) / per;
-      std::span<std::byte> bytes(result.buffer()->data(), count * size);
-      device_->Run(shader_, params, views, bytes, (invocations + kLocalSize - 1) / kLocalSize);
+      Dispatch(*device_, shader_, params, views, result);
     }
-    std::vector<OperandValue> values(1);
-    values[0].data = std::move(result);
-    return values;
+    return OneOutput(std::move(result));
   }
 
  private:

@@ -4,8 +4,10 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ops/backend.h"
 #include "ops/vulkan/device.h"
@@ -35,5 +37,22 @@ uint64_t ByteSize(const OperandDescriptor& desc);
 // Why an operand of operator `index` cannot be bound (larger than maxStorageBufferRange), or "".
 std::string CheckBindable(const Graph& graph, size_t index, const DeviceInfo& device);
 bool Is64Bit(DataType t);
+
+// Fills `result` (dense, freshly allocated) with one run of `shader`: binding 0 = `params`,
+// bindings 1.. = `inputs`, one invocation per 32-bit word of the result (an element of 32 or 64
+// bits, two of 16, four of 8). Nothing runs for an empty result.
+void Dispatch(Device& device, Shader shader, std::span<const uint32_t> params,
+              std::span<const Bytes> inputs, Tensor& result);
+
+// The kernel result of a single-output operator.
+std::vector<OperandValue> OneOutput(Tensor result);
+
+// The node's validated attributes of type A, or null with `why` (a node built without them).
+template <typename A>
+const A* AttributesOf(const OperatorNode& node, std::string& why) {
+  const A* a = node.Attributes<A>();
+  if (a == nullptr) why = node.op + " node without attributes";
+  return a;
+}
 
 }  // namespace nnref::vk

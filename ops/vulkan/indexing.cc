@@ -60,16 +60,9 @@ class IndexingKernel final : public Kernel {
       std::vector<std::vector<std::byte>> data;
       for (const OperandValue* v : in) data.push_back(v->data.Bytes());
       const std::vector<Bytes> views(data.begin(), data.end());
-      const uint64_t size = ElementSize(desc.dataType);
-      const uint64_t per = size >= 4 ? 1 : 4 / size;
-      const uint64_t invocations = (count + per - 1) / per;
-      std::span<std::byte> bytes(result.buffer()->data(), desc.ByteLength());
-      device_->Run(Shader::kGather, params, views, bytes,
-                   (invocations + kLocalSize - 1) / kLocalSize);
+      Dispatch(*device_, Shader::kGather, params, views, result);
     }
-    std::vector<OperandValue> values(1);
-    values[0].data = std::move(result);
-    return values;
+    return OneOutput(std::move(result));
   }
 
  private:

@@ -44,9 +44,7 @@ class LayoutKernel final : public Kernel {
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
     if (op_ == "concat") {
-      std::vector<OperandValue> values(1);
-      values[0].data = RunConcat(in, out[0]);
-      return values;
+      return OneOutput(RunConcat(in, out[0]));
     }
     const Tensor& input = in[0]->data;
     const std::vector<std::byte> data = input.Bytes();
@@ -82,12 +80,7 @@ class LayoutKernel final : public Kernel {
       params[kAxes + k] = static_cast<uint32_t>(in[k]->data.shape()[axis]);
     }
     const Bytes views[] = {packed};
-    const uint64_t size = ElementSize(desc.dataType);
-    const uint64_t per = size >= 4 ? 1 : 4 / size;
-    const uint64_t invocations = (count + per - 1) / per;
-    std::span<std::byte> bytes(result.buffer()->data(), desc.ByteLength());
-    device_->Run(Shader::kLayout, params, views, bytes,
-                 (invocations + kLocalSize - 1) / kLocalSize);
+    Dispatch(*device_, Shader::kLayout, params, views, result);
     return result;
   }
 
@@ -164,12 +157,7 @@ class LayoutKernel final : public Kernel {
       w[6] = axes[i].flags;
     }
     const Bytes views[] = {data};
-    const uint64_t size = ElementSize(desc.dataType);
-    const uint64_t per = size >= 4 ? 1 : 4 / size;
-    const uint64_t invocations = (count + per - 1) / per;
-    std::span<std::byte> bytes(result.buffer()->data(), desc.ByteLength());
-    device_->Run(Shader::kLayout, params, views, bytes,
-                 (invocations + kLocalSize - 1) / kLocalSize);
+    Dispatch(*device_, Shader::kLayout, params, views, result);
     return result;
   }
 

@@ -95,15 +95,9 @@ class MatmulKernel final : public Kernel {
         params[kOffsets + 2 * batch + 1] = static_cast<uint32_t>(ob);
       }
       std::vector<Bytes> views(data.begin(), data.end());
-      const uint64_t per = desc.dataType == DataType::kFloat16 ? 2 : 1;
-      const uint64_t invocations = (count + per - 1) / per;
-      std::span<std::byte> bytes(result.buffer()->data(), desc.ByteLength());
-      device_->Run(Shader::kMatmul, params, views, bytes,
-                   (invocations + kLocalSize - 1) / kLocalSize);
+      Dispatch(*device_, Shader::kMatmul, params, views, result);
     }
-    std::vector<OperandValue> values(1);
-    values[0].data = std::move(result);
-    return values;
+    return OneOutput(std::move(result));
   }
 
  private:
@@ -199,15 +193,9 @@ class Conv2dKernel final : public Kernel {
       std::vector<std::vector<std::byte>> data{input.Bytes(), filter.Bytes()};
       if (params[18]) data.push_back(in[2]->data.Bytes());
       std::vector<Bytes> views(data.begin(), data.end());
-      const uint64_t per = desc.dataType == DataType::kFloat16 ? 2 : 1;
-      const uint64_t invocations = (count + per - 1) / per;
-      std::span<std::byte> bytes(result.buffer()->data(), desc.ByteLength());
-      device_->Run(Shader::kConv2d, params, views, bytes,
-                   (invocations + kLocalSize - 1) / kLocalSize);
+      Dispatch(*device_, Shader::kConv2d, params, views, result);
     }
-    std::vector<OperandValue> values(1);
-    values[0].data = std::move(result);
-    return values;
+    return OneOutput(std::move(result));
   }
 
  private:
@@ -227,30 +215,21 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
                                    const std::shared_ptr<Device>& device, std::string& why) {
   const OperatorNode& node = graph.operators()[index];
   if (node.op == "conv2d") {
-    const auto* conv = node.Attributes<Conv2dAttributes>();
-    if (conv == nullptr) {
-      why = "conv2d node without attributes";
-      return nullptr;
-    }
+    const auto* conv = AttributesOf<Conv2dAttributes>(node, why);
+    if (conv == nullptr) return nullptr;
     return std::make_shared<Conv2dKernel>(device, ConvParamsOf(*conv));
   }
   if (node.op == "convTranspose2d") {
-    const auto* conv = node.Attributes<ConvTranspose2dAttributes>();
-    if (conv == nullptr) {
-      why = "convTranspose2d node without attributes";
-      return nullptr;
-    }
+    const auto* conv = AttributesOf<ConvTranspose2dAttributes>(node, why);
+    if (conv == nullptr) return nullptr;
     ConvParams p = ConvParamsOf(*conv);
     p.transposed = true;
     return std::make_shared<Conv2dKernel>(device, p);
   }
   const GemmAttributes* gemm = nullptr;
   if (node.op == "gemm") {
-    gemm = node.Attributes<GemmAttributes>();
-    if (gemm == nullptr) {
-      why = "gemm node without attributes";
-      return nullptr;
-    }
+    gemm = AttributesOf<GemmAttributes>(node, why);
+    if (gemm == nullptr) return nullptr;
   }
   return std::make_shared<MatmulKernel>(device, gemm);
 }

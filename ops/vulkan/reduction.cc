@@ -50,15 +50,9 @@ class ReduceKernel final : public Kernel {
       const std::vector<uint32_t> params = {
           static_cast<uint32_t>(desc.dataType), static_cast<uint32_t>(a_.op),
           static_cast<uint32_t>(run), static_cast<uint32_t>(count)};
-      const uint64_t size = ElementSize(desc.dataType);
-      const uint64_t per = size >= 4 ? 1 : 4 / size;
-      const uint64_t invocations = (count + per - 1) / per;
-      std::span<std::byte> bytes(result.buffer()->data(), desc.ByteLength());
-      device_->Run(shader_, params, views, bytes, (invocations + kLocalSize - 1) / kLocalSize);
+      Dispatch(*device_, shader_, params, views, result);
     }
-    std::vector<OperandValue> values(1);
-    values[0].data = std::move(result);
-    return values;
+    return OneOutput(std::move(result));
   }
 
  private:
@@ -93,15 +87,9 @@ class SoftmaxKernel final : public Kernel {
       const std::vector<uint32_t> params = {static_cast<uint32_t>(desc.dataType), 10,
                                             static_cast<uint32_t>(input.shape()[axis_]),
                                             static_cast<uint32_t>(count)};
-      const uint64_t per = desc.dataType == DataType::kFloat16 ? 2 : 1;
-      const uint64_t invocations = (count + per - 1) / per;
-      std::span<std::byte> bytes(result.buffer()->data(), desc.ByteLength());
-      device_->Run(Shader::kReduce, params, views, bytes,
-                   (invocations + kLocalSize - 1) / kLocalSize);
+      Dispatch(*device_, Shader::kReduce, params, views, result);
     }
-    std::vector<OperandValue> values(1);
-    values[0].data = result.Permute(inverse).Contiguous();
-    return values;
+    return OneOutput(result.Permute(inverse).Contiguous());
   }
 
  private:
@@ -173,15 +161,9 @@ class NormalizationKernel final : public Kernel {
                                             std::bit_cast<uint32_t>(static_cast<float>(a_.epsilon)),
                                             flags,
                                             static_cast<uint32_t>(aux_len)};
-      const uint64_t per = desc.dataType == DataType::kFloat16 ? 2 : 1;
-      const uint64_t invocations = (count + per - 1) / per;
-      std::span<std::byte> bytes(result.buffer()->data(), desc.ByteLength());
-      device_->Run(Shader::kReduce, params, views, bytes,
-                   (invocations + kLocalSize - 1) / kLocalSize);
+      Dispatch(*device_, Shader::kReduce, params, views, result);
     }
-    std::vector<OperandValue> values(1);
-    values[0].data = rank == 0 ? result : result.Permute(inverse).Contiguous();
-    return values;
+    return OneOutput(rank == 0 ? result : result.Permute(inverse).Contiguous());
   }
 
  private:
@@ -234,15 +216,9 @@ class ArgCumulativeKernel final : public Kernel {
                                             0,
                                             0,
                                             static_cast<uint32_t>(desc.dataType)};
-      const uint64_t size = ElementSize(desc.dataType);
-      const uint64_t per = size >= 4 ? 1 : 4 / size;
-      const uint64_t invocations = (count + per - 1) / per;
-      std::span<std::byte> bytes(result.buffer()->data(), desc.ByteLength());
-      device_->Run(shader_, params, views, bytes, (invocations + kLocalSize - 1) / kLocalSize);
+      Dispatch(*device_, shader_, params, views, result);
     }
-    std::vector<OperandValue> values(1);
-    values[0].data = cumulative ? result.Permute(inverse).Contiguous() : result;
-    return values;
+    return OneOutput(cumulative ? result.Permute(inverse).Contiguous() : result);
   }
 
  private:
@@ -281,30 +257,21 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
                                    const std::shared_ptr<Device>& device, std::string& why) {
   const OperatorNode& node = graph.operators()[index];
   if (node.op == "softmax") {
-    const auto* s = node.Attributes<SoftmaxAttributes>();
-    if (s == nullptr) {
-      why = "softmax node without attributes";
-      return nullptr;
-    }
+    const auto* s = AttributesOf<SoftmaxAttributes>(node, why);
+    if (s == nullptr) return nullptr;
     return std::make_shared<SoftmaxKernel>(device, s->axis);
   }
   if (IsArgCumulative(node.op)) {
     ArgCumulativeParams c;
     if (node.op == "cumulativeSum") {
-      const auto* a = node.Attributes<CumulativeSumAttributes>();
-      if (a == nullptr) {
-        why = node.op + " node without attributes";
-        return nullptr;
-      }
+      const auto* a = AttributesOf<CumulativeSumAttributes>(node, why);
+      if (a == nullptr) return nullptr;
       c.axis = a->axis;
       c.exclusive = a->exclusive;
       c.reversed = a->reversed;
     } else {
-      const auto* a = node.Attributes<ArgMinMaxAttributes>();
-      if (a == nullptr) {
-        why = node.op + " node without attributes";
-        return nullptr;
-      }
+      const auto* a = AttributesOf<ArgMinMaxAttributes>(node, why);
+      if (a == nullptr) return nullptr;
       c.axis = a->axis;
       c.is_max = node.op == "argMax";
     }
@@ -313,18 +280,12 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
                                                  wide ? Shader::kReduce64 : Shader::kReduce);
   }
   if (IsNormalization(node.op)) {
-    const auto* n = node.Attributes<NormalizationAttributes>();
-    if (n == nullptr) {
-      why = node.op + " node without attributes";
-      return nullptr;
-    }
+    const auto* n = AttributesOf<NormalizationAttributes>(node, why);
+    if (n == nullptr) return nullptr;
     return std::make_shared<NormalizationKernel>(device, node.op, *n);
   }
-  const auto* a = node.Attributes<ReduceAttributes>();
-  if (a == nullptr) {
-    why = node.op + " node without attributes";
-    return nullptr;
-  }
+  const auto* a = AttributesOf<ReduceAttributes>(node, why);
+  if (a == nullptr) return nullptr;
   const bool wide = Is64Bit(graph.operand(node.inputs[0]).desc.dataType);
   return std::make_shared<ReduceKernel>(device, *a, wide ? Shader::kReduce64 : Shader::kReduce);
 }

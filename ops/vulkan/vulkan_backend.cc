@@ -30,6 +30,23 @@ std::string CheckBindable(const Graph& graph, size_t index, const DeviceInfo& de
   return "";
 }
 
+void Dispatch(Device& device, Shader shader, std::span<const uint32_t> params,
+              std::span<const Bytes> inputs, Tensor& result) {
+  const uint64_t count = result.element_count();
+  if (count == 0) return;
+  const uint64_t size = ElementSize(result.dtype());
+  const uint64_t per = size >= 4 ? 1 : 4 / size;
+  const uint64_t invocations = (count + per - 1) / per;
+  std::span<std::byte> bytes(result.buffer()->data(), count * size);
+  device.Run(shader, params, inputs, bytes, (invocations + kLocalSize - 1) / kLocalSize);
+}
+
+std::vector<OperandValue> OneOutput(Tensor result) {
+  std::vector<OperandValue> values(1);
+  values[0].data = std::move(result);
+  return values;
+}
+
 namespace {
 
 const std::array<const Family*, 6> kFamilies = {&kElementwiseFamily, &kLinearAlgebraFamily,

@@ -46,15 +46,9 @@ class Pool2dKernel final : public Kernel {
       };
       const std::vector<std::byte> data = input.Bytes();
       const Bytes views[] = {data};
-      const uint64_t size = ElementSize(desc.dataType);
-      const uint64_t per = size >= 4 ? 1 : 4 / size;
-      const uint64_t invocations = (count + per - 1) / per;
-      std::span<std::byte> bytes(result.buffer()->data(), desc.ByteLength());
-      device_->Run(shader_, params, views, bytes, (invocations + kLocalSize - 1) / kLocalSize);
+      Dispatch(*device_, shader_, params, views, result);
     }
-    std::vector<OperandValue> values(1);
-    values[0].data = std::move(result);
-    return values;
+    return OneOutput(std::move(result));
   }
 
  private:
@@ -91,16 +85,9 @@ class Resample2dKernel final : public Kernel {
       }
       const std::vector<std::byte> data = input.Bytes();
       const Bytes views[] = {data};
-      const uint64_t size = ElementSize(desc.dataType);
-      const uint64_t per = size >= 4 ? 1 : 4 / size;
-      const uint64_t invocations = (count + per - 1) / per;
-      std::span<std::byte> bytes(result.buffer()->data(), desc.ByteLength());
-      device_->Run(Shader::kResample, params, views, bytes,
-                   (invocations + kLocalSize - 1) / kLocalSize);
+      Dispatch(*device_, Shader::kResample, params, views, result);
     }
-    std::vector<OperandValue> values(1);
-    values[0].data = std::move(result);
-    return values;
+    return OneOutput(std::move(result));
   }
 
  private:
@@ -131,11 +118,8 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
                                    const std::shared_ptr<Device>& device, std::string& why) {
   const OperatorNode& node = graph.operators()[index];
   if (node.op == "resample2d") {
-    const auto* r = node.Attributes<Resample2dAttributes>();
-    if (r == nullptr) {
-      why = "resample2d node without attributes";
-      return nullptr;
-    }
+    const auto* r = AttributesOf<Resample2dAttributes>(node, why);
+    if (r == nullptr) return nullptr;
     const Shape& out = graph.operand(node.outputs[0]).desc.shape;
     // The linear weights' products must stay exact: den_y den_x = 4 m_y m_x below 2^24, and
     // their product with an 8-bit value within int32.
@@ -147,11 +131,8 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
     }
     return std::make_shared<Resample2dKernel>(device, *r);
   }
-  const auto* a = node.Attributes<Pool2dAttributes>();
-  if (a == nullptr) {
-    why = node.op + " node without attributes";
-    return nullptr;
-  }
+  const auto* a = AttributesOf<Pool2dAttributes>(node, why);
+  if (a == nullptr) return nullptr;
   const bool wide = Is64Bit(graph.operand(node.inputs[0]).desc.dataType);
   return std::make_shared<Pool2dKernel>(device, static_cast<uint32_t>(PoolCode(node.op)), *a,
                                         wide ? Shader::kPool2d64 : Shader::kPool2d);
