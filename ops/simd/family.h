@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "ops/backend.h"
-#include "ops/simd/thread_pool.h"
+#include "ref/parallel/parallel.h"
 
 namespace nnref::simd {
 

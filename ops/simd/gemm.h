@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <span>
 
-#include "ops/simd/thread_pool.h"
+#include "ref/parallel/parallel.h"
 
 namespace nnref::simd {
 

@@ -17,7 +17,7 @@
 #include "ops/matmul_gemm.h"
 #include "ops/simd/gemm.h"
 #include "ops/simd/simd_backend.h"
-#include "ops/simd/thread_pool.h"
+#include "ref/parallel/parallel.h"
 
 namespace nnref {
 namespace {
@@ -103,7 +103,7 @@ void CheckGemm(size_t m, size_t n, size_t k, const Layout& la, const Layout& lb,
   const simd::MatrixView va = Store(a, m, k, la, sa), vb = Store(b, k, n, lb, sb);
   const int64_t ldc = static_cast<int64_t>(n) + 3;
   std::vector<double> c1(static_cast<size_t>(ldc) * m, 7.0), c2 = c1;
-  simd::ThreadPool one(1), two(2);
+  ThreadPool one(1), two(2);
   const simd::GemmOperands g1{va, vb, c1.data(), ldc}, g2{va, vb, c2.data(), ldc};
   simd::Gemm(m, n, k, std::span(&g1, 1), static_cast<double>(scale), one);
   simd::Gemm(m, n, k, std::span(&g2, 1), static_cast<double>(scale), two);
@@ -158,7 +158,7 @@ TEST_CASE("simd GEMM core: -0 sums, k = 0, batches, same bits on every target") 
   // All products -0: the sum stays -0 (the chain starts at -0).
   const float a[2] = {-0.0f, 0.0f}, b[2] = {1.0f, -1.0f};
   double c[1] = {5};
-  simd::ThreadPool pool(2);
+  ThreadPool pool(2);
   const simd::GemmOperands g{{a, 2, 1}, {b, 1, 1}, c, 1};
   simd::Gemm(1, 1, 2, std::span(&g, 1), 1.0, pool);
   CHECK(c[0] == 0.0);
