@@ -32,9 +32,9 @@ std::string CheckBindable(const Graph& graph, size_t index, const DeviceInfo& de
 
 namespace {
 
-const std::array<const Family*, 6> kFamilies = {&kElementwiseFamily, &kLinearAlgebraFamily,
-                                                &kWindowFamily,      &kReductionFamily,
-                                                &kLayoutFamily,      &kIndexingFamily};
+const std::array<const Family*, 7> kFamilies = {
+    &kElementwiseFamily, &kLinearAlgebraFamily, &kWindowFamily,   &kReductionFamily,
+    &kLayoutFamily,      &kIndexingFamily,      &kRecurrentFamily};
 
 bool EnvFlag(const char* name) {
   const char* v = std::getenv(name);
