@@ -15,6 +15,7 @@
 // the difference.
 #include <array>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "numerics/float16.h"
@@ -205,6 +206,20 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
   const auto* a = node.Attributes<RecurrentAttributes>();
   if (a == nullptr) {
     why = node.op + " node without attributes";
+    return nullptr;
+  }
+  // The direction's operands are bound as one buffer (in1): it must fit one storage binding too
+  // (each operand alone was checked by CheckBindable).
+  const uint64_t gh = (a->lstm ? 4 : 3) * a->hidden_size;
+  const uint64_t elements = gh * (a->input_size + a->hidden_size) + (a->bias >= 0 ? gh : 0) +
+                            (a->recurrent_bias >= 0 ? gh : 0) +
+                            (a->peephole_weight >= 0 ? 3 * a->hidden_size : 0);
+  const uint64_t bytes =
+      elements * (graph.operand(node.inputs.at(0)).desc.dataType == DataType::kFloat16 ? 2 : 4);
+  if (bytes + 16 > device->info().max_storage_buffer_range) {
+    why = "the packed weights of one direction (" + std::to_string(bytes) +
+          " bytes) exceed the device's maxStorageBufferRange (" +
+          std::to_string(device->info().max_storage_buffer_range) + ")";
     return nullptr;
   }
   return std::make_shared<RecurrentKernel>(device, *a);

@@ -793,5 +793,20 @@ TEST_CASE("vulkan: a tensor beyond maxStorageBufferRange is refused with the rea
   CHECK(why.find("maxStorageBufferRange") != std::string::npos);
 }
 
+TEST_CASE("vulkan: gru whose packed weights exceed maxStorageBufferRange is refused") {
+  GraphBuilder builder;
+  // weight and recurrentWeight [1, 9216, 3072] float32: 108 MiB each, bindable alone, not packed
+  // together (lavapipe's range is 128 MiB; no data is ever allocated).
+  const Operand x = builder.Input("x", {DataType::kFloat32, {1, 1, 3072}});
+  const Operand w = builder.Input("w", {DataType::kFloat32, {1, 9216, 3072}});
+  const Operand r = builder.Input("r", {DataType::kFloat32, {1, 9216, 3072}});
+  const std::vector<Operand> y = Gru(builder, x, w, r, 1, 3072);
+  const std::shared_ptr<const Graph> graph = builder.Build({{"y", y[0]}});
+  std::string why;
+  const std::optional<BackendGraph> compiled = CompileForBackend(*graph, TheBackend(), why);
+  CHECK_FALSE(compiled);
+  CHECK(why.find("packed weights of one direction") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace nnref
