@@ -1,7 +1,7 @@
-// One step of one direction of gru (§api-mlgraphbuilder-gru), gruCell (§api-mlgraphbuilder-grucell),
-// lstm (§api-mlgraphbuilder-lstm) and lstmCell (§api-mlgraphbuilder-lstmcell) for the vulkan
-// backend (ops/vulkan/recurrent.cc runs it once per step and direction). One invocation per
-// (batch row n, hidden unit j). Bindings:
+// One step of one direction of gru (§api-mlgraphbuilder-gru), gruCell
+// (§api-mlgraphbuilder-grucell), lstm (§api-mlgraphbuilder-lstm) and lstmCell
+// (§api-mlgraphbuilder-lstmcell) for the vulkan backend (ops/vulkan/recurrent.cc runs it once per
+// step and direction). One invocation per (batch row n, hidden unit j). Bindings:
 //   in0 = the step's input rows x_t [batch, inputSize] in the operands' type (float32 or float16,
 //         packed two to a word);
 //   in1 = the direction's weight [G H, inputSize], recurrentWeight [G H, H], bias [G H],
