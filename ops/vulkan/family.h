@@ -1,5 +1,5 @@
-// The vulkan backend's operator families (elementwise.cc, linear_algebra.cc); vulkan_backend.cc
-// asks each in turn, as the simd backend does.
+// The vulkan backend's operator families (elementwise.cc, linear_algebra.cc, ...);
+// vulkan_backend.cc asks each in turn, as the simd backend does.
 #pragma once
 
 #include <memory>
@@ -31,6 +31,7 @@ extern const Family kWindowFamily;         // pools, resample2d
 extern const Family kReductionFamily;      // reductions, softmax
 extern const Family kLayoutFamily;         // data movement
 extern const Family kIndexingFamily;       // gather*, scatter*
+extern const Family kRecurrentFamily;      // gru, gruCell, lstm, lstmCell
 
 // Byte size of a tensor of `desc`.
 uint64_t ByteSize(const OperandDescriptor& desc);

@@ -46,6 +46,10 @@ const uint32_t kResample[] = {
 #include "ops/vulkan/shaders/resample.spv.inc"
 };
 
+const uint32_t kRnn[] = {
+#include "ops/vulkan/shaders/rnn.spv.inc"
+};
+
 const ShaderCode kCodes[] = {
     {"elementwise.comp", kElementwise, std::size(kElementwise), false},
     {"elementwise.comp (NNVK_INT64)", kElementwise64, std::size(kElementwise64), true},
@@ -58,6 +62,7 @@ const ShaderCode kCodes[] = {
     {"layout.comp", kLayout, std::size(kLayout), false},
     {"gather.comp", kGather, std::size(kGather), false},
     {"resample.comp", kResample, std::size(kResample), false},
+    {"rnn.comp", kRnn, std::size(kRnn), false},
 };
 static_assert(std::size(kCodes) == static_cast<size_t>(Shader::kCount));
 }  // namespace

@@ -25,6 +25,7 @@ enum class Shader : uint8_t {
   kLayout,         // layout.comp: data movement
   kGather,         // gather.comp: gather and scatter
   kResample,       // resample.comp: resample2d
+  kRnn,            // rnn.comp: one step of gru, gruCell, lstm, lstmCell
   kCount
 };
 

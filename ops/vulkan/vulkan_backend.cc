@@ -49,9 +49,9 @@ std::vector<OperandValue> OneOutput(Tensor result) {
 
 namespace {
 
-const std::array<const Family*, 6> kFamilies = {&kElementwiseFamily, &kLinearAlgebraFamily,
-                                                &kWindowFamily,      &kReductionFamily,
-                                                &kLayoutFamily,      &kIndexingFamily};
+const std::array<const Family*, 7> kFamilies = {
+    &kElementwiseFamily, &kLinearAlgebraFamily, &kWindowFamily,   &kReductionFamily,
+    &kLayoutFamily,      &kIndexingFamily,      &kRecurrentFamily};
 
 bool EnvFlag(const char* name) {
   const char* v = std::getenv(name);

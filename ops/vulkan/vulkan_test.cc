@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "ops/elementwise_logical.h"
 #include "ops/elementwise_unary.h"
 #include "ops/matmul_gemm.h"
+#include "ops/rnn.h"
 #include "ops/vulkan/vulkan_backend.h"
 #include "ref/graph/graph.h"
 
@@ -433,6 +435,352 @@ TEST_CASE("vulkan: matmul with cancelling products and broadcast batches; gemm o
   }
 }
 
+// ---- recurrent operators -------------------------------------------------------------------
+// Expected values from an independent double evaluation of the spec's cell equations
+// (§api-mlgraphbuilder-gru, §api-mlgraphbuilder-lstm): z = σ(x Wzᵀ + h Rzᵀ + bz + rbz), ...,
+// with the state kept in double; the backend keeps it in float32, so the comparison allows a
+// small absolute error (the values are O(1)).
+
+// Deterministic values in [-scale, scale).
+std::vector<double> Pseudo(size_t n, uint32_t seed, double scale) {
+  std::vector<double> v(n);
+  uint32_t s = seed;
+  for (double& x : v) {
+    s = s * 1664525u + 1013904223u;
+    x = (static_cast<double>(s >> 8) / 8388608.0 - 1.0) * scale;
+  }
+  return v;
+}
+
+// A float32 or float16 tensor of `v` (rounded); `v` is replaced by the rounded values.
+Tensor FloatTensor(DataType type, const Shape& shape, std::vector<double>& v) {
+  Tensor t = Tensor::Allocate(type, shape);
+  REQUIRE(v.size() == t.element_count());
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (type == DataType::kFloat16) {
+      const Float16 h = Float16::FromDouble(v[i]);
+      t.base<Float16>()[i] = h;
+      v[i] = h.ToDouble();
+    } else {
+      t.base<float>()[i] = static_cast<float>(v[i]);
+      v[i] = static_cast<double>(t.base<float>()[i]);
+    }
+  }
+  return t;
+}
+
+std::vector<double> Doubles(const Tensor& t) {
+  std::vector<double> v(t.element_count());
+  for (size_t i = 0; i < v.size(); ++i) {
+    v[i] = t.dtype() == DataType::kFloat16 ? t.At<Float16>(i).ToDouble()
+                                           : static_cast<double>(t.At<float>(i));
+  }
+  return v;
+}
+
+// Computes the outputs of `make` (over inputs named in0, in1, ...) on the vulkan backend.
+std::vector<Tensor> RunMany(
+    const std::vector<Tensor>& inputs,
+    const std::function<std::vector<Operand>(GraphBuilder&, const std::vector<Operand>&)>& make) {
+  GraphBuilder builder;
+  std::vector<Operand> ops;
+  std::map<std::string, Tensor> feeds;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const std::string name = "in" + std::to_string(i);
+    ops.push_back(builder.Input(name, {inputs[i].dtype(), inputs[i].shape()}));
+    feeds[name] = inputs[i];
+  }
+  const std::vector<Operand> outs = make(builder, ops);
+  std::vector<std::pair<std::string, Operand>> named;
+  for (size_t i = 0; i < outs.size(); ++i) named.push_back({"out" + std::to_string(i), outs[i]});
+  const std::shared_ptr<const Graph> graph = builder.Build(named);
+  std::string why;
+  const std::optional<BackendGraph> compiled = CompileForBackend(*graph, TheBackend(), why);
+  REQUIRE_MESSAGE(compiled, why);
+  const auto values = graph->Compute(feeds, {}, compiled->kernels);
+  std::vector<Tensor> result;
+  for (size_t i = 0; i < outs.size(); ++i) result.push_back(values.at(named[i].first).data);
+  return result;
+}
+
+double Sigm(double v) { return 1 / (1 + std::exp(-v)); }
+
+// Row `row` of a [rows, k] matrix dotted with a length-k vector.
+double RowDot(const double* m, size_t row, size_t k, const double* v) {
+  double s = 0;
+  for (size_t i = 0; i < k; ++i) s += m[row * k + i] * v[i];
+  return s;
+}
+
+// Every element of `got` within `abs_err` of `want`.
+void CheckClose(const std::vector<double>& got, const std::vector<double>& want, double abs_err) {
+  REQUIRE(got.size() == want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    CAPTURE(i);
+    CAPTURE(got[i]);
+    CAPTURE(want[i]);
+    CHECK(std::fabs(got[i] - want[i]) <= abs_err);
+  }
+}
+
+struct RnnCase {
+  size_t steps = 3, batch = 2, input = 3, hidden = 5;
+  MLRecurrentNetworkDirection direction = MLRecurrentNetworkDirection::kBoth;
+  DataType type = DataType::kFloat32;
+};
+
+size_t Dirs(const RnnCase& c) { return c.direction == MLRecurrentNetworkDirection::kBoth ? 2 : 1; }
+
+// The steps of direction `dir` in the order they are computed.
+std::vector<size_t> StepOrder(const RnnCase& c, size_t dir) {
+  std::vector<size_t> order;
+  for (size_t s = 0; s < c.steps; ++s) {
+    const bool back = dir == 1 || c.direction == MLRecurrentNetworkDirection::kBackward;
+    order.push_back(back ? c.steps - 1 - s : s);
+  }
+  return order;
+}
+
+TEST_CASE("vulkan: gru (resetAfter true and false, both layouts, every direction) against double") {
+  for (const bool reset_after : {true, false}) {
+    for (const auto layout : {MLGruWeightLayout::kZrn, MLGruWeightLayout::kRzn}) {
+      for (const auto direction :
+           {MLRecurrentNetworkDirection::kForward, MLRecurrentNetworkDirection::kBackward,
+            MLRecurrentNetworkDirection::kBoth}) {
+        for (const DataType type : {DataType::kFloat32, DataType::kFloat16}) {
+          RnnCase c;
+          c.direction = direction;
+          c.type = type;
+          const size_t D = Dirs(c), H = c.hidden, I = c.input, N = c.batch, G = 3 * H;
+          CAPTURE(reset_after);
+          CAPTURE(static_cast<int>(layout));
+          CAPTURE(static_cast<int>(direction));
+          CAPTURE(DataTypeName(type));
+          std::vector<double> x = Pseudo(c.steps * N * I, 1, 1.5), w = Pseudo(D * G * I, 2, 0.8),
+                              r = Pseudo(D * G * H, 3, 0.8), b = Pseudo(D * G, 4, 0.5),
+                              rb = Pseudo(D * G, 5, 0.5), h0 = Pseudo(D * N * H, 6, 1.0);
+          const std::vector<Tensor> in = {
+              FloatTensor(type, {c.steps, N, I}, x), FloatTensor(type, {D, G, I}, w),
+              FloatTensor(type, {D, G, H}, r),       FloatTensor(type, {D, G}, b),
+              FloatTensor(type, {D, G}, rb),         FloatTensor(type, {D, N, H}, h0)};
+          const std::vector<Tensor> got =
+              RunMany(in, [&](GraphBuilder& g, const std::vector<Operand>& o) {
+                MLGruOptions opt;
+                opt.bias = o[3];
+                opt.recurrentBias = o[4];
+                opt.initialHiddenState = o[5];
+                opt.resetAfter = reset_after;
+                opt.returnSequence = true;
+                opt.direction = direction;
+                opt.layout = layout;
+                return Gru(g, o[0], o[1], o[2], static_cast<uint32_t>(c.steps),
+                           static_cast<uint32_t>(H), opt);
+              });
+          REQUIRE(got.size() == 2);
+          CHECK(got[0].shape() == Shape{D, N, H});
+          CHECK(got[1].shape() == Shape{c.steps, D, N, H});
+          // zrn: update rows first; rzn: reset rows first; the new gate's rows last in both.
+          const size_t zr = layout == MLGruWeightLayout::kZrn ? 0 : H;
+          const size_t rr = layout == MLGruWeightLayout::kZrn ? H : 0, nr = 2 * H;
+          std::vector<double> out(D * N * H), seq(c.steps * D * N * H);
+          for (size_t d = 0; d < D; ++d) {
+            const double* wd = w.data() + d * G * I;
+            const double* rd = r.data() + d * G * H;
+            const double* bd = b.data() + d * G;
+            const double* rbd = rb.data() + d * G;
+            std::vector<double> h(h0.begin() + static_cast<ptrdiff_t>(d * N * H),
+                                  h0.begin() + static_cast<ptrdiff_t>((d + 1) * N * H));
+            for (size_t t : StepOrder(c, d)) {
+              std::vector<double> next(N * H);
+              for (size_t n = 0; n < N; ++n) {
+                const double* xn = x.data() + (t * N + n) * I;
+                const double* hn = h.data() + n * H;
+                std::vector<double> rgate(H), rh(H);
+                for (size_t j = 0; j < H; ++j) {
+                  rgate[j] = Sigm(RowDot(wd, rr + j, I, xn) + RowDot(rd, rr + j, H, hn) +
+                                  bd[rr + j] + rbd[rr + j]);
+                  rh[j] = rgate[j] * hn[j];
+                }
+                for (size_t j = 0; j < H; ++j) {
+                  const double z = Sigm(RowDot(wd, zr + j, I, xn) + RowDot(rd, zr + j, H, hn) +
+                                        bd[zr + j] + rbd[zr + j]);
+                  const double pre =
+                      reset_after ? RowDot(wd, nr + j, I, xn) + bd[nr + j] +
+                                        rgate[j] * (RowDot(rd, nr + j, H, hn) + rbd[nr + j])
+                                  : RowDot(wd, nr + j, I, xn) + RowDot(rd, nr + j, H, rh.data()) +
+                                        bd[nr + j] + rbd[nr + j];
+                  next[n * H + j] = (1 - z) * std::tanh(pre) + z * hn[j];
+                }
+              }
+              h = next;
+              std::copy(h.begin(), h.end(),
+                        seq.begin() + static_cast<ptrdiff_t>((t * D + d) * N * H));
+            }
+            std::copy(h.begin(), h.end(), out.begin() + static_cast<ptrdiff_t>(d * N * H));
+          }
+          // float16: the outputs are rounded once from the float32 state (values below 2: within
+          // an ulp, 2^-10); float32: measured 8.7e-8 (the float32 state and activations).
+          const double tol = type == DataType::kFloat16 ? 0x1p-10 : 4e-7;
+          CheckClose(Doubles(got[0]), out, tol);
+          CheckClose(Doubles(got[1]), seq, tol);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("vulkan: lstm with peepholes (both layouts, every direction) against double") {
+  for (const auto layout : {MLLstmWeightLayout::kIofg, MLLstmWeightLayout::kIfgo}) {
+    for (const auto direction :
+         {MLRecurrentNetworkDirection::kForward, MLRecurrentNetworkDirection::kBackward,
+          MLRecurrentNetworkDirection::kBoth}) {
+      for (const DataType type : {DataType::kFloat32, DataType::kFloat16}) {
+        RnnCase c;
+        c.direction = direction;
+        c.type = type;
+        const size_t D = Dirs(c), H = c.hidden, I = c.input, N = c.batch, G = 4 * H;
+        CAPTURE(static_cast<int>(layout));
+        CAPTURE(static_cast<int>(direction));
+        CAPTURE(DataTypeName(type));
+        std::vector<double> x = Pseudo(c.steps * N * I, 11, 1.5), w = Pseudo(D * G * I, 12, 0.8),
+                            r = Pseudo(D * G * H, 13, 0.8), b = Pseudo(D * G, 14, 0.5),
+                            rb = Pseudo(D * G, 15, 0.5), p = Pseudo(D * 3 * H, 16, 0.7),
+                            h0 = Pseudo(D * N * H, 17, 1.0), c0 = Pseudo(D * N * H, 18, 2.0);
+        const std::vector<Tensor> in = {
+            FloatTensor(type, {c.steps, N, I}, x), FloatTensor(type, {D, G, I}, w),
+            FloatTensor(type, {D, G, H}, r),       FloatTensor(type, {D, G}, b),
+            FloatTensor(type, {D, G}, rb),         FloatTensor(type, {D, 3 * H}, p),
+            FloatTensor(type, {D, N, H}, h0),      FloatTensor(type, {D, N, H}, c0)};
+        const std::vector<Tensor> got =
+            RunMany(in, [&](GraphBuilder& g, const std::vector<Operand>& o) {
+              MLLstmOptions opt;
+              opt.bias = o[3];
+              opt.recurrentBias = o[4];
+              opt.peepholeWeight = o[5];
+              opt.initialHiddenState = o[6];
+              opt.initialCellState = o[7];
+              opt.returnSequence = true;
+              opt.direction = direction;
+              opt.layout = layout;
+              return Lstm(g, o[0], o[1], o[2], static_cast<uint32_t>(c.steps),
+                          static_cast<uint32_t>(H), opt);
+            });
+        REQUIRE(got.size() == 3);
+        CHECK(got[2].shape() == Shape{c.steps, D, N, H});
+        // Gate rows: iofg or ifgo; the peepholes are packed i, o, f in both.
+        const bool iofg = layout == MLLstmWeightLayout::kIofg;
+        const size_t ir = 0, orow = iofg ? H : 3 * H, fr = iofg ? 2 * H : H,
+                     gr = iofg ? 3 * H : 2 * H;
+        std::vector<double> hid(D * N * H), cel(D * N * H), seq(c.steps * D * N * H);
+        for (size_t d = 0; d < D; ++d) {
+          const double* wd = w.data() + d * G * I;
+          const double* rd = r.data() + d * G * H;
+          const double* bd = b.data() + d * G;
+          const double* rbd = rb.data() + d * G;
+          const double* pd = p.data() + d * 3 * H;
+          const auto at = static_cast<ptrdiff_t>(d * N * H), to = static_cast<ptrdiff_t>(N * H);
+          std::vector<double> h(h0.begin() + at, h0.begin() + at + to);
+          std::vector<double> cs(c0.begin() + at, c0.begin() + at + to);
+          for (size_t t : StepOrder(c, d)) {
+            std::vector<double> hn_all(N * H), cn_all(N * H);
+            for (size_t n = 0; n < N; ++n) {
+              const double* xn = x.data() + (t * N + n) * I;
+              const double* hn = h.data() + n * H;
+              for (size_t j = 0; j < H; ++j) {
+                auto pre = [&](size_t row) {
+                  return RowDot(wd, row + j, I, xn) + RowDot(rd, row + j, H, hn) + bd[row + j] +
+                         rbd[row + j];
+                };
+                const double cj = cs[n * H + j];
+                const double ig = Sigm(pre(ir) + pd[j] * cj);
+                const double og = Sigm(pre(orow) + pd[H + j] * cj);
+                const double fg = Sigm(pre(fr) + pd[2 * H + j] * cj);
+                const double gg = std::tanh(pre(gr));
+                const double cn = fg * cj + ig * gg;
+                cn_all[n * H + j] = cn;
+                hn_all[n * H + j] = og * std::tanh(cn);
+              }
+            }
+            h = hn_all;
+            cs = cn_all;
+            std::copy(h.begin(), h.end(),
+                      seq.begin() + static_cast<ptrdiff_t>((t * D + d) * N * H));
+          }
+          std::copy(h.begin(), h.end(), hid.begin() + at);
+          std::copy(cs.begin(), cs.end(), cel.begin() + at);
+        }
+        // Cell states stay below 4: float16 within an ulp there (2^-9); float32: measured 1.5e-7.
+        const double tol = type == DataType::kFloat16 ? 0x1p-9 : 6e-7;
+        CheckClose(Doubles(got[0]), hid, tol);
+        CheckClose(Doubles(got[1]), cel, tol);
+        CheckClose(Doubles(got[2]), seq, tol);
+      }
+    }
+  }
+}
+
+TEST_CASE("vulkan: gruCell and lstmCell without optional operands; relu keeps NaN") {
+  const size_t N = 2, I = 3, H = 3;
+  std::vector<double> x = Pseudo(N * I, 21, 1.0), w = Pseudo(4 * H * I, 22, 0.8),
+                      r = Pseudo(4 * H * H, 23, 0.8), h = Pseudo(N * H, 24, 1.0),
+                      c = Pseudo(N * H, 25, 1.0);
+  x[0] = std::nan("");  // batch row 0: NaN through relu (as the reference's relu)
+  std::vector<double> w3(w.begin(), w.begin() + static_cast<ptrdiff_t>(3 * H * I)),
+      r3(r.begin(), r.begin() + static_cast<ptrdiff_t>(3 * H * H));
+  const DataType f32 = DataType::kFloat32;
+  const Tensor tx = FloatTensor(f32, {N, I}, x), th = FloatTensor(f32, {N, H}, h);
+  // gruCell, resetAfter false, relu: h' = z h + (1 - z) relu(Wn x + Rn (r h)) with no biases.
+  const std::vector<Tensor> gru =
+      RunMany({tx, FloatTensor(f32, {3 * H, I}, w3), FloatTensor(f32, {3 * H, H}, r3), th},
+              [&](GraphBuilder& g, const std::vector<Operand>& o) {
+                MLGruCellOptions opt;
+                opt.resetAfter = false;
+                opt.activations = std::vector<MLRecurrentNetworkActivation>{
+                    MLRecurrentNetworkActivation::kSigmoid, MLRecurrentNetworkActivation::kRelu};
+                return std::vector<Operand>{GruCell(g, o[0], o[1], o[2], o[3], H, opt)};
+              });
+  // lstmCell, no bias, no peephole: c' = f c + i g, h' = o tanh(c').
+  const std::vector<Tensor> lstm =
+      RunMany({tx, FloatTensor(f32, {4 * H, I}, w), FloatTensor(f32, {4 * H, H}, r), th,
+               FloatTensor(f32, {N, H}, c)},
+              [&](GraphBuilder& g, const std::vector<Operand>& o) {
+                return LstmCell(g, o[0], o[1], o[2], o[3], o[4], H);
+              });
+  std::vector<double> gru_want(N * H), h_want(N * H), c_want(N * H);
+  for (size_t n = 0; n < N; ++n) {
+    const double* xn = x.data() + n * I;
+    const double* hn = h.data() + n * H;
+    std::vector<double> rh(H);
+    for (size_t j = 0; j < H; ++j) {
+      rh[j] = Sigm(RowDot(w3.data(), H + j, I, xn) + RowDot(r3.data(), H + j, H, hn)) * hn[j];
+    }
+    for (size_t j = 0; j < H; ++j) {
+      const double z = Sigm(RowDot(w3.data(), j, I, xn) + RowDot(r3.data(), j, H, hn));
+      const double pre =
+          RowDot(w3.data(), 2 * H + j, I, xn) + RowDot(r3.data(), 2 * H + j, H, rh.data());
+      const double nv = std::isnan(pre) ? pre : std::fmax(pre, 0.0);
+      gru_want[n * H + j] = z * hn[j] + (1 - z) * nv;
+      auto pre4 = [&](size_t gate) {
+        return RowDot(w.data(), gate * H + j, I, xn) + RowDot(r.data(), gate * H + j, H, hn);
+      };
+      const double cj = c[n * H + j];
+      const double cn = Sigm(pre4(2)) * cj + Sigm(pre4(0)) * std::tanh(pre4(3));
+      c_want[n * H + j] = cn;
+      h_want[n * H + j] = Sigm(pre4(1)) * std::tanh(cn);
+    }
+  }
+  const std::vector<double> g0 = Doubles(gru[0]);
+  for (size_t j = 0; j < H; ++j) CHECK(std::isnan(g0[j]));  // row 0 saw the NaN
+  for (size_t j = 0; j < H; ++j) CHECK(std::isnan(Doubles(lstm[0])[j]));
+  const auto tail = [&](const std::vector<double>& v) {
+    return std::vector<double>(v.begin() + static_cast<ptrdiff_t>(H), v.end());
+  };
+  // Measured 1.4e-8: one step in float32.
+  CheckClose(tail(g0), tail(gru_want), 1e-7);
+  CheckClose(tail(Doubles(lstm[0])), tail(h_want), 1e-7);
+  CheckClose(tail(Doubles(lstm[1])), tail(c_want), 1e-7);
+}
+
 TEST_CASE("vulkan: a tensor beyond maxStorageBufferRange is refused with the reason") {
   GraphBuilder builder;
   // 48 Mi float32 elements = 192 MiB, above lavapipe's 128 MiB (no data is ever allocated).
@@ -443,6 +791,21 @@ TEST_CASE("vulkan: a tensor beyond maxStorageBufferRange is refused with the rea
   const std::optional<BackendGraph> compiled = CompileForBackend(*graph, TheBackend(), why);
   CHECK_FALSE(compiled);
   CHECK(why.find("maxStorageBufferRange") != std::string::npos);
+}
+
+TEST_CASE("vulkan: gru whose packed weights exceed maxStorageBufferRange is refused") {
+  GraphBuilder builder;
+  // weight and recurrentWeight [1, 9216, 3072] float32: 108 MiB each, bindable alone, not packed
+  // together (lavapipe's range is 128 MiB; no data is ever allocated).
+  const Operand x = builder.Input("x", {DataType::kFloat32, {1, 1, 3072}});
+  const Operand w = builder.Input("w", {DataType::kFloat32, {1, 9216, 3072}});
+  const Operand r = builder.Input("r", {DataType::kFloat32, {1, 9216, 3072}});
+  const std::vector<Operand> y = Gru(builder, x, w, r, 1, 3072);
+  const std::shared_ptr<const Graph> graph = builder.Build({{"y", y[0]}});
+  std::string why;
+  const std::optional<BackendGraph> compiled = CompileForBackend(*graph, TheBackend(), why);
+  CHECK_FALSE(compiled);
+  CHECK(why.find("packed weights of one direction") != std::string::npos);
 }
 
 }  // namespace

@@ -44,7 +44,9 @@ out=$("$nnref" run backend_chain.json --backend vulkan --device 99 2>&1) ||
 grep -q "vulkan: add: no Vulkan device 99" <<<"$out" || fail "device 99 skip reason: $out"
 
 out=$("$nnref" ops --backend vulkan)
-grep -q "^gru: -  (not implemented: float32, float16)" <<<"$out" || fail "ops --backend vulkan: $out"
+grep -q "^gru: float32, float16$" <<<"$out" || fail "ops --backend vulkan gru: $out"
+grep -q "^lstmCell: float32, float16$" <<<"$out" || fail "ops --backend vulkan lstmCell: $out"
+grep -q ": 95 of 95 operators$" <<<"$out" || fail "ops --backend vulkan count: $out"
 grep -q "^add: float32, float16, int32, uint32, int64, uint64, int8, uint8" <<<"$out" ||
   fail "ops --backend vulkan add: $out"
 
