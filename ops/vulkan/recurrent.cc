@@ -203,11 +203,8 @@ std::optional<std::string> Unsupported(std::string_view op, DataType type, const
 std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
                                    const std::shared_ptr<Device>& device, std::string& why) {
   const OperatorNode& node = graph.operators()[index];
-  const auto* a = node.Attributes<RecurrentAttributes>();
-  if (a == nullptr) {
-    why = node.op + " node without attributes";
-    return nullptr;
-  }
+  const auto* a = AttributesOf<RecurrentAttributes>(node, why);
+  if (a == nullptr) return nullptr;
   // The direction's operands are bound as one buffer (in1): it must fit one storage binding too
   // (each operand alone was checked by CheckBindable).
   const uint64_t gh = (a->lstm ? 4 : 3) * a->hidden_size;
