@@ -95,18 +95,14 @@ float Expm1(float x) {
   return result;
 }
 
-// Natural logarithm within about 1 ulp: x = 2^k m, m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact),
-// log(1 + f) = 2 atanh(s) with s = f / (2 + f), = f - s (f - R), R = 2 s^2/3 + 2 s^4/5 + ...
-// LogScaled(x, j) = log(x 2^j), j folded into the exponent before the final sum (no cancellation
-// between log x and j log 2).
-float LogScaled(float x, int j) {
-  if (isnan(x) || x < 0.0) return kNaN;
-  if (x == 0.0) return -kInf;
-  if (isinf(x)) return x;
-  int k = j;
+// The reduction of LogScaled and LogHiLo: x > 0 finite = 2^k (1 + f) with 1 + f in
+// [sqrt(1/2), sqrt(2)) (f exact), s = f / (2 + f) and R = 2 s^2/3 + 2 s^4/5 + ... + 2 s^10/11, so
+// that log(1 + f) = 2 atanh(s) = f - s (f - R).
+void LogReduce(float x, out int k, out float f_out, out float s_out, out float r_out) {
+  k = 0;
   if (x < 1.1754943508222875e-38) {  // subnormal: scale into the normal range (exact)
     x *= 16777216.0;
-    k -= 24;
+    k = -24;
   }
   const uint bits = floatBitsToUint(x);
   k += int(bits >> 23) - 127;
@@ -124,6 +120,23 @@ float LogScaled(float x, int j) {
   R = R * z + 2.0 / 5.0;
   R = R * z + 2.0 / 3.0;
   R *= z;
+  f_out = f;
+  s_out = s;
+  r_out = R;
+}
+
+// Natural logarithm within about 1 ulp: x = 2^k m, m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact),
+// log(1 + f) = 2 atanh(s) with s = f / (2 + f), = f - s (f - R), R = 2 s^2/3 + 2 s^4/5 + ...
+// LogScaled(x, j) = log(x 2^j), j folded into the exponent before the final sum (no cancellation
+// between log x and j log 2).
+float LogScaled(float x, int j) {
+  if (isnan(x) || x < 0.0) return kNaN;
+  if (x == 0.0) return -kInf;
+  if (isinf(x)) return x;
+  int k;
+  float f, s, R;
+  LogReduce(x, k, f, s, R);
+  k += j;
   precise const float log_m = f - s * (f - R);
   const float fk = float(k);
   precise const float result = fk * kLn2Hi + (log_m + fk * kLn2Lo);
@@ -272,27 +285,9 @@ float MulAdd(float a, float x, float b) {
 
 // log(x) as hi + lo for x > 0 finite, to about 2^-30 relative (for pow).
 void LogHiLo(float x, out float hi, out float lo) {
-  int k = 0;
-  if (x < 1.1754943508222875e-38) {
-    x *= 16777216.0;
-    k = -24;
-  }
-  const uint bits = floatBitsToUint(x);
-  k += int(bits >> 23) - 127;
-  float m = uintBitsToFloat((bits & 0x7fffffu) | 0x3f800000u);
-  if (m > 1.4142135) {
-    m *= 0.5;
-    k += 1;
-  }
-  precise const float f = m - 1.0;
-  precise const float s = f / (2.0 + f);
-  precise const float z = s * s;
-  precise float R = 2.0 / 11.0;
-  R = R * z + 2.0 / 9.0;
-  R = R * z + 2.0 / 7.0;
-  R = R * z + 2.0 / 5.0;
-  R = R * z + 2.0 / 3.0;
-  R *= z;
+  int k;
+  float f, s, R;
+  LogReduce(x, k, f, s, R);
   // log(1 + f) = f - (f^2/2 - s (f^2/2 + R)): f^2/2 kept exactly as a double-float, so that only
   // s (f^2/2 + R), about f^3/3, carries a float32 rounding.
   precise const float ff = f * f;
