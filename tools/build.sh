@@ -10,7 +10,7 @@ case "$flavour" in
   release) dir=build; args=(-DCMAKE_BUILD_TYPE=Release) ;;
   asan) dir=build-asan; args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DNNREF_SANITIZE=ON) ;;
   tsan) dir=build-tsan; args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DNNREF_TSAN=ON)
-        targets=(--target nnref webnn_api_test webnn_example webnn_backend_test simd_elementwise_test) ;;
+        targets=(--target nnref ref_test webnn_api_test webnn_example webnn_backend_test simd_elementwise_test) ;;
   *) echo "usage: tools/build.sh [release|asan|tsan]" >&2; exit 2 ;;
 esac
 cmake -S . -B "$dir" -G Ninja -DNNREF_WERROR=ON "${args[@]}" >/dev/null

@@ -15,8 +15,9 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktra
 # context's timeline thread).
 tools/build.sh tsan
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
-# The simd backend's thread pool runs under TSan too: its API and element-wise tests and the
+# The thread pool (ref/parallel: the reference's threads and the simd backend's) runs under TSan
+# too: its own test (ref_test), the backend's API and element-wise tests and the
 # corpus files of the backend's element-wise and linear-algebra operators.
 (cd build-tsan && ctest --output-on-failure -j"$(nproc)" \
-  -R '^(webnn_api_test|webnn_backend_test|simd_elementwise_test|example\.|case\.timeline\.|case\.webnn\.|simd\.webnn\.(add|mul|exp|relu|matmul|conv2d|softmax)$)')
+  -R '^(ref_test|webnn_api_test|webnn_backend_test|simd_elementwise_test|example\.|case\.timeline\.|case\.webnn\.|simd\.webnn\.(add|mul|exp|relu|matmul|conv2d|softmax)$)')
 echo "test-all: release, asan+ubsan and tsan suites passed"
