@@ -29,6 +29,7 @@
 #include "ops/rnn.h"
 
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 
 #include "ops/elementwise.h"
@@ -136,6 +137,49 @@ std::vector<Act> ResolveActivations(const std::string& name,
                    " entries but must have " + std::to_string(defaults.size()));
   }
   return *given;
+}
+
+// An operand argument of the method steps, by its name in the messages.
+struct Named {
+  const char* operand;
+  const Operand& value;
+};
+struct NamedOptional {
+  const char* operand;
+  const std::optional<Operand>& value;
+};
+
+// Step 2 of every method: the required operands, then the given optional ones, in order.
+void ValidateOperands(const GraphBuilder& builder, const std::string& name,
+                      std::initializer_list<Named> required,
+                      std::initializer_list<NamedOptional> optional) {
+  for (const Named& o : required) builder.ValidateOperand(name, o.operand, o.value);
+  for (const NamedOptional& o : optional) {
+    if (o.value) builder.ValidateOperand(name, o.operand, *o.value);
+  }
+}
+
+// The data type and rank steps of the required operands (the first is input): input's type is
+// one of the limits table's, the others have the input's type, then every one has `rank`.
+// Returns the input's data type.
+DataType CheckRequiredOperands(const GraphBuilder& builder, const std::string& name,
+                               const OpLimits& limits, std::initializer_list<Named> required,
+                               size_t rank) {
+  const DataType type = builder.Desc(required.begin()->value).dataType;
+  CheckDataType(name, "input", type, limits.Find("input")->types);
+  for (auto it = required.begin() + 1; it != required.end(); ++it) {
+    CheckSameAsInput(name, it->operand, builder.Desc(it->value).dataType, type);
+  }
+  for (const Named& o : required) CheckRank(name, o.operand, builder.Desc(o.value).shape, rank);
+  return type;
+}
+
+// gru and lstm: "If input's shape[0] is not equal to steps".
+void CheckSteps(const std::string& name, const Shape& input_shape, uint32_t steps) {
+  if (input_shape[0] != steps) {
+    ThrowTypeError(name + ": input.shape[0] = " + std::to_string(input_shape[0]) +
+                   " is not equal to steps = " + std::to_string(steps));
+  }
 }
 
 // The optional operand's descriptor is checked against "same as input" and the expected shape.
@@ -508,29 +552,20 @@ std::vector<Operand> Gru(GraphBuilder& builder, const Operand& input, const Oper
                          const MLGruOptions& options) {
   const std::string name = OperatorDisplayName("gru", options);
   builder.CheckCanBuild(name);  // step 1
+  const std::initializer_list<Named> required = {
+      {"input", input}, {"weight", weight}, {"recurrentWeight", recurrentWeight}};
   // Step 2.
-  builder.ValidateOperand(name, "input", input);
-  builder.ValidateOperand(name, "weight", weight);
-  builder.ValidateOperand(name, "recurrentWeight", recurrentWeight);
-  if (options.bias) builder.ValidateOperand(name, "bias", *options.bias);
-  if (options.recurrentBias) builder.ValidateOperand(name, "recurrentBias", *options.recurrentBias);
-  if (options.initialHiddenState) {
-    builder.ValidateOperand(name, "initialHiddenState", *options.initialHiddenState);
-  }
+  // Step 2.
+  ValidateOperands(builder, name, required,
+                   {{"bias", options.bias},
+                    {"recurrentBias", options.recurrentBias},
+                    {"initialHiddenState", options.initialHiddenState}});
+  // Steps 3-4.
+  const DataType type = CheckRequiredOperands(builder, name, kGruLimits, required, 3);
   const OperandDescriptor& di = builder.Desc(input);
   const OperandDescriptor& dw = builder.Desc(weight);
   const OperandDescriptor& dr = builder.Desc(recurrentWeight);
-  const DataType type = di.dataType;
-  CheckDataType(name, "input", type, kGruLimits.Find("input")->types);  // step 3
-  CheckSameAsInput(name, "weight", dw.dataType, type);
-  CheckSameAsInput(name, "recurrentWeight", dr.dataType, type);
-  CheckRank(name, "input", di.shape, 3);  // step 4
-  CheckRank(name, "weight", dw.shape, 3);
-  CheckRank(name, "recurrentWeight", dr.shape, 3);
-  if (di.shape[0] != steps) {  // step 5
-    ThrowTypeError(name + ": input.shape[0] = " + std::to_string(di.shape[0]) +
-                   " is not equal to steps = " + std::to_string(steps));
-  }
+  CheckSteps(name, di.shape, steps);                                                      // step 5
   const uint64_t batch = di.shape[1];                                                     // step 6
   const uint64_t input_size = di.shape[2];                                                // step 7
   const uint64_t dirs = options.direction == MLRecurrentNetworkDirection::kBoth ? 2 : 1;  // 8
@@ -578,26 +613,20 @@ Operand GruCell(GraphBuilder& builder, const Operand& input, const Operand& weig
                 const MLGruCellOptions& options) {
   const std::string name = OperatorDisplayName("gruCell", options);
   builder.CheckCanBuild(name);  // step 1
+  const std::initializer_list<Named> required = {{"input", input},
+                                                 {"weight", weight},
+                                                 {"recurrentWeight", recurrentWeight},
+                                                 {"hiddenState", hiddenState}};
   // Step 2.
-  builder.ValidateOperand(name, "input", input);
-  builder.ValidateOperand(name, "weight", weight);
-  builder.ValidateOperand(name, "recurrentWeight", recurrentWeight);
-  builder.ValidateOperand(name, "hiddenState", hiddenState);
-  if (options.bias) builder.ValidateOperand(name, "bias", *options.bias);
-  if (options.recurrentBias) builder.ValidateOperand(name, "recurrentBias", *options.recurrentBias);
+  // Step 2.
+  ValidateOperands(builder, name, required,
+                   {{"bias", options.bias}, {"recurrentBias", options.recurrentBias}});
+  // Steps 3-4.
+  const DataType type = CheckRequiredOperands(builder, name, kGruCellLimits, required, 2);
   const OperandDescriptor& di = builder.Desc(input);
   const OperandDescriptor& dw = builder.Desc(weight);
   const OperandDescriptor& dr = builder.Desc(recurrentWeight);
   const OperandDescriptor& dh = builder.Desc(hiddenState);
-  const DataType type = di.dataType;
-  CheckDataType(name, "input", type, kGruCellLimits.Find("input")->types);  // step 3
-  CheckSameAsInput(name, "weight", dw.dataType, type);
-  CheckSameAsInput(name, "recurrentWeight", dr.dataType, type);
-  CheckSameAsInput(name, "hiddenState", dh.dataType, type);
-  CheckRank(name, "input", di.shape, 2);  // step 4
-  CheckRank(name, "weight", dw.shape, 2);
-  CheckRank(name, "recurrentWeight", dr.shape, 2);
-  CheckRank(name, "hiddenState", dh.shape, 2);
   const uint64_t batch = di.shape[0];       // step 5
   const uint64_t input_size = di.shape[1];  // step 6
   const uint64_t hs = hiddenSize;
@@ -636,39 +665,26 @@ std::vector<Operand> Lstm(GraphBuilder& builder, const Operand& input, const Ope
                           const MLLstmOptions& options) {
   const std::string name = OperatorDisplayName("lstm", options);
   builder.CheckCanBuild(name);  // step 1
+  const std::initializer_list<Named> required = {
+      {"input", input}, {"weight", weight}, {"recurrentWeight", recurrentWeight}};
   // Step 2.
-  builder.ValidateOperand(name, "input", input);
-  builder.ValidateOperand(name, "weight", weight);
-  builder.ValidateOperand(name, "recurrentWeight", recurrentWeight);
-  if (options.bias) builder.ValidateOperand(name, "bias", *options.bias);
-  if (options.recurrentBias) builder.ValidateOperand(name, "recurrentBias", *options.recurrentBias);
-  if (options.peepholeWeight) {
-    builder.ValidateOperand(name, "peepholeWeight", *options.peepholeWeight);
-  }
-  if (options.initialHiddenState) {
-    builder.ValidateOperand(name, "initialHiddenState", *options.initialHiddenState);
-  }
-  if (options.initialCellState) {
-    builder.ValidateOperand(name, "initialCellState", *options.initialCellState);
-  }
+  // Step 2.
+  ValidateOperands(builder, name, required,
+                   {{"bias", options.bias},
+                    {"recurrentBias", options.recurrentBias},
+                    {"peepholeWeight", options.peepholeWeight},
+                    {"initialHiddenState", options.initialHiddenState},
+                    {"initialCellState", options.initialCellState}});
   const uint64_t dirs = options.direction == MLRecurrentNetworkDirection::kBoth ? 2 : 1;  // 3
+  // Steps 4-5.
+  const DataType type = CheckRequiredOperands(builder, name, kLstmLimits, required, 3);
   const OperandDescriptor& di = builder.Desc(input);
   const OperandDescriptor& dw = builder.Desc(weight);
   const OperandDescriptor& dr = builder.Desc(recurrentWeight);
-  const DataType type = di.dataType;
-  CheckDataType(name, "input", type, kLstmLimits.Find("input")->types);  // step 4
-  CheckSameAsInput(name, "weight", dw.dataType, type);
-  CheckSameAsInput(name, "recurrentWeight", dr.dataType, type);
-  CheckRank(name, "input", di.shape, 3);  // step 5
-  CheckRank(name, "weight", dw.shape, 3);
-  CheckRank(name, "recurrentWeight", dr.shape, 3);
   if (steps == 0) ThrowTypeError(name + ": steps is 0");  // step 6
-  if (di.shape[0] != steps) {                             // step 7
-    ThrowTypeError(name + ": input.shape[0] = " + std::to_string(di.shape[0]) +
-                   " is not equal to steps = " + std::to_string(steps));
-  }
-  const uint64_t batch = di.shape[1];       // step 8
-  const uint64_t input_size = di.shape[2];  // step 9
+  CheckSteps(name, di.shape, steps);                      // step 7
+  const uint64_t batch = di.shape[1];                     // step 8
+  const uint64_t input_size = di.shape[2];                // step 9
   const uint64_t hs = hiddenSize;
   CheckShape(name, "weight", dw.shape, {dirs, 4 * hs, input_size});                 // step 10
   CheckShape(name, "recurrentWeight", dr.shape, {dirs, 4 * hs, hs});                // step 11
@@ -718,33 +734,24 @@ std::vector<Operand> LstmCell(GraphBuilder& builder, const Operand& input, const
                               const MLLstmCellOptions& options) {
   const std::string name = OperatorDisplayName("lstmCell", options);
   builder.CheckCanBuild(name);  // step 1
+  const std::initializer_list<Named> required = {{"input", input},
+                                                 {"weight", weight},
+                                                 {"recurrentWeight", recurrentWeight},
+                                                 {"hiddenState", hiddenState},
+                                                 {"cellState", cellState}};
   // Step 2.
-  builder.ValidateOperand(name, "input", input);
-  builder.ValidateOperand(name, "weight", weight);
-  builder.ValidateOperand(name, "recurrentWeight", recurrentWeight);
-  builder.ValidateOperand(name, "hiddenState", hiddenState);
-  builder.ValidateOperand(name, "cellState", cellState);
-  if (options.bias) builder.ValidateOperand(name, "bias", *options.bias);
-  if (options.recurrentBias) builder.ValidateOperand(name, "recurrentBias", *options.recurrentBias);
-  if (options.peepholeWeight) {
-    builder.ValidateOperand(name, "peepholeWeight", *options.peepholeWeight);
-  }
+  // Step 2.
+  ValidateOperands(builder, name, required,
+                   {{"bias", options.bias},
+                    {"recurrentBias", options.recurrentBias},
+                    {"peepholeWeight", options.peepholeWeight}});
+  // Steps 3-4.
+  const DataType type = CheckRequiredOperands(builder, name, kLstmCellLimits, required, 2);
   const OperandDescriptor& di = builder.Desc(input);
   const OperandDescriptor& dw = builder.Desc(weight);
   const OperandDescriptor& dr = builder.Desc(recurrentWeight);
   const OperandDescriptor& dh = builder.Desc(hiddenState);
   const OperandDescriptor& dc = builder.Desc(cellState);
-  const DataType type = di.dataType;
-  CheckDataType(name, "input", type, kLstmCellLimits.Find("input")->types);  // step 3
-  CheckSameAsInput(name, "weight", dw.dataType, type);
-  CheckSameAsInput(name, "recurrentWeight", dr.dataType, type);
-  CheckSameAsInput(name, "hiddenState", dh.dataType, type);
-  CheckSameAsInput(name, "cellState", dc.dataType, type);
-  CheckRank(name, "input", di.shape, 2);  // step 4
-  CheckRank(name, "weight", dw.shape, 2);
-  CheckRank(name, "recurrentWeight", dr.shape, 2);
-  CheckRank(name, "hiddenState", dh.shape, 2);
-  CheckRank(name, "cellState", dc.shape, 2);
   const uint64_t batch = di.shape[0];       // step 5
   const uint64_t input_size = di.shape[1];  // step 6
   const uint64_t hs = hiddenSize;
