@@ -40,24 +40,14 @@ const OpLimits kResample2dLimits = {
       4},
      {"output", {}, "input", 4, 4}}};
 
-namespace {
-
-// Where output coordinate o of one axis samples the input: nearest-neighbor uses index0 only;
-// linear interpolates index0 and index1 with tx = frac_num / frac_den (index1 == index0 when
-// frac_num is 0).
-struct AxisSample {
-  int64_t index0, index1;
-  int64_t frac_num, frac_den;
-};
-
-std::vector<AxisSample> SampleAxis(int64_t input_size, int64_t output_size,
-                                   MLInterpolationMode mode) {
-  std::vector<AxisSample> samples(static_cast<size_t>(output_size));
+std::vector<Resample2dAxisSample> SampleResampleAxis(int64_t input_size, int64_t output_size,
+                                                     MLInterpolationMode mode) {
+  std::vector<Resample2dAxisSample> samples(static_cast<size_t>(output_size));
   const __int128 den = __int128{2} * output_size;  // inputCoordinate = num / den
   for (int64_t o = 0; o < output_size; ++o) {
     __int128 num = (__int128{2} * o + 1) * input_size - output_size;
     num = std::clamp<__int128>(num, 0, __int128{input_size - 1} * den);  // clamp(., 0, size - 1)
-    AxisSample& s = samples[static_cast<size_t>(o)];
+    Resample2dAxisSample& s = samples[static_cast<size_t>(o)];
     if (mode == MLInterpolationMode::kNearestNeighbor) {
       // ceil(num / den - 0.5) = ceil((num - output_size) / den); num - output_size >= -den / 2.
       const __int128 shifted = num - output_size;
@@ -75,16 +65,7 @@ std::vector<AxisSample> SampleAxis(int64_t input_size, int64_t output_size,
   return samples;
 }
 
-// Rounds num / den (den > 0) to the nearest integer, ties to even.
-__int128 RoundHalfEven(__int128 num, __int128 den) {
-  __int128 q = num / den, r = num % den;
-  if (r < 0) {
-    q -= 1;
-    r += den;
-  }
-  if (2 * r > den || (2 * r == den && q % 2 != 0)) q += 1;
-  return q;
-}
+namespace {
 
 class Resample2dKernel final : public Kernel {
  public:
@@ -101,8 +82,8 @@ class Resample2dKernel final : public Kernel {
 
  private:
   template <typename T>
-  T Interpolate(T v00, T v10, T v01, T v11, const AxisSample& sx, const AxisSample& sy,
-                Latitude& la) const {
+  T Interpolate(T v00, T v10, T v01, T v11, const Resample2dAxisSample& sx,
+                const Resample2dAxisSample& sy, Latitude& la) const {
     if constexpr (kIsFloatStorage<T>) {
       // The formula with integer weights: the sum of v * wx * wy over the four samples, over
       // frac_den_x * frac_den_y (that quotient rounded to odd, then once to T). Each product v * w
@@ -145,10 +126,10 @@ class Resample2dKernel final : public Kernel {
   template <typename T>
   OperandValue Run(const Tensor& input, const OperandDescriptor& out_desc) const {
     const auto dim = [](const Shape& s, size_t axis) { return static_cast<int64_t>(s[axis]); };
-    const std::vector<AxisSample> y_samples =
-        SampleAxis(dim(input.shape(), axis_y_), dim(out_desc.shape, axis_y_), mode_);
-    const std::vector<AxisSample> x_samples =
-        SampleAxis(dim(input.shape(), axis_x_), dim(out_desc.shape, axis_x_), mode_);
+    const std::vector<Resample2dAxisSample> y_samples =
+        SampleResampleAxis(dim(input.shape(), axis_y_), dim(out_desc.shape, axis_y_), mode_);
+    const std::vector<Resample2dAxisSample> x_samples =
+        SampleResampleAxis(dim(input.shape(), axis_x_), dim(out_desc.shape, axis_x_), mode_);
     const Strides& is = input.strides();
     const int64_t in_y_stride = is[axis_y_], in_x_stride = is[axis_x_];
 
@@ -171,8 +152,8 @@ class Resample2dKernel final : public Kernel {
             for (size_t k = 0; k < 4; ++k) {
               if (k != axis_y_ && k != axis_x_) base += idx[k] * is[k];
             }
-            const AxisSample& sy = y_samples[static_cast<size_t>(idx[axis_y_])];
-            const AxisSample& sx = x_samples[static_cast<size_t>(idx[axis_x_])];
+            const Resample2dAxisSample& sy = y_samples[static_cast<size_t>(idx[axis_y_])];
+            const Resample2dAxisSample& sx = x_samples[static_cast<size_t>(idx[axis_x_])];
             const auto at = [&](int64_t in_y, int64_t in_x) {
               return input_data[base + in_y * in_y_stride + in_x * in_x_stride];
             };

@@ -194,39 +194,22 @@ struct AxisTable {
   int64_t den = 1;
 };
 
-AxisTable SampleAxis(int64_t in_size, int64_t out_size, bool linear) {
+// The reference's samples of one axis (ops/resample2d.h) as the rows' tables; den is
+// 2 * out_size in both modes (num stays 0 for nearest-neighbor).
+AxisTable SampleAxis(int64_t in_size, int64_t out_size, MLInterpolationMode mode) {
+  const std::vector<Resample2dAxisSample> samples = SampleResampleAxis(in_size, out_size, mode);
   AxisTable t;
-  const size_t n = static_cast<size_t>(out_size);
+  const size_t n = samples.size();
   t.index0.resize(n);
   t.index1.resize(n);
   t.num.resize(n);
   t.den = 2 * out_size;  // inputCoordinate = num / den
-  for (int64_t o = 0; o < out_size; ++o) {
-    const int64_t num = std::clamp<int64_t>((2 * o + 1) * in_size - out_size, 0,
-                                            (in_size - 1) * t.den);  // clamp(., 0, size - 1)
-    const size_t k = static_cast<size_t>(o);
-    if (linear) {
-      t.index0[k] = static_cast<int32_t>(num / t.den);
-      t.num[k] = num % t.den;
-      t.index1[k] = t.num[k] == 0 ? t.index0[k] : t.index0[k] + 1;
-    } else {  // ceil(num / den - 0.5): halves go down
-      const int64_t shifted = num - out_size;
-      t.index0[k] = static_cast<int32_t>(shifted <= 0 ? 0 : (shifted + t.den - 1) / t.den);
-      t.index1[k] = t.index0[k];
-    }
+  for (size_t k = 0; k < n; ++k) {
+    t.index0[k] = static_cast<int32_t>(samples[k].index0);
+    t.index1[k] = static_cast<int32_t>(samples[k].index1);
+    t.num[k] = samples[k].frac_num;
   }
   return t;
-}
-
-// num / den (den > 0) rounded to nearest, ties to even.
-__int128 RoundHalfEven(__int128 num, __int128 den) {
-  __int128 q = num / den, r = num % den;
-  if (r < 0) {
-    q -= 1;
-    r += den;
-  }
-  if (2 * r > den || (2 * r == den && q % 2 != 0)) q += 1;
-  return q;
 }
 
 class ResampleKernel final : public Kernel {
@@ -249,8 +232,8 @@ class ResampleKernel final : public Kernel {
     Tensor result = Tensor::Allocate(out_desc.dataType, out_shape);
     if (result.element_count() == 0) return result;
     const auto size = [](const Shape& s, size_t axis) { return static_cast<int64_t>(s[axis]); };
-    const AxisTable ty = SampleAxis(size(x.shape(), ay), size(out_shape, ay), linear);
-    const AxisTable tx = SampleAxis(size(x.shape(), ax), size(out_shape, ax), linear);
+    const AxisTable ty = SampleAxis(size(x.shape(), ay), size(out_shape, ay), a_.mode);
+    const AxisTable tx = SampleAxis(size(x.shape(), ax), size(out_shape, ax), a_.mode);
     const int64_t in_width = size(x.shape(), ax), out_width = size(out_shape, ax);
     std::vector<double> wx(static_cast<size_t>(out_width));
     for (size_t i = 0; i < wx.size(); ++i) {
