@@ -46,10 +46,7 @@ const OpLimits kCumulativeSumLimits = {{{"input",
 
 namespace {
 
-constexpr auto kAnyCode = static_cast<uint8_t>(Latitude::kAny);
 constexpr auto kOneOfCode = static_cast<uint8_t>(Latitude::kOneOf);
-
-std::string Str(uint64_t v) { return std::to_string(v); }
 
 // The lines along `axis` of a strided view: one line per position of the other ("kept") axes, in
 // row-major order.

@@ -4,11 +4,21 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "ref/graph/graph.h"
 
 namespace nnref {
+
+// The data types of an index operand (gather*, scatter*): int32, uint32 and int64.
+inline constexpr DataTypeSet kIndexTypes{DataType::kInt32, DataType::kUint32, DataType::kInt64};
+
+// Latitude::kAny as the code stored in a latitude tensor.
+inline constexpr auto kAnyCode = static_cast<uint8_t>(Latitude::kAny);
+
+// A size or position in a message.
+inline std::string Str(uint64_t v) { return std::to_string(v); }
 
 // The elements of an int32, uint32 or int64 index tensor (any view) read as int64, in row-major
 // order. The storage stays the tensor's own: a dense copy is made only for a strided view.
@@ -67,7 +77,6 @@ inline uint8_t CarriedCode(uint8_t code) {
 // The code of a result computed from two inputs with codes a and b: kAny wins, then
 // kValueOrNaN (a NaN input gives a NaN result).
 inline uint8_t CombinedCode(uint8_t a, uint8_t b) {
-  constexpr auto kAnyCode = static_cast<uint8_t>(Latitude::kAny);
   a = CarriedCode(a);
   b = CarriedCode(b);
   if (a == kAnyCode || b == kAnyCode) return kAnyCode;

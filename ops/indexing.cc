@@ -19,15 +19,6 @@
 
 namespace nnref {
 
-namespace {
-
-constexpr DataTypeSet kIndexTypes{DataType::kInt32, DataType::kUint32, DataType::kInt64};
-constexpr auto kAnyCode = static_cast<uint8_t>(Latitude::kAny);
-
-std::string Str(uint64_t v) { return std::to_string(v); }
-
-}  // namespace
-
 // §tensor-limits-gather. The table gives the output ranks 1 to N, but the method steps never check
 // the output rank and a rank-1 input with rank-0 indices gives a rank-0 output, which nnref
 // allows (docs/deviations.md).

@@ -26,15 +26,6 @@
 
 namespace nnref {
 
-namespace {
-
-constexpr DataTypeSet kIndexTypes{DataType::kInt32, DataType::kUint32, DataType::kInt64};
-constexpr auto kAnyCode = static_cast<uint8_t>(Latitude::kAny);
-
-std::string Str(uint64_t v) { return std::to_string(v); }
-
-}  // namespace
-
 // §tensor-limits-scatterelements ("same rank as input" for indices and updates is checked by the
 // method).
 const OpLimits kScatterElementsLimits = {{{"input", DataTypeSet::All(), "", 1, kMaxRankAny},

@@ -29,6 +29,7 @@
 
 #include "ops/arg_cumulative.h"
 #include "ops/data_movement.h"
+#include "ops/index_common.h"
 #include "ops/indexing.h"
 #include "ops/simd/family.h"
 #include "ops/simd/map.h"
@@ -196,15 +197,11 @@ uint64_t Product(const Shape& s, size_t begin, size_t end) {
   return p;
 }
 
-// The spec's index range is [-n, n) (negative counts from the end); beyond it the value is open
-// and nnref clamps: below -n gives 0, n or more gives n - 1.
+// The reference's clamped position (ResolveIndex, ops/index_common.h): below -n gives 0, n or
+// more gives n - 1.
 template <typename I>
 uint64_t Clamp(I value, uint64_t n) {
-  const auto size = static_cast<int64_t>(n);   // a valid dimension: at most 2^31 - 1
-  const auto v = static_cast<int64_t>(value);  // int32, uint32 or int64: exact
-  if (v >= size) return n - 1;
-  if (v < -size) return 0;
-  return static_cast<uint64_t>(v < 0 ? v + size : v);
+  return ResolveIndex(static_cast<int64_t>(value), n).position;  // int32, uint32, int64: exact
 }
 
 // Calls fn.template operator()<I>() with the storage type of an index tensor (int32, uint32 or
