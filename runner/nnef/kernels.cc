@@ -114,6 +114,42 @@ std::vector<int64_t> TapTable(const WindowAxis& a, int64_t out_extent, int64_t i
   return t;
 }
 
+// The tap tables of a window's axes (TapTable per axis) and the walk over one output position's
+// taps. The windowed axes are those from `first` on of the output and input shapes.
+class WindowTaps {
+ public:
+  WindowTaps(const std::vector<WindowAxis>& axes, const Index& out, const Index& in, size_t first,
+             bool reverse, Border border)
+      : first_(first), tables_(axes.size()), kernel_(axes.size()) {
+    for (size_t k = 0; k < axes.size(); ++k) {
+      tables_[k] = TapTable(axes[k], out[k + first], in[k + first], reverse, border);
+      kernel_[k] = axes[k].size;
+    }
+  }
+
+  // The window's extent per axis.
+  const Index& kernel() const { return kernel_; }
+
+  // Adds to `off` the input offset (dense strides `strides`) of tap j at output position o, and
+  // sets `border` when the tap is a border position. False when the tap does not contribute
+  // (-2: a reverse operation's position not divisible by the stride).
+  bool Offset(const Index& o, const Index& j, const Index& strides, int64_t& off,
+              bool& border) const {
+    for (size_t k = 0; k < tables_.size(); ++k) {
+      const int64_t t = tables_[k][static_cast<size_t>(o[k] * kernel_[k] + j[k])];
+      if (t == -2) return false;
+      if (t < 0) border = true;
+      off += t * strides[k + first_];
+    }
+    return true;
+  }
+
+ private:
+  size_t first_;
+  std::vector<std::vector<int64_t>> tables_;
+  Index kernel_;
+};
+
 // ---------------------------------------------------------------------------------------------
 // conv / deconv (4.3.1)
 
@@ -135,10 +171,7 @@ class ConvKernel final : public Kernel {
     float* y = result.data.base<float>();
     const Index xst = DenseStrides(xs), wst = DenseStrides(ws);
     // Tap tables per spatial axis (output position x kernel tap -> input index).
-    std::vector<std::vector<int64_t>> taps(m);
-    for (size_t k = 0; k < m; ++k) {
-      taps[k] = TapTable(axes_[k], ys[k + 2], xs[k + 2], deconv_, border_);
-    }
+    const WindowTaps taps(axes_, ys, xs, 2, deconv_, border_);
     const Index out_sp(ys.begin() + 2, ys.end());
     const Index ker_sp(ws.begin() + 2, ws.end());
     const int64_t out_channels = ys[1];
@@ -160,19 +193,10 @@ class ConvKernel final : public Kernel {
                 deconv_ ? ic * wst[0] + (oc % out_per_group) * wst[1] : oc * wst[0] + icg * wst[1];
             Index j(m, 0);
             do {
-              bool skip = false, zero = false;
+              bool zero = false;
               int64_t xoff = xbase, woff = wbase;
-              for (size_t k = 0; k < m; ++k) {
-                const int64_t t = taps[k][static_cast<size_t>(o[k] * axes_[k].size + j[k])];
-                if (t == -2) {
-                  skip = true;
-                  break;
-                }
-                if (t < 0) zero = true;
-                xoff += t * xst[k + 2];
-                woff += j[k] * wst[k + 2];
-              }
-              if (skip) continue;
+              if (!taps.Offset(o, j, xst, xoff, zero)) continue;
+              for (size_t k = 0; k < m; ++k) woff += j[k] * wst[k + 2];
               // The extended input is 0 at constant border positions; the term 0 * w is kept as
               // the formula has it.
               AddProduct(acc, zero ? 0.0 : x[xoff], w[woff]);
@@ -208,14 +232,10 @@ class BoxKernel final : public Kernel {
     const Index ys = ToIndex(out[0].shape);
     const size_t n = axes_.size();
     const Index xst = DenseStrides(xs);
-    std::vector<std::vector<int64_t>> taps(n);
-    Index ker(n);
+    const WindowTaps taps(axes_, ys, xs, 0, debox_, border_);
+    const Index& ker = taps.kernel();
     double volume = 1;
-    for (size_t k = 0; k < n; ++k) {
-      taps[k] = TapTable(axes_[k], ys[k], xs[k], debox_, border_);
-      ker[k] = axes_[k].size;
-      volume *= static_cast<double>(axes_[k].size);
-    }
+    for (size_t k = 0; k < n; ++k) volume *= static_cast<double>(axes_[k].size);
     OperandValue result = NewOutput(out[0]);
     float* y = result.data.base<float>();
     Tensor lat;
@@ -226,18 +246,9 @@ class BoxKernel final : public Kernel {
       int64_t count = 0;
       Index j(n, 0);
       do {
-        bool skip = false, border = false;
+        bool border = false;
         int64_t off = 0;
-        for (size_t k = 0; k < n; ++k) {
-          const int64_t t = taps[k][static_cast<size_t>(o[k] * ker[k] + j[k])];
-          if (t == -2) {
-            skip = true;
-            break;
-          }
-          if (t < 0) border = true;
-          off += t * xst[k];
-        }
-        if (skip) continue;
+        if (!taps.Offset(o, j, xst, off, border)) continue;
         if (border && border_ == Border::kIgnore) continue;
         ++count;
         if (!border) acc.Add(x[off]);  // constant border: + 0
@@ -293,12 +304,8 @@ class ArgmaxPoolKernel final : public Kernel {
     const Index ys = ToIndex(out[0].shape);
     const size_t n = axes_.size();
     const Index xst = DenseStrides(xs);
-    std::vector<std::vector<int64_t>> taps(n);
-    Index ker(n);
-    for (size_t k = 0; k < n; ++k) {
-      taps[k] = TapTable(axes_[k], ys[k], xs[k], false, border_);
-      ker[k] = axes_[k].size;
-    }
+    const WindowTaps taps(axes_, ys, xs, 0, false, border_);
+    const Index& ker = taps.kernel();
     OperandValue result = NewOutput(out[0]);
     int64_t* y = result.data.base<int64_t>();
     Tensor lat;
@@ -312,11 +319,7 @@ class ArgmaxPoolKernel final : public Kernel {
       do {
         bool border = false;
         int64_t off = 0;
-        for (size_t k = 0; k < n; ++k) {
-          const int64_t t = taps[k][static_cast<size_t>(o[k] * ker[k] + j[k])];
-          if (t < 0) border = true;
-          off += t * xst[k];
-        }
+        taps.Offset(o, j, xst, off, border);  // never -2: not a reverse operation
         if (!(border && border_ == Border::kIgnore)) {
           const ElementAcc<T> v = border ? ElementAcc<T>{} : Widen(x[off]);
           if constexpr (kIsFloatStorage<T>) {
