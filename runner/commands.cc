@@ -750,7 +750,9 @@ bool InShard(const Shard& shard, const std::string& name) {
   return h % shard.count == shard.index - 1;
 }
 
-std::string XmlEscape(const std::string& text) {
+// &, <, > and " as entities, for text and attribute values of XML and HTML. With `xml`, also a
+// newline as &#10; and the other control characters but tab, not allowed in XML 1.0, as '?'.
+std::string MarkupEscape(const std::string& text, bool xml) {
   std::string s;
   for (const char ch : text) {
     switch (ch) {
@@ -766,16 +768,20 @@ std::string XmlEscape(const std::string& text) {
       case '"':
         s += "&quot;";
         break;
-      case '\n':
-        s += "&#10;";
-        break;
       default:
-        // Other control characters are not allowed in XML 1.0.
-        s += (static_cast<unsigned char>(ch) < 0x20 && ch != '\t') ? '?' : ch;
+        if (!xml) {
+          s += ch;
+        } else if (ch == '\n') {
+          s += "&#10;";
+        } else {
+          s += (static_cast<unsigned char>(ch) < 0x20 && ch != '\t') ? '?' : ch;
+        }
     }
   }
   return s;
 }
+
+std::string XmlEscape(const std::string& text) { return MarkupEscape(text, true); }
 
 // --junit FILE: one <testsuite> per case file, one <testcase> per case; a failure or error carries
 // the first line of its details as `message` and the whole printout as its text.
@@ -851,28 +857,7 @@ void WriteJunit(const std::string& path, const Summary& s, const std::vector<Cas
   out << x.str();
 }
 
-std::string HtmlEscape(const std::string& text) {
-  std::string s;
-  for (const char ch : text) {
-    switch (ch) {
-      case '&':
-        s += "&amp;";
-        break;
-      case '<':
-        s += "&lt;";
-        break;
-      case '>':
-        s += "&gt;";
-        break;
-      case '"':
-        s += "&quot;";
-        break;
-      default:
-        s += ch;
-    }
-  }
-  return s;
-}
+std::string HtmlEscape(const std::string& text) { return MarkupEscape(text, false); }
 
 std::string BinLabel(size_t b) {
   if (b == 0) return "0";
