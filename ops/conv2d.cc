@@ -351,14 +351,9 @@ Operand Conv2d(GraphBuilder& builder, const Operand& input, const Operand& filte
   CheckRank(name, kConv2dLimits, "input", in.shape.size());                       // step 4
   CheckRank(name, kConv2dLimits, "filter", fd.shape.size());                      // step 5
   CheckSameType(name, "filter", fd.dataType, "input", in.dataType);               // step 6
-  const std::vector<uint32_t> padding =
-      ListOrDefault(name, "padding", options.padding, {0, 0, 0, 0});  // steps 7-8
-  const std::vector<uint32_t> strides =
-      ListOrDefault(name, "strides", options.strides, {1, 1});  // steps 9-10
-  CheckNoZeroItem(name, "strides", strides);                    // step 11
-  const std::vector<uint32_t> dilations =
-      ListOrDefault(name, "dilations", options.dilations, {1, 1});          // steps 12-13
-  CheckNoZeroItem(name, "dilations", dilations);                            // step 14
+  // Steps 7-14.
+  const auto [padding, strides, dilations] =
+      ConvWindowListsOf(name, options.padding, options.strides, options.dilations);
   if (options.groups == 0) ThrowTypeError(name + ": options.groups is 0");  // step 15
 
   // Step 16: calculate the output shape. 16.1-16.4: name the dimensions by layout.

@@ -65,6 +65,19 @@ void CheckNoZeroItem(const std::string& op, const char* member, const std::vecto
   }
 }
 
+ConvWindowLists ConvWindowListsOf(const std::string& op,
+                                  const std::optional<std::vector<uint32_t>>& padding,
+                                  const std::optional<std::vector<uint32_t>>& strides,
+                                  const std::optional<std::vector<uint32_t>>& dilations) {
+  ConvWindowLists l;
+  l.padding = ListOrDefault(op, "padding", padding, {0, 0, 0, 0});  // steps 7-8
+  l.strides = ListOrDefault(op, "strides", strides, {1, 1});        // steps 9-10
+  CheckNoZeroItem(op, "strides", l.strides);                        // step 11
+  l.dilations = ListOrDefault(op, "dilations", dilations, {1, 1});  // steps 12-13
+  CheckNoZeroItem(op, "dilations", l.dilations);                    // step 14
+  return l;
+}
+
 namespace {
 // floor(a / b) for b > 0.
 __int128 FloorDiv(__int128 a, __int128 b) {

@@ -43,6 +43,16 @@ std::vector<uint32_t> ListOrDefault(const std::string& op, const char* member,
 // "If any item in options.member is equal to 0, throw a TypeError."
 void CheckNoZeroItem(const std::string& op, const char* member, const std::vector<uint32_t>& list);
 
+// Steps 7-14 of conv2d and convTranspose2d: options.padding (default [0, 0, 0, 0]), then
+// options.strides and options.dilations (default [1, 1] each, no item 0), in that order.
+struct ConvWindowLists {
+  std::vector<uint32_t> padding, strides, dilations;
+};
+ConvWindowLists ConvWindowListsOf(const std::string& op,
+                                  const std::optional<std::vector<uint32_t>>& padding,
+                                  const std::optional<std::vector<uint32_t>>& strides,
+                                  const std::optional<std::vector<uint32_t>>& dilations);
+
 // A valid dimension: an integer greater than zero and in the range of long (§api-mloperand...).
 constexpr int64_t kMaxDimension = 2147483647;
 inline bool IsValidDimension(__int128 v) { return v > 0 && v <= kMaxDimension; }

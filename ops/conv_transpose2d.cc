@@ -182,14 +182,9 @@ Operand ConvTranspose2d(GraphBuilder& builder, const Operand& input, const Opera
   CheckDataType(name, "input", in.dataType, limits.Find("input")->types);  // step 4
   CheckRank(name, limits, "filter", fd.shape.size());                      // step 5
   CheckSameType(name, "filter", fd.dataType, "input", in.dataType);        // step 6
-  const std::vector<uint32_t> padding =
-      ListOrDefault(name, "padding", options.padding, {0, 0, 0, 0});  // steps 7-8
-  const std::vector<uint32_t> strides =
-      ListOrDefault(name, "strides", options.strides, {1, 1});  // steps 9-10
-  CheckNoZeroItem(name, "strides", strides);                    // step 11
-  const std::vector<uint32_t> dilations =
-      ListOrDefault(name, "dilations", options.dilations, {1, 1});  // steps 12-13
-  CheckNoZeroItem(name, "dilations", dilations);                    // step 14
+  // Steps 7-14.
+  const auto [padding, strides, dilations] =
+      ConvWindowListsOf(name, options.padding, options.strides, options.dilations);
   const std::vector<uint32_t> output_padding =
       ListOrDefault(name, "outputPadding", options.outputPadding, {0, 0});          // steps 15-16
   if (options.outputSizes) {                                                        // step 17
