@@ -135,37 +135,19 @@ class Conv2dKernel final : public Kernel {
     const int64_t oh = p.output_height, ow = p.output_width;
     std::fill(acc, acc + oh * ow, 0.0);
     const int64_t group = out_channel / p.output_channels_per_group;
-    for (int64_t filter_c = 0; filter_c < p.filter_input_channels; ++filter_c) {
-      const T* channel = p.input + batch * p.in_batch_stride +
-                         (group * p.filter_input_channels + filter_c) * p.in_channel_stride;
-      for (int64_t filter_y = 0; filter_y < p.filter_height; ++filter_y) {
-        int64_t y0, y1;
-        ValidRange(oh, g_.stride_height, g_.pad_top, filter_y * g_.dilation_height, p.input_height,
-                   y0, y1);
-        for (int64_t filter_x = 0; filter_x < p.filter_width; ++filter_x) {
-          int64_t x0, x1;
-          ValidRange(ow, g_.stride_width, g_.pad_left, filter_x * g_.dilation_width, p.input_width,
-                     x0, x1);
+    ForEachWindowRow(
+        p, batch, group, acc,
+        [&](int64_t filter_c, int64_t filter_y, int64_t filter_x, const T* row, double* a,
+            int64_t n, int64_t x_step) {
           const double w =
               ToDouble(p.filter[out_channel * p.filter_out_stride + filter_c * p.filter_in_stride +
                                 filter_y * p.filter_y_stride + filter_x * p.filter_x_stride]);
-          const int64_t x_step = g_.stride_width * p.in_x_stride;
-          for (int64_t y = y0; y < y1; ++y) {
-            const int64_t in_y = y * g_.stride_height - g_.pad_top + filter_y * g_.dilation_height;
-            const T* row =
-                channel + in_y * p.in_y_stride +
-                (x0 * g_.stride_width - g_.pad_left + filter_x * g_.dilation_width) * p.in_x_stride;
-            double* a = acc + y * ow + x0;
-            const int64_t n = x1 - x0;
-            if (x_step == 1) {  // dense rows: a plain loop the compiler vectorizes
-              for (int64_t x = 0; x < n; ++x) a[x] += ToDouble(row[x]) * w;
-            } else {
-              for (int64_t x = 0; x < n; ++x) a[x] += ToDouble(row[x * x_step]) * w;
-            }
+          if (x_step == 1) {  // dense rows: a plain loop the compiler vectorizes
+            for (int64_t x = 0; x < n; ++x) a[x] += ToDouble(row[x]) * w;
+          } else {
+            for (int64_t x = 0; x < n; ++x) a[x] += ToDouble(row[x * x_step]) * w;
           }
-        }
-      }
-    }
+        });
     const double bias = p.bias ? ToDouble(p.bias[out_channel * p.bias_stride]) : 0.0;
     const uint64_t terms =
         static_cast<uint64_t>(p.filter_input_channels * p.filter_height * p.filter_width) + 1;
@@ -191,6 +173,23 @@ class Conv2dKernel final : public Kernel {
   void WindowMagnitude(const Problem<T>& p, int64_t batch, int64_t group, double* m) const {
     const int64_t oh = p.output_height, ow = p.output_width;
     std::fill(m, m + oh * ow, 0.0);
+    ForEachWindowRow(
+        p, batch, group, m,
+        [](int64_t, int64_t, int64_t, const T* row, double* a, int64_t n, int64_t x_step) {
+          for (int64_t x = 0; x < n; ++x) a[x] += std::fabs(ToDouble(row[x * x_step]));
+        });
+  }
+
+  // The loop nest of FastPlane and WindowMagnitude over the plane of (batch, group): for each
+  // input channel of the group (filter_c), filter tap (filter_y, filter_x) and output row y, the
+  // output columns [x0, x1) whose window position is inside the input (padded positions are left
+  // out). Calls fn(filter_c, filter_y, filter_x, row, a, n, x_step): the n = x1 - x0 input
+  // elements `row`, x_step apart, that those columns read, and `a`, the plane's elements from
+  // (y, x0).
+  template <typename T, typename Fn>
+  void ForEachWindowRow(const Problem<T>& p, int64_t batch, int64_t group, double* plane,
+                        Fn&& fn) const {
+    const int64_t oh = p.output_height, ow = p.output_width;
     for (int64_t filter_c = 0; filter_c < p.filter_input_channels; ++filter_c) {
       const T* channel = p.input + batch * p.in_batch_stride +
                          (group * p.filter_input_channels + filter_c) * p.in_channel_stride;
@@ -208,8 +207,7 @@ class Conv2dKernel final : public Kernel {
             const T* row =
                 channel + in_y * p.in_y_stride +
                 (x0 * g_.stride_width - g_.pad_left + filter_x * g_.dilation_width) * p.in_x_stride;
-            double* a = m + y * ow + x0;
-            for (int64_t x = 0; x < x1 - x0; ++x) a[x] += std::fabs(ToDouble(row[x * x_step]));
+            fn(filter_c, filter_y, filter_x, row, plane + y * ow + x0, x1 - x0, x_step);
           }
         }
       }
