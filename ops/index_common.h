@@ -3,6 +3,7 @@
 // carrying latitude codes from inputs to the outputs that copy them.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -19,6 +20,29 @@ inline constexpr auto kAnyCode = static_cast<uint8_t>(Latitude::kAny);
 
 // A size or position in a message.
 inline std::string Str(uint64_t v) { return std::to_string(v); }
+
+// The axis steps of gather, gatherElements and scatterElements: TypeError unless
+// options.axis < the input rank.
+inline void CheckAxis(const std::string& name, uint32_t axis, size_t rank) {
+  if (axis >= rank) {
+    ThrowTypeError(name + ": axis " + Str(axis) + " is out of range for input rank " + Str(rank));
+  }
+}
+
+// gatherND's output shape and scatterND's expected updates shape: the indices' leading axes, then
+// the input's axes from coordinateSize (the indices' last dimension) on. TypeError when
+// coordinateSize is greater than the input rank.
+inline Shape GatherNDShape(const std::string& name, const Shape& input, const Shape& indices) {
+  const uint64_t coordinate_size = indices.back();
+  if (coordinate_size > input.size()) {
+    ThrowTypeError(name + ": indices' last dimension " + Str(coordinate_size) +
+                   " is greater than the input rank " + Str(input.size()));
+  }
+  Shape shape(indices.begin(), indices.end() - 1);
+  shape.insert(shape.end(), input.begin() + static_cast<std::ptrdiff_t>(coordinate_size),
+               input.end());
+  return shape;
+}
 
 // The elements of an int32, uint32 or int64 index tensor (any view) read as int64, in row-major
 // order. The storage stays the tensor's own: a dense copy is made only for a strided view.

@@ -216,12 +216,6 @@ class GatherNDKernel final : public Kernel {
   }
 };
 
-void CheckAxis(const std::string& name, uint32_t axis, size_t rank) {
-  if (axis >= rank) {
-    ThrowTypeError(name + ": axis " + Str(axis) + " is out of range for input rank " + Str(rank));
-  }
-}
-
 }  // namespace
 
 Operand Gather(GraphBuilder& builder, const Operand& input, const Operand& indices,
@@ -301,16 +295,9 @@ Operand GatherND(GraphBuilder& builder, const Operand& input, const Operand& ind
   CheckDataType(name, "indices", idx.dataType, limits.Find("indices")->types);  // step 3
   CheckRank(name, limits, "input", in.shape.size());                            // step 4 (and 7)
   CheckRank(name, limits, "indices", idx.shape.size());
-  // Steps 5-10.
-  const uint64_t coordinate_size = idx.shape.back();
-  if (coordinate_size > in.shape.size()) {
-    ThrowTypeError(name + ": indices' last dimension " + Str(coordinate_size) +
-                   " is greater than the input rank " + Str(in.shape.size()));
-  }
-  // Steps 11-13: the indices' leading axes, then the input's axes from coordinateSize on.
-  Shape shape(idx.shape.begin(), idx.shape.end() - 1);
-  shape.insert(shape.end(), in.shape.begin() + static_cast<std::ptrdiff_t>(coordinate_size),
-               in.shape.end());
+  // Steps 5-10 (coordinateSize at most the input rank), 11-13: the indices' leading axes, then
+  // the input's axes from coordinateSize on.
+  const Shape shape = GatherNDShape(name, in.shape, idx.shape);
   OperatorNode node{"gatherND",
                     options.label,
                     {input.id, indices.id},

@@ -177,12 +177,6 @@ class ScatterNDKernel final : public Kernel {
   }
 };
 
-void CheckAxis(const std::string& name, uint32_t axis, size_t rank) {
-  if (axis >= rank) {
-    ThrowTypeError(name + ": axis " + Str(axis) + " is out of range for input rank " + Str(rank));
-  }
-}
-
 }  // namespace
 
 Operand ScatterElements(GraphBuilder& builder, const Operand& input, const Operand& indices,
@@ -248,17 +242,9 @@ Operand ScatterND(GraphBuilder& builder, const Operand& input, const Operand& in
   CheckRank(name, limits, "input", in.shape.size());                            // step 5
   CheckRank(name, limits, "indices", idx.shape.size());
   CheckRank(name, limits, "updates", upd.shape.size());
-  // Steps 6-10.
-  const uint64_t coordinate_size = idx.shape.back();
-  if (coordinate_size > in.shape.size()) {
-    ThrowTypeError(name + ": indices' last dimension " + Str(coordinate_size) +
-                   " is greater than the input rank " + Str(in.shape.size()));
-  }
-  // Steps 11-15: updates are the indices' leading axes, then the input's axes from
-  // coordinateSize on.
-  Shape expected(idx.shape.begin(), idx.shape.end() - 1);
-  expected.insert(expected.end(), in.shape.begin() + static_cast<std::ptrdiff_t>(coordinate_size),
-                  in.shape.end());
+  // Steps 6-10 (coordinateSize at most the input rank), 11-15: updates are the indices' leading
+  // axes, then the input's axes from coordinateSize on.
+  const Shape expected = GatherNDShape(name, in.shape, idx.shape);
   if (upd.shape != expected) {
     ThrowTypeError(name + ": updates shape " + ShapeToString(upd.shape) + " must be " +
                    ShapeToString(expected));
