@@ -56,6 +56,58 @@ Tensor IndexCodes(const OperandValue& indices) {
   return indices.latitude.valid() ? indices.latitude.Contiguous() : Tensor();
 }
 
+// The output of a gather kernel under construction: every element copies one input element and
+// carries its code (kOneOf becomes kAny), or kAny when it is read through an open index (out of
+// range, or an index element that carries latitude).
+class GatherOutput {
+ public:
+  GatherOutput(const OperandValue& input, const OperandValue& indices,
+               const OperandDescriptor& desc)
+      : input_(input),
+        input_lat_(LatitudeView(input)),
+        index_codes_(IndexCodes(indices)),
+        lat_(NewLatitude(desc.shape)),
+        lat_in_(input_lat_.base<uint8_t>()),
+        lat_out_(lat_.base<uint8_t>()) {
+    result_.data = Tensor::Allocate(desc.dataType, desc.shape);
+  }
+
+  // The input's codes as a view of the input's shape.
+  const Tensor& input_latitude() const { return input_lat_; }
+  Tensor& data() { return result_.data; }
+
+  // Whether index element j, resolved as r, is open.
+  bool Open(const ResolvedIndex& r, uint64_t j) const {
+    return !r.in_range || (index_codes_.valid() && index_codes_.At<uint8_t>(j));
+  }
+
+  // Output element k's code: kAny when read through an open index, else the carried code of the
+  // input element at offset lat_offset of input_latitude().
+  void Mark(uint64_t k, bool open, int64_t lat_offset) {
+    const uint8_t code = open ? kAnyCode : CarriedCode(lat_in_[lat_offset]);
+    if (code != 0) {
+      lat_out_[k] = code;
+      any_ = true;
+    }
+  }
+
+  // Always hands back latitude when an input had some (the executor drops it if all exact).
+  std::vector<OperandValue> Finish() {
+    if (any_ || input_.latitude.valid() || index_codes_.valid()) result_.latitude = std::move(lat_);
+    return {std::move(result_)};
+  }
+
+ private:
+  const OperandValue& input_;
+  Tensor input_lat_;
+  Tensor index_codes_;
+  Tensor lat_;
+  const uint8_t* lat_in_;
+  uint8_t* lat_out_;
+  OperandValue result_;
+  bool any_ = false;
+};
+
 // output[o, j..., i...] = input[o, indices[j...], i...]: outer axes o before `axis`, the indices'
 // axes j, inner axes i after it.
 class GatherKernel final : public Kernel {
@@ -65,47 +117,35 @@ class GatherKernel final : public Kernel {
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
     const Tensor& x = in[0]->data;
-    const Tensor x_lat = LatitudeView(*in[0]);
+    GatherOutput output(*in[0], *in[1], out[0]);
+    const Tensor& x_lat = output.input_latitude();
     const IndexReader indices(in[1]->data);
-    const Tensor index_codes = IndexCodes(*in[1]);
     const uint64_t index_count = in[1]->data.element_count();
     const uint64_t axis_size = x.shape()[axis_];
     const int64_t axis_stride = x.strides()[axis_], lat_axis_stride = x_lat.strides()[axis_];
     const AxisSplit xs = SplitAt(x.shape(), x.strides(), axis_);
     const AxisSplit ls = SplitAt(x_lat.shape(), x_lat.strides(), axis_);
 
-    OperandValue result;
-    result.data = Tensor::Allocate(out[0].dataType, out[0].shape);
-    Tensor lat = NewLatitude(out[0].shape);
-    uint8_t* lat_out = lat.base<uint8_t>();
-    const uint8_t* lat_in = x_lat.base<uint8_t>();
-    bool any = false;
     DispatchDataType(out[0].dataType, [&]<typename T>() {
       const T* src = x.base<T>();
-      T* dst = result.data.base<T>();
+      T* dst = output.data().base<T>();
       uint64_t k = 0;  // output elements in row-major order
       ForEachOffsets<2>(xs.outer_shape, {&xs.outer, &ls.outer}, [&](const auto& o) {
         for (uint64_t j = 0; j < index_count; ++j) {
           const ResolvedIndex r = ResolveIndex(indices[j], axis_size);
           const auto pos = static_cast<int64_t>(r.position);
-          const bool open = !r.in_range || (index_codes.valid() && index_codes.At<uint8_t>(j));
+          const bool open = output.Open(r, j);
           const int64_t base = o[0] + pos * axis_stride, lat_base = o[1] + pos * lat_axis_stride;
           ForEachOffsets<2>(xs.inner_shape, {&xs.inner, &ls.inner}, [&](const auto& i) {
             dst[k] = src[base + i[0]];
-            const uint8_t code = open ? kAnyCode : CarriedCode(lat_in[lat_base + i[1]]);
-            if (code != 0) {
-              lat_out[k] = code;
-              any = true;
-            }
+            output.Mark(k, open, lat_base + i[1]);
             ++k;
           });
         }
       });
       return 0;
     });
-    // Always hand back latitude when an input had some (the executor drops it if all exact).
-    if (any || in[0]->latitude.valid() || index_codes.valid()) result.latitude = std::move(lat);
-    return {std::move(result)};
+    return output.Finish();
   }
 
  private:
@@ -120,9 +160,9 @@ class GatherElementsKernel final : public Kernel {
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
     const Tensor& x = in[0]->data;
-    const Tensor x_lat = LatitudeView(*in[0]);
+    GatherOutput output(*in[0], *in[1], out[0]);
+    const Tensor& x_lat = output.input_latitude();
     const IndexReader indices(in[1]->data);
-    const Tensor index_codes = IndexCodes(*in[1]);
     const uint64_t axis_size = x.shape()[axis_];
     const int64_t axis_stride = x.strides()[axis_], lat_axis_stride = x_lat.strides()[axis_];
     // Walk the indices' shape with the input's strides, the axis itself held at 0: the shapes
@@ -131,32 +171,20 @@ class GatherElementsKernel final : public Kernel {
     walk[axis_] = 0;
     lat_walk[axis_] = 0;
 
-    OperandValue result;
-    result.data = Tensor::Allocate(out[0].dataType, out[0].shape);
-    Tensor lat = NewLatitude(out[0].shape);
-    uint8_t* lat_out = lat.base<uint8_t>();
-    const uint8_t* lat_in = x_lat.base<uint8_t>();
-    bool any = false;
     DispatchDataType(out[0].dataType, [&]<typename T>() {
       const T* src = x.base<T>();
-      T* dst = result.data.base<T>();
+      T* dst = output.data().base<T>();
       uint64_t k = 0;  // output (and index) elements in row-major order
       ForEachOffsets<2>(out[0].shape, {&walk, &lat_walk}, [&](const auto& o) {
         const ResolvedIndex r = ResolveIndex(indices[k], axis_size);
         const auto pos = static_cast<int64_t>(r.position);
         dst[k] = src[o[0] + pos * axis_stride];
-        const bool open = !r.in_range || (index_codes.valid() && index_codes.At<uint8_t>(k));
-        const uint8_t code = open ? kAnyCode : CarriedCode(lat_in[o[1] + pos * lat_axis_stride]);
-        if (code != 0) {
-          lat_out[k] = code;
-          any = true;
-        }
+        output.Mark(k, output.Open(r, k), o[1] + pos * lat_axis_stride);
         ++k;
       });
       return 0;
     });
-    if (any || in[0]->latitude.valid() || index_codes.valid()) result.latitude = std::move(lat);
-    return {std::move(result)};
+    return output.Finish();
   }
 
  private:
@@ -170,9 +198,9 @@ class GatherNDKernel final : public Kernel {
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
     const Tensor& x = in[0]->data;
-    const Tensor x_lat = LatitudeView(*in[0]);
+    GatherOutput output(*in[0], *in[1], out[0]);
+    const Tensor& x_lat = output.input_latitude();
     const IndexReader indices(in[1]->data);
-    const Tensor index_codes = IndexCodes(*in[1]);
     const size_t c = static_cast<size_t>(in[1]->data.shape().back());
     const uint64_t tuples = in[1]->data.element_count() / c;
     const auto cut = static_cast<std::ptrdiff_t>(c);
@@ -180,15 +208,9 @@ class GatherNDKernel final : public Kernel {
     const Strides slice(x.strides().begin() + cut, x.strides().end());
     const Strides lat_slice(x_lat.strides().begin() + cut, x_lat.strides().end());
 
-    OperandValue result;
-    result.data = Tensor::Allocate(out[0].dataType, out[0].shape);
-    Tensor lat = NewLatitude(out[0].shape);
-    uint8_t* lat_out = lat.base<uint8_t>();
-    const uint8_t* lat_in = x_lat.base<uint8_t>();
-    bool any = false;
     DispatchDataType(out[0].dataType, [&]<typename T>() {
       const T* src = x.base<T>();
-      T* dst = result.data.base<T>();
+      T* dst = output.data().base<T>();
       uint64_t k = 0;  // output elements in row-major order
       for (uint64_t t = 0; t < tuples; ++t) {
         int64_t base = 0, lat_base = 0;
@@ -197,22 +219,17 @@ class GatherNDKernel final : public Kernel {
           const ResolvedIndex r = ResolveIndex(indices[t * c + q], x.shape()[q]);
           base += static_cast<int64_t>(r.position) * x.strides()[q];
           lat_base += static_cast<int64_t>(r.position) * x_lat.strides()[q];
-          open = open || !r.in_range || (index_codes.valid() && index_codes.At<uint8_t>(t * c + q));
+          open = open || output.Open(r, t * c + q);
         }
         ForEachOffsets<2>(slice_shape, {&slice, &lat_slice}, [&](const auto& i) {
           dst[k] = src[base + i[0]];
-          const uint8_t code = open ? kAnyCode : CarriedCode(lat_in[lat_base + i[1]]);
-          if (code != 0) {
-            lat_out[k] = code;
-            any = true;
-          }
+          output.Mark(k, open, lat_base + i[1]);
           ++k;
         });
       }
       return 0;
     });
-    if (any || in[0]->latitude.valid() || index_codes.valid()) result.latitude = std::move(lat);
-    return {std::move(result)};
+    return output.Finish();
   }
 };
 
