@@ -177,21 +177,34 @@ class ScatterNDKernel final : public Kernel {
   }
 };
 
+// The descriptors of a scatter method's operands.
+struct ScatterDescriptors {
+  OperandDescriptor in, idx, upd;
+};
+
+// Steps 1-4 of scatterElements and scatterND: the builder can build, the operands are valid, the
+// indices' data type is allowed and updates has the input's data type.
+ScatterDescriptors CheckScatterOperands(GraphBuilder& builder, const std::string& name,
+                                        const OpLimits& limits, const Operand& input,
+                                        const Operand& indices, const Operand& updates) {
+  builder.CheckCanBuild(name);                        // step 1
+  builder.ValidateOperand(name, "input", input);      // step 2
+  builder.ValidateOperand(name, "indices", indices);  //
+  builder.ValidateOperand(name, "updates", updates);  //
+  ScatterDescriptors d{builder.Desc(input), builder.Desc(indices), builder.Desc(updates)};
+  CheckDataType(name, "indices", d.idx.dataType, limits.Find("indices")->types);  // step 3
+  CheckSameType(name, "updates", d.upd.dataType, "input", d.in.dataType);         // step 4
+  return d;
+}
+
 }  // namespace
 
 Operand ScatterElements(GraphBuilder& builder, const Operand& input, const Operand& indices,
                         const Operand& updates, const MLScatterOptions& options) {
   const std::string name = OperatorDisplayName("scatterElements", options);
-  builder.CheckCanBuild(name);                        // step 1
-  builder.ValidateOperand(name, "input", input);      // step 2
-  builder.ValidateOperand(name, "indices", indices);  //
-  builder.ValidateOperand(name, "updates", updates);  //
-  const OperandDescriptor in = builder.Desc(input);
-  const OperandDescriptor idx = builder.Desc(indices);
-  const OperandDescriptor upd = builder.Desc(updates);
   const OpLimits& limits = kScatterElementsLimits;
-  CheckDataType(name, "indices", idx.dataType, limits.Find("indices")->types);  // step 3
-  CheckSameType(name, "updates", upd.dataType, "input", in.dataType);           // step 4
+  const auto [in, idx, upd] =
+      CheckScatterOperands(builder, name, limits, input, indices, updates);  // steps 1-4
   // Step 5: input ranks 1 to N; indices and updates "same rank as input".
   CheckRank(name, limits, "input", in.shape.size());
   for (const auto& [operand, rank] :
@@ -229,17 +242,10 @@ Operand ScatterElements(GraphBuilder& builder, const Operand& input, const Opera
 Operand ScatterND(GraphBuilder& builder, const Operand& input, const Operand& indices,
                   const Operand& updates, const MLOperatorOptions& options) {
   const std::string name = OperatorDisplayName("scatterND", options);
-  builder.CheckCanBuild(name);                        // step 1
-  builder.ValidateOperand(name, "input", input);      // step 2
-  builder.ValidateOperand(name, "indices", indices);  //
-  builder.ValidateOperand(name, "updates", updates);  //
-  const OperandDescriptor in = builder.Desc(input);
-  const OperandDescriptor idx = builder.Desc(indices);
-  const OperandDescriptor upd = builder.Desc(updates);
   const OpLimits& limits = kScatterNDLimits;
-  CheckDataType(name, "indices", idx.dataType, limits.Find("indices")->types);  // step 3
-  CheckSameType(name, "updates", upd.dataType, "input", in.dataType);           // step 4
-  CheckRank(name, limits, "input", in.shape.size());                            // step 5
+  const auto [in, idx, upd] =
+      CheckScatterOperands(builder, name, limits, input, indices, updates);  // steps 1-4
+  CheckRank(name, limits, "input", in.shape.size());                         // step 5
   CheckRank(name, limits, "indices", idx.shape.size());
   CheckRank(name, limits, "updates", upd.shape.size());
   // Steps 6-10 (coordinateSize at most the input rank), 11-15: updates are the indices' leading
