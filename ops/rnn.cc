@@ -380,6 +380,15 @@ std::vector<double> LoadSlot(std::span<const OperandValue* const> in, int slot) 
   return slot < 0 ? std::vector<double>() : Load<T>(in[static_cast<size_t>(slot)]->data);
 }
 
+// Direction dir's initial state (hidden or cell) of gru/lstm: its `state` elements of the given
+// [numDirections, batch, hiddenSize] operand, or zeros when the option is absent (v empty).
+std::vector<double> InitialState(const std::vector<double>& v, size_t dir, size_t state) {
+  return v.empty()
+             ? std::vector<double>(state, 0.0)
+             : std::vector<double>(v.begin() + static_cast<std::ptrdiff_t>(dir * state),
+                                   v.begin() + static_cast<std::ptrdiff_t>((dir + 1) * state));
+}
+
 class GruCellKernel final : public Kernel {
  public:
   GruCellKernel(GruCellGeometry g, Slots s) : g_(g), s_(s) {}
@@ -424,9 +433,7 @@ class GruKernel final : public Kernel {
       if (return_sequence_) sequence = Tensor::Allocate(DataTypeOf<T>(), out[1].shape);
       for (size_t dir = 0; dir < dirs; ++dir) {
         const bool reverse = dir == 1 || direction_ == MLRecurrentNetworkDirection::kBackward;
-        std::vector<double> h = h0.empty() ? std::vector<double>(state, 0.0)
-                                           : std::vector<double>(h0.begin() + dir * state,
-                                                                 h0.begin() + (dir + 1) * state);
+        std::vector<double> h = InitialState(h0, dir, state);
         for (size_t step = 0; step < steps_; ++step) {
           const size_t t = reverse ? steps_ - step - 1 : step;
           // The state stays in double between steps (see the header).
@@ -505,14 +512,10 @@ class LstmKernel final : public Kernel {
       Tensor cell = Tensor::Allocate(DataTypeOf<T>(), out[1].shape);
       Tensor sequence;
       if (return_sequence_) sequence = Tensor::Allocate(DataTypeOf<T>(), out[2].shape);
-      auto initial = [&](const std::vector<double>& v, size_t dir) {
-        return v.empty()
-                   ? std::vector<double>(state, 0.0)
-                   : std::vector<double>(v.begin() + dir * state, v.begin() + (dir + 1) * state);
-      };
       for (size_t dir = 0; dir < dirs; ++dir) {
         const bool reverse = dir == 1 || direction_ == MLRecurrentNetworkDirection::kBackward;
-        std::vector<double> h = initial(h0, dir), c = initial(c0, dir), h_next, c_next;
+        std::vector<double> h = InitialState(h0, dir, state), c = InitialState(c0, dir, state),
+                            h_next, c_next;
         for (size_t step = 0; step < steps_; ++step) {
           const size_t t = reverse ? steps_ - step - 1 : step;
           // The states stay in double between steps (see the header).
