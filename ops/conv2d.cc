@@ -375,14 +375,7 @@ Operand Conv2d(GraphBuilder& builder, const Operand& input, const Operand& filte
     ThrowTypeError(name + ": outputChannels " + std::to_string(output_channels) +
                    " is not divisible by groups " + std::to_string(groups));
   }
-  if (options.bias) {  // step 16.8
-    const OperandDescriptor bd = builder.Desc(*options.bias);
-    if (bd.shape != Shape{output_channels}) {  // step 16.8.1
-      ThrowTypeError(name + ": options.bias shape " + ShapeToString(bd.shape) + " is not [" +
-                     std::to_string(output_channels) + "]");
-    }
-    CheckSameType(name, "bias", bd.dataType, "input", in.dataType);  // step 16.8.2
-  }
+  CheckConvBias(builder, name, options.bias, output_channels, in.dataType);  // step 16.8
   // Steps 16.9-16.11: calculate conv2d output sizes, then floor.
   const __int128 output_height = CalculateConvOutputSize(input_height, filter_height, padding[0],
                                                          padding[1], strides[0], dilations[0])

@@ -78,6 +78,18 @@ ConvWindowLists ConvWindowListsOf(const std::string& op,
   return l;
 }
 
+void CheckConvBias(const GraphBuilder& builder, const std::string& op,
+                   const std::optional<Operand>& bias, uint64_t output_channels,
+                   DataType input_type) {
+  if (!bias) return;
+  const OperandDescriptor bd = builder.Desc(*bias);
+  if (bd.shape != Shape{output_channels}) {
+    ThrowTypeError(op + ": options.bias shape " + ShapeToString(bd.shape) + " is not [" +
+                   std::to_string(output_channels) + "]");
+  }
+  CheckSameType(op, "bias", bd.dataType, "input", input_type);
+}
+
 namespace {
 // floor(a / b) for b > 0.
 __int128 FloorDiv(__int128 a, __int128 b) {

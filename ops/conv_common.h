@@ -53,6 +53,12 @@ ConvWindowLists ConvWindowListsOf(const std::string& op,
                                   const std::optional<std::vector<uint32_t>>& strides,
                                   const std::optional<std::vector<uint32_t>>& dilations);
 
+// conv2d step 16.8 and convTranspose2d step 20.8: when options.bias exists, its shape must be
+// [outputChannels] (16.8.1, 20.8.1) and its data type the input's (16.8.2, 20.8.2).
+void CheckConvBias(const GraphBuilder& builder, const std::string& op,
+                   const std::optional<Operand>& bias, uint64_t output_channels,
+                   DataType input_type);
+
 // A valid dimension: an integer greater than zero and in the range of long (§api-mloperand...).
 constexpr int64_t kMaxDimension = 2147483647;
 inline bool IsValidDimension(__int128 v) { return v > 0 && v <= kMaxDimension; }

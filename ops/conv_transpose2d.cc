@@ -219,14 +219,8 @@ Operand ConvTranspose2d(GraphBuilder& builder, const Operand& input, const Opera
     ThrowTypeError(name + ": outputChannels " + Int128ToString(output_channels) +
                    " is not a valid dimension");
   }
-  if (options.bias) {  // step 20.8
-    const OperandDescriptor bd = builder.Desc(*options.bias);
-    if (bd.shape != Shape{static_cast<uint64_t>(output_channels)}) {  // step 20.8.1
-      ThrowTypeError(name + ": options.bias shape " + ShapeToString(bd.shape) + " is not [" +
-                     Int128ToString(output_channels) + "]");
-    }
-    CheckSameType(name, "bias", bd.dataType, "input", in.dataType);  // step 20.8.2
-  }
+  // Step 20.8 (outputChannels is a valid dimension: it fits uint64).
+  CheckConvBias(builder, name, options.bias, static_cast<uint64_t>(output_channels), in.dataType);
   const __int128 calculated_height = CalculateConvTransposeOutputSize(
       input_height, filter_height, padding[0], padding[1], strides[0], dilations[0]);  // 20.9
   const __int128 calculated_width = CalculateConvTransposeOutputSize(
