@@ -3,9 +3,9 @@
 #pragma once
 
 #include <atomic>
-#include <map>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
