@@ -227,6 +227,9 @@ bool Device::Init(const DeviceOptions& options, std::string& why) {
   }
   api_.vkGetPhysicalDeviceMemoryProperties(physical_, &memory_);
   staging_ = options.force_staging || !info_.unified_memory;
+  if (options.max_binding > 0 && options.max_binding < info_.max_storage_buffer_range) {
+    info_.max_storage_buffer_range = options.max_binding;
+  }
 
   uint32_t qn = 0;
   api_.vkGetPhysicalDeviceQueueFamilyProperties(physical_, &qn, nullptr);
@@ -309,7 +312,6 @@ bool Device::Init(const DeviceOptions& options, std::string& why) {
     why = std::string("vkAllocateCommandBuffers: ") + ResultName(r);
     return false;
   }
-  pipelines_.assign(static_cast<size_t>(Shader::kCount), VK_NULL_HANDLE);
   device_slots_.resize(kBindings);
   staging_slots_.resize(kBindings);
   return true;
@@ -320,7 +322,7 @@ Device::~Device() {
     api_.vkDeviceWaitIdle(device_);
     for (Buffer& b : device_slots_) Destroy(b);
     for (Buffer& b : staging_slots_) Destroy(b);
-    for (VkPipeline p : pipelines_) {
+    for (const auto& [key, p] : pipelines_) {
       if (p != VK_NULL_HANDLE) api_.vkDestroyPipeline(device_, p, nullptr);
     }
     if (fence_) api_.vkDestroyFence(device_, fence_, nullptr);
@@ -342,8 +344,8 @@ void Device::Check(VkResult r, const char* what) {
   }
 }
 
-VkPipeline Device::Pipeline(Shader shader) {
-  VkPipeline& p = pipelines_[static_cast<size_t>(shader)];
+VkPipeline Device::Pipeline(Shader shader, std::span<const uint32_t> spec) {
+  VkPipeline& p = pipelines_[{shader, std::vector<uint32_t>(spec.begin(), spec.end())}];
   if (p != VK_NULL_HANDLE) return p;
   const ShaderCode& code = Code(shader);
   VkShaderModuleCreateInfo si{};
@@ -358,6 +360,18 @@ VkPipeline Device::Pipeline(Shader shader) {
   ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   ci.stage.module = module;
   ci.stage.pName = "main";
+  std::vector<VkSpecializationMapEntry> entries(spec.size());
+  for (size_t i = 0; i < spec.size(); ++i) {
+    entries[i].constantID = static_cast<uint32_t>(i);
+    entries[i].offset = static_cast<uint32_t>(i * sizeof(uint32_t));
+    entries[i].size = sizeof(uint32_t);
+  }
+  VkSpecializationInfo info{};
+  info.mapEntryCount = static_cast<uint32_t>(entries.size());
+  info.pMapEntries = entries.data();
+  info.dataSize = spec.size_bytes();
+  info.pData = spec.data();
+  if (!spec.empty()) ci.stage.pSpecializationInfo = &info;
   ci.layout = pipeline_layout_;
   const VkResult r = api_.vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &ci, nullptr, &p);
   api_.vkDestroyShaderModule(device_, module, nullptr);
@@ -415,11 +429,11 @@ Device::Buffer& Device::Slot(std::vector<Buffer>& slots, size_t slot, VkDeviceSi
 }
 
 void Device::Run(Shader shader, std::span<const uint32_t> params, std::span<const Bytes> inputs,
-                 std::span<std::byte> output, uint64_t groups) {
+                 std::span<std::byte> output, uint64_t groups, std::span<const uint32_t> spec) {
   if (inputs.size() > kInputBindings) throw std::logic_error("vulkan: too many inputs");
   std::lock_guard<std::mutex> lock(mutex_);
   const uint64_t before = messages_.load();
-  const VkPipeline pipeline = Pipeline(shader);
+  const VkPipeline pipeline = Pipeline(shader, spec);
 
   // The data of every binding: params, inputs (unused ones get a small dummy), output.
   std::vector<Bytes> data(kBindings);

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -44,6 +45,9 @@ struct DeviceOptions {
   int index = -1;              // physical device index; -1: the first one
   bool validation = false;     // VK_LAYER_KHRONOS_validation with a debug messenger
   bool force_staging = false;  // copy through staging buffers even with unified memory (tests)
+  // Test hook: bind at most this many bytes per tensor (0: the device's maxStorageBufferRange),
+  // so that the splitting of large tensors runs on small ones.
+  uint64_t max_binding = 0;
 };
 
 // One input of a dispatch: bytes copied into a storage buffer (padded to whole 32-bit words).
@@ -66,8 +70,10 @@ class Device {
   // binding = the output (output.size() bytes, written back), dispatching `groups` workgroups
   // (capped at 65535: the shaders loop over their work). Blocks until the result is back. Throws
   // std::runtime_error on a Vulkan error or a validation message.
+  // `spec`: the values of the shader's specialization constants 0, 1, ... (a pipeline per
+  // distinct list, cached).
   void Run(Shader shader, std::span<const uint32_t> params, std::span<const Bytes> inputs,
-           std::span<std::byte> output, uint64_t groups);
+           std::span<std::byte> output, uint64_t groups, std::span<const uint32_t> spec = {});
 
  private:
   struct Buffer {
@@ -78,7 +84,7 @@ class Device {
   };
   Device() = default;
   bool Init(const DeviceOptions& options, std::string& why);
-  VkPipeline Pipeline(Shader shader);
+  VkPipeline Pipeline(Shader shader, std::span<const uint32_t> spec);
   // Slot `slot` grown to at least `bytes` (device-local, or host-visible when `host`).
   Buffer& Slot(std::vector<Buffer>& slots, size_t slot, VkDeviceSize bytes, bool host);
   void Destroy(Buffer& b);
@@ -103,7 +109,8 @@ class Device {
   std::atomic<uint64_t> messages_{0};
 
   std::mutex mutex_;  // one dispatch at a time: the command buffer, buffers and pool are shared
-  std::vector<VkPipeline> pipelines_;  // by Shader, created on first use
+  // By shader and specialization constants, created on first use.
+  std::map<std::pair<Shader, std::vector<uint32_t>>, VkPipeline> pipelines_;
   std::vector<Buffer> device_slots_;   // the bound buffers: params, inputs..., output
   std::vector<Buffer> staging_slots_;  // host-visible copies when staging_
 };

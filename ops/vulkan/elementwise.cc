@@ -5,6 +5,7 @@
 // quantizeLinear / dequantizeLinear (blockwise broadcast scale and zeroPoint), for every data type
 // the builder admits (int64/uint64 when the device has shaderInt64). Each input is uploaded dense
 // in its own shape; broadcasting is a zero stride in the shader's parameter block.
+#include <array>
 #include <bit>
 #include <cstring>
 #include <map>
@@ -154,7 +155,12 @@ class ElementwiseKernel final : public Kernel {
           stride *= n;
         }
       }
-      Dispatch(*device_, shader_, params, views, result);
+      // A specialized pipeline for large outputs only (elementwise.comp: its compilation costs
+      // as much as computing about 2^18 elements with the generic one on lavapipe).
+      const std::array<uint32_t, 2> spec = {entry_.kind, entry_.code};
+      const bool specialize = count >= (uint64_t{1} << 18);
+      Dispatch(*device_, shader_, params, views, result,
+               specialize ? std::span<const uint32_t>(spec) : std::span<const uint32_t>());
     }
     return OneOutput(std::move(result));
   }
@@ -208,8 +214,16 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
                                              wide ? Shader::kElementwise64 : Shader::kElementwise);
 }
 
+// Every operator of the family but quantizeLinear and dequantizeLinear, whose blockwise
+// broadcasting of scale and zeroPoint does not slice with the output.
+bool Splittable(std::string_view op) {
+  const auto it = Ops().find(op);
+  return it != Ops().end() && it->second.kind != NNVK_KIND_QUANTIZE &&
+         it->second.kind != NNVK_KIND_DEQUANTIZE;
+}
+
 }  // namespace
 
-const Family kElementwiseFamily = {Unsupported, Make};
+const Family kElementwiseFamily = {Unsupported, Make, Splittable};
 
 }  // namespace nnref::vk

@@ -22,6 +22,9 @@ struct Family {
   // The kernel for operator `index` of `graph`, or null with `why`.
   std::shared_ptr<const Kernel> (*make)(const Graph& graph, size_t index,
                                         const std::shared_ptr<Device>& device, std::string& why);
+  // Whether `op`'s kernel may run over boxes of its output (SplitElementwise) when a tensor is
+  // larger than one binding; null: never.
+  bool (*splittable)(std::string_view op);
 };
 
 extern const Family kElementwiseFamily;    // binary, unary, logical, cast, clamp, where,
@@ -39,11 +42,18 @@ uint64_t ByteSize(const OperandDescriptor& desc);
 std::string CheckBindable(const Graph& graph, size_t index, const DeviceInfo& device);
 bool Is64Bit(DataType t);
 
+// A kernel that runs the element-wise kernel `inner` (each output element computed from the
+// inputs' elements at its broadcast coordinates) once per box of the output whose tensors fit
+// `max_bytes`: the boxes are contiguous runs of the output, the inputs are sliced to them.
+std::shared_ptr<const Kernel> SplitElementwise(std::shared_ptr<const Kernel> inner,
+                                               uint64_t max_bytes);
+
 // Fills `result` (dense, freshly allocated) with one run of `shader`: binding 0 = `params`,
 // bindings 1.. = `inputs`, one invocation per 32-bit word of the result (an element of 32 or 64
-// bits, two of 16, four of 8). Nothing runs for an empty result.
+// bits, two of 16, four of 8), with the specialization constants `spec`. Nothing runs for an
+// empty result.
 void Dispatch(Device& device, Shader shader, std::span<const uint32_t> params,
-              std::span<const Bytes> inputs, Tensor& result);
+              std::span<const Bytes> inputs, Tensor& result, std::span<const uint32_t> spec = {});
 
 // The kernel result of a single-output operator.
 std::vector<OperandValue> OneOutput(Tensor result);

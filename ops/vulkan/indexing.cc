@@ -106,6 +106,6 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
 
 }  // namespace
 
-const Family kIndexingFamily = {Unsupported, Make};
+const Family kIndexingFamily = {Unsupported, Make, nullptr};
 
 }  // namespace nnref::vk

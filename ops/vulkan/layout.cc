@@ -224,6 +224,6 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
 
 }  // namespace
 
-const Family kLayoutFamily = {Unsupported, Make};
+const Family kLayoutFamily = {Unsupported, Make, nullptr};
 
 }  // namespace nnref::vk

@@ -236,6 +236,6 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
 
 }  // namespace
 
-const Family kLinearAlgebraFamily = {Unsupported, Make};
+const Family kLinearAlgebraFamily = {Unsupported, Make, nullptr};
 
 }  // namespace nnref::vk

@@ -224,6 +224,6 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
 
 }  // namespace
 
-const Family kRecurrentFamily = {Unsupported, Make};
+const Family kRecurrentFamily = {Unsupported, Make, nullptr};
 
 }  // namespace nnref::vk

@@ -292,6 +292,6 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
 
 }  // namespace
 
-const Family kReductionFamily = {Unsupported, Make};
+const Family kReductionFamily = {Unsupported, Make, nullptr};
 
 }  // namespace nnref::vk

@@ -31,14 +31,14 @@ std::string CheckBindable(const Graph& graph, size_t index, const DeviceInfo& de
 }
 
 void Dispatch(Device& device, Shader shader, std::span<const uint32_t> params,
-              std::span<const Bytes> inputs, Tensor& result) {
+              std::span<const Bytes> inputs, Tensor& result, std::span<const uint32_t> spec) {
   const uint64_t count = result.element_count();
   if (count == 0) return;
   const uint64_t size = ElementSize(result.dtype());
   const uint64_t per = size >= 4 ? 1 : 4 / size;
   const uint64_t invocations = (count + per - 1) / per;
   std::span<std::byte> bytes(result.buffer()->data(), count * size);
-  device.Run(shader, params, inputs, bytes, (invocations + kLocalSize - 1) / kLocalSize);
+  device.Run(shader, params, inputs, bytes, (invocations + kLocalSize - 1) / kLocalSize, spec);
 }
 
 std::vector<OperandValue> OneOutput(Tensor result) {
@@ -65,6 +65,10 @@ class VulkanBackend final : public Backend {
     o.index = options.device;
     o.validation = EnvFlag("NNREF_VULKAN_VALIDATION");
     o.force_staging = EnvFlag("NNREF_VULKAN_STAGING");
+    if (const char* cap = std::getenv("NNREF_VULKAN_MAX_BINDING")) {
+      o.max_binding = std::strtoull(cap, nullptr, 10);
+      capped_ = o.max_binding > 0;
+    }
     device_ = Device::Create(o, error_);
   }
 
@@ -75,7 +79,11 @@ class VulkanBackend final : public Backend {
     const DeviceInfo& d = device_->info();
     return "vulkan (device " + std::to_string(d.index) + ": " + d.name + ", " + d.type +
            ", Vulkan " + d.api_version + ", " +
-           (device_->staging() ? "staging buffers" : "unified memory") + ")";
+           (device_->staging() ? "staging buffers" : "unified memory") +
+           (capped_
+                ? ", bindings capped at " + std::to_string(d.max_storage_buffer_range) + " bytes"
+                : "") +
+           ")";
   }
 
   std::optional<std::string> Unsupported(std::string_view op, DataType type) const override {
@@ -105,8 +113,17 @@ class VulkanBackend final : public Backend {
         return nullptr;
       }
       why = CheckBindable(graph, index, device_->info());
-      if (!why.empty()) return nullptr;
-      return f->make(graph, index, device_, why);
+      if (why.empty()) return f->make(graph, index, device_, why);
+      // A tensor larger than one binding: element-wise operators run box by box.
+      if (f->splittable == nullptr || !f->splittable(node.op)) return nullptr;
+      std::string inner_why;
+      std::shared_ptr<const Kernel> inner = f->make(graph, index, device_, inner_why);
+      if (!inner) {
+        why = inner_why;
+        return nullptr;
+      }
+      why.clear();
+      return SplitElementwise(std::move(inner), device_->info().max_storage_buffer_range - 16);
     }
     why = "not implemented";
     return nullptr;
@@ -115,6 +132,7 @@ class VulkanBackend final : public Backend {
  private:
   std::shared_ptr<Device> device_;
   std::string error_;
+  bool capped_ = false;  // NNREF_VULKAN_MAX_BINDING (test hook)
 };
 
 }  // namespace

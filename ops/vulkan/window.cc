@@ -140,6 +140,6 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
 
 }  // namespace
 
-const Family kWindowFamily = {Unsupported, Make};
+const Family kWindowFamily = {Unsupported, Make, nullptr};
 
 }  // namespace nnref::vk

@@ -74,6 +74,10 @@
 #define NNVK_IS_NAN 10
 #define NNVK_IS_INFINITE 11
 
+// elementwise.comp's specialization constants 0 (kind) and 1 (code) when not specialized: both
+// read from the parameters.
+#define NNVK_SPEC_GENERIC 0xffffffffu
+
 // elementwise.comp params layout (uint words): kind, code, output type, three input types,
 // element count, rank, alpha bits, beta bits, clamp min (2 words), clamp max (2 words), 2 spare;
 // then shape[rank], the element strides of inputs 0, 1, 2 (rank words each) and their block sizes

@@ -226,6 +226,14 @@ uint Logical(uint op, uvec2 ra, uvec2 rb, uint t) {
   return 0u;
 }
 
+// Specialization constants: the operator's kind and code, so that the driver compiles only that
+// operator's code, or NNVK_SPEC_GENERIC (the default): read from the parameters, one pipeline for
+// every operator. elementwise.cc specializes for large tensors only: the generic pipeline runs at
+// about 1 us per element on lavapipe (every operator in one function), a specialized one is
+// about fifteen times faster but costs its own JIT compilation (a few hundred ms).
+layout(constant_id = 0) const uint kSpecKind = NNVK_SPEC_GENERIC;
+layout(constant_id = 1) const uint kSpecOp = NNVK_SPEC_GENERIC;
+
 // The bits of output element e.
 uvec2 Compute(uint e) {
   const uint rank = p[NNVK_P_RANK];
@@ -238,8 +246,9 @@ uvec2 Compute(uint e) {
     off1 += (c / p[NNVK_P_SHAPE + 5u * rank + uint(d)]) * p[NNVK_P_SHAPE + 2u * rank + uint(d)];
     off2 += (c / p[NNVK_P_SHAPE + 6u * rank + uint(d)]) * p[NNVK_P_SHAPE + 3u * rank + uint(d)];
   }
-  const uint kind = p[NNVK_P_KIND], op = p[NNVK_P_CODE], out_t = p[NNVK_P_OUT_TYPE];
-  const uint t = p[NNVK_P_IN_TYPE];
+  const uint kind = kSpecKind == NNVK_SPEC_GENERIC ? p[NNVK_P_KIND] : kSpecKind;
+  const uint op = kSpecOp == NNVK_SPEC_GENERIC ? p[NNVK_P_CODE] : kSpecOp;
+  const uint out_t = p[NNVK_P_OUT_TYPE], t = p[NNVK_P_IN_TYPE];
   const float alpha = uintBitsToFloat(p[NNVK_P_ALPHA]), beta = uintBitsToFloat(p[NNVK_P_BETA]);
   if (kind == NNVK_KIND_WHERE) {
     const bool cond = Raw(0u, NNVK_U8, off0).x != 0u;
