@@ -1,5 +1,8 @@
 #include "numerics/tolerance.h"
 
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdio>
 
 namespace nnref {
@@ -227,6 +230,33 @@ std::optional<Tolerance> DefaultTolerance(const ToleranceQuery& q) {
     return t;
   }
   return std::nullopt;
+}
+
+bool HasSumBound(std::string_view op) {
+  // The results that are sums of terms computed from the inputs: dot products (matmul, gemm,
+  // conv2d, convTranspose2d) and sums of elements (reduceSum, reduceMean, averagePool2d,
+  // cumulativeSum). Their magnitude M is the same operator on |inputs| (runner/sum_bound.h).
+  static constexpr std::array<std::string_view, 8> kOps = {
+      "matmul",    "gemm",       "conv2d",        "convTranspose2d",
+      "reduceSum", "reduceMean", "averagePool2d", "cumulativeSum"};
+  return std::find(kOps.begin(), kOps.end(), op) != kOps.end();
+}
+
+double UnitRoundoff(DataType dtype) {
+  switch (dtype) {
+    case DataType::kFloat32:
+      return std::ldexp(1.0, -24);
+    case DataType::kFloat16:
+      return std::ldexp(1.0, -11);
+    default:
+      return 0;
+  }
+}
+
+double SumBound(DataType output, double roundings, double magnitude) {
+  const double subnormal = output == DataType::kFloat16 ? std::ldexp(1.0, -24)    // 2^-24
+                                                        : std::ldexp(1.0, -149);  // float32
+  return roundings * (UnitRoundoff(output) * magnitude + subnormal);
 }
 
 }  // namespace nnref

@@ -52,6 +52,20 @@ struct ToleranceRow {
 };
 
 const std::vector<ToleranceRow>& DefaultToleranceTable();
+
+// The sum bound (docs/numerics.md, "The sum bound"). The rows of the operators whose result is a
+// sum (of products, or of elements) count roundings in ULPs of the result. But an accumulator in
+// the operand type rounds its partial sums, and each such rounding is off by up to
+// u * |partial sum| <= u * M, where M = sum of |terms| (u: unit roundoff of the output type): where
+// the terms cancel, |result| << M and a correct implementation leaves any ULP bound (1e8 + 1 - 1e8
+// gives 0 in float32). So an element of such an operator also passes when
+//   |actual - expected| <= SumBound(output, T, M) = T * (u * M + smallest subnormal)
+// with T the ULP tolerance (its roundings; the subnormal term covers products that underflow).
+// Where the terms do not cancel (M ~ |result|) this is no looser than the ULP bound.
+bool HasSumBound(std::string_view op);
+// 2^-24 for float32, 2^-11 for float16, 0 for the other types.
+double UnitRoundoff(DataType dtype);
+double SumBound(DataType output, double roundings, double magnitude);
 // nullopt when the operator has no row (callers treat that as an internal error).
 std::optional<Tolerance> DefaultTolerance(const ToleranceQuery& q);
 

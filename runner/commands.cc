@@ -13,8 +13,10 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "ops/registry.h"
@@ -29,6 +31,7 @@
 #include "runner/execute.h"
 #include "runner/fault_injection.h"
 #include "runner/json.h"
+#include "runner/sum_bound.h"
 #include "runner/timeline.h"
 
 namespace nnref {
@@ -301,6 +304,9 @@ Value ComparisonJson(const Comparison& c, const std::string& tolerance) {
   if (c.one_of_accepted) {
     m.emplace_back("oneOfAccepted", Num(static_cast<double>(c.one_of_accepted)));
   }
+  if (c.sum_bound_accepted) {
+    m.emplace_back("sumBoundAccepted", Num(static_cast<double>(c.sum_bound_accepted)));
+  }
   m.emplace_back("tolerance", Value::Str(tolerance));
   if (c.first.empty()) {
     m.emplace_back("firstMismatch", Value());
@@ -322,6 +328,7 @@ Value ComparisonJson(const Comparison& c, const std::string& tolerance) {
                                                : Value::Str(std::to_string(x.difference)));
       }
       if (x.sign_change) list.back().members().emplace_back("oppositeSigns", Value::Bool(true));
+      if (x.sum_bound > 0) list.back().members().emplace_back("sumBound", Num(x.sum_bound));
     }
     m.emplace_back("firstMismatch", list.front());
     m.emplace_back("mismatchSamples", Value::Array(std::move(list)));
@@ -450,8 +457,17 @@ std::string MismatchLines(const Comparison& c) {
     } else {
       std::snprintf(buf, sizeof buf, " (ulp %g, abs %g)", m.ulp, m.abs);
     }
+    std::string bound;
+    if (m.sum_bound > 0) {
+      char b[64];
+      std::snprintf(b, sizeof b, ", sum bound %.6g", m.sum_bound);
+      bound = b;
+      bound = std::string(buf).substr(0, std::strlen(buf) - 1) + bound + ")";
+    } else {
+      bound = buf;
+    }
     s += "      at " + m.coordinates + " (index " + std::to_string(m.index) + "): expected " +
-         m.expected + ", got " + m.actual + buf + "\n";
+         m.expected + ", got " + m.actual + bound + "\n";
   }
   return s;
 }
@@ -538,6 +554,10 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
     const BuiltCase& b = a.built;
     r.warnings = b.warnings;
     std::map<std::string, OperandValue> values;
+    // A backend's outputs are judged with the sum bounds too (runner/sum_bound.h); the
+    // reference's own outputs against a case's data are not (they are correctly rounded).
+    std::map<uint32_t, OperandValue> kept;
+    std::function<const OperandValue&(OperandId)> sum_bound_value;
     if (engine.backend) {
       std::string why;
       const std::optional<BackendGraph> compiled = CompileForBackend(*b.graph, engine.backend, why);
@@ -547,9 +567,12 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
         r.message = why;
         return r;
       }
-      // The reference runs too: it knows which elements the spec leaves open (latitude), and
-      // --against-reference compares every operand with it.
+      // The reference runs too: it knows which elements the spec leaves open (latitude) and the
+      // magnitudes of sums (sum bounds), and --against-reference compares every operand with it.
       std::map<std::string, OperandValue> reference;
+      sum_bound_value = [&](OperandId id) -> const OperandValue& {
+        return r.check ? r.check->reference.at(id.value) : kept.at(id.value);
+      };
       if (engine.against_reference) {
         r.check = CheckAgainstReference(*b.graph, *compiled, b.input_values);
         r.graph = b.graph;
@@ -558,7 +581,14 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
           reference[name] = r.check->reference.at(id.value);
         }
       } else {
-        reference = b.graph->Compute(b.input_values);
+        // Keep the reference's values of the operands the outputs' sum bounds read.
+        std::set<uint32_t> keep;
+        for (const auto& [name, id] : b.graph->outputs()) {
+          for (OperandId in : SumBoundOperands(*b.graph, id)) keep.insert(in.value);
+        }
+        reference = b.graph->Compute(b.input_values, [&](OperandId id, const OperandValue& v) {
+          if (keep.count(id.value)) kept[id.value] = v;
+        });
       }
       values = b.graph->Compute(b.input_values, {}, compiled->kernels);
       for (auto& [name, v] : values) {
@@ -588,9 +618,14 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
         // Check the expected data's size before decoding (hostile shapes are caught above).
         const Tensor expected = DecodeTensorData(*exp.data, exp.desc.dataType, exp.desc.shape,
                                                  field + ".data", c.base_dir);
+        const std::vector<double> bounds =
+            sum_bound_value ? OutputSumBounds(*b.graph, b.named.at(exp.name).id, tol,
+                                              sum_bound_value)
+                            : std::vector<double>{};
         o.cmp = CompareTensors(expected, got.data, got.latitude, tol, engine.max_mismatches,
                                got.one_of.get(),
-                               engine.backend ? ReferenceSide::kNeither : ReferenceSide::kActual);
+                               engine.backend ? ReferenceSide::kNeither : ReferenceSide::kActual,
+                               bounds);
         if (!o.cmp.passed() && !engine.dump.empty()) {
           o.dumped = DumpOutput(engine.dump, c.name, exp.name, expected, got.data);
         }
@@ -673,6 +708,9 @@ void PrintResult(const CaseResult& r, bool verbose, std::ostream& out = std::cou
     }
     if (o.cmp.one_of_accepted) {
       out << "; " << o.cmp.one_of_accepted << " accepted as another value of their set";
+    }
+    if (o.cmp.sum_bound_accepted) {
+      out << "; " << o.cmp.sum_bound_accepted << " within the sum bound";
     }
     out << "\n" << MismatchLines(o.cmp);
     if (!o.dumped.empty()) {
@@ -1628,7 +1666,24 @@ void JudgeResult(const Case& c, const ResultEntry& e, const CheckOptions& opt, C
     ApiCase a = BuildCaseOnContext(c, names, Limits(opt.max_tensor_bytes));
     const BuiltCase& b = a.built;
     r.warnings = b.warnings;
+    // The reference's values of the operands the outputs' sum bounds read (runner/sum_bound.h),
+    // when an output has one: the graph runs once more, observed, before the dispatch takes the
+    // input data.
+    std::map<uint32_t, OperandValue> kept;
+    {
+      std::set<uint32_t> keep;
+      for (const std::string& name : names) {
+        if (!b.named.count(name)) continue;
+        for (OperandId in : SumBoundOperands(*b.graph, b.named.at(name).id)) keep.insert(in.value);
+      }
+      if (!keep.empty()) {
+        b.graph->Compute(b.input_values, [&](OperandId id, const OperandValue& v) {
+          if (keep.count(id.value)) kept[id.value] = v;
+        });
+      }
+    }
     const auto values = DispatchCase(a);
+    const auto kept_value = [&](OperandId id) -> const OperandValue& { return kept.at(id.value); };
     for (const auto& [name, given] : e.outputs->members()) {
       const std::string p = outs + "/" + PointerToken(name);
       const OperandValue& ref = values.at(name);
@@ -1656,7 +1711,8 @@ void JudgeResult(const Case& c, const ResultEntry& e, const CheckOptions& opt, C
               DecodeTensorData(*data, desc.dataType, desc.shape, p,
                                std::filesystem::path(opt.actual).parent_path().string());
           o.cmp = CompareTensors(ref.data, got, ref.latitude, tol, opt.max_mismatches,
-                                 ref.one_of.get());
+                                 ref.one_of.get(), ReferenceSide::kExpected,
+                                 OutputSumBounds(*b.graph, b.named.at(name).id, tol, kept_value));
           if (!o.cmp.passed() && !opt.dump.empty()) {
             o.dumped = DumpOutput(opt.dump, c.name, name, ref.data, got);
           }
@@ -1998,7 +2054,8 @@ int CommandTolerance(bool markdown) {
       const bool either = r.or_atol_float32 > 0 || r.or_atol_float16 > 0;
       std::printf("| %.*s | %s | %s | %s | %g | %.*s |\n", static_cast<int>(r.op.size()),
                   r.op.data(),
-                  either                              ? "ULP or ATOL"
+                  HasSumBound(r.op) ? "ULP or sum bound"
+                  : either          ? "ULP or ATOL"
                   : r.metric == ToleranceMetric::kUlp ? "ULP"
                                                       : "ATOL",
                   RowValue(r.float32, r.or_atol_float32).c_str(),
@@ -2008,14 +2065,20 @@ int CommandTolerance(bool markdown) {
     std::printf(
         "\nInteger outputs are compared exactly. A graph's default tolerance for an output "
         "is the sum of the rows of the operators feeding it; an element passes within "
-        "either the ULP or the ATOL bound.\n");
+        "either the ULP or the ATOL bound. When an implementation is judged, the rows marked "
+        "\"sum bound\" (sums of products or elements) also pass an element within T * (u * M + "
+        "the smallest subnormal) of the expected value, with T the ULP tolerance, u the unit "
+        "roundoff of the output type and M the sum of the |terms| (docs/numerics.md, \"The sum "
+        "bound\").\n");
     return 0;
   }
   std::printf("%-16s %-6s %10s %10s %8s  %s\n", "operator", "metric", "float32", "float16",
               "per-size", "reason");
   for (const ToleranceRow& r : DefaultToleranceTable()) {
     std::printf("%-16.*s %-6s %10s %10s %8g  %.*s\n", static_cast<int>(r.op.size()), r.op.data(),
-                r.metric == ToleranceMetric::kUlp ? "ULP" : "ATOL",
+                HasSumBound(r.op)                   ? "ULP+S"
+                : r.metric == ToleranceMetric::kUlp ? "ULP"
+                                                    : "ATOL",
                 RowValue(r.float32, r.or_atol_float32).c_str(),
                 RowValue(r.float16, r.or_atol_float16).c_str(), r.per_size,
                 static_cast<int>(r.reason.size()), r.reason.data());
@@ -2023,7 +2086,8 @@ int CommandTolerance(bool markdown) {
   std::printf(
       "Integer outputs are compared exactly. A graph's default tolerance for an output is\n"
       "the sum of the rows of the operators feeding it; an element passes within either\n"
-      "the ULP or the ATOL bound.\n");
+      "the ULP or the ATOL bound. ULP+S: the sum bound applies too when an implementation\n"
+      "is judged (docs/numerics.md, \"The sum bound\").\n");
   return 0;
 }
 

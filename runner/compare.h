@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@ struct Mismatch {
   bool sign_change = false;
   bool integer = false;     // integer data: `ulp` and `abs` are both the difference (rounded)
   uint64_t difference = 0;  // integer data: the exact |actual - expected|
+  double sum_bound = 0;     // the element's sum bound, when it had one (runner/sum_bound.h)
 };
 
 // Histogram bins of per-element ULP (for integers: absolute) distances: bin 0 holds 0, bin b
@@ -42,6 +44,9 @@ struct Comparison {
   uint64_t implementation_defined = 0;  // skipped: the spec leaves the value open
   uint64_t nan_accepted = 0;            // "value or NaN" elements where NaN was given
   uint64_t one_of_accepted = 0;  // "one of" elements where another value of the set was given
+  // Elements beyond the ULP and absolute bounds but within their sum bound (runner/sum_bound.h):
+  // an operand-type accumulator's error where the terms cancel.
+  uint64_t sum_bound_accepted = 0;
   double max_ulp = 0;
   double max_abs = 0;
   double sum_ulp = 0;     // over the compared elements with a finite ULP distance
@@ -62,11 +67,14 @@ enum class ReferenceSide { kExpected, kActual, kNeither };
 // `latitude` (uint8 Latitude codes, may be invalid = all exact) describes the reference's tensor.
 // A kValueOrNaN element also passes when the other tensor holds NaN there. `one_of` holds the sets
 // of the kOneOf elements (argMin/argMax ties): such an element also passes when both values are in
-// its set. Without a set, kOneOf elements are compared as exact ones.
+// its set. Without a set, kOneOf elements are compared as exact ones. `sum_bound` (empty, or one
+// absolute bound per element, row-major: runner/sum_bound.h) lets a finite element whose
+// absolute error is within its bound pass too (counted in sum_bound_accepted).
 Comparison CompareTensors(const Tensor& expected, const Tensor& actual, const Tensor& latitude,
                           const Tolerance& tolerance, size_t max_reported = 5,
                           const OneOfSet* one_of = nullptr,
-                          ReferenceSide reference = ReferenceSide::kExpected);
+                          ReferenceSide reference = ReferenceSide::kExpected,
+                          std::span<const double> sum_bound = {});
 
 std::string CoordinatesOf(const Shape& shape, uint64_t linear);
 

@@ -28,15 +28,14 @@ struct GemmOperands {
 // for i < m, j < n, overwriting c (the callers round c once to the output type, after adding
 // their bias or c term in double).
 //
-// Numerics: float32 operands, float64 accumulation. The operands are widened to double while
-// packed; a_scale * a (a_scale a float32 or float16 value) and every product are exact in double,
-// so the sum is one chain of double additions in ascending p starting from -0 (all -0 products
-// give -0), exactly the reference's (ops/matmul_gemm.cc). A float32 accumulator fails the ULP
-// tolerances wherever the terms cancel (the cancellation and random cases of the corpus), as it
-// would for any backend accumulating in float32; a double accumulator still runs at half the
-// float32 SIMD width. Since the products are exact, MulAdd gives the same bits fused (AVX2,
-// AVX-512) or not (SSE4, SSSE3, scalar): the results are the same on every target, for any thread
-// count and tiling. k = 0 gives -0. Output tiles are split over `pool`.
+// Numerics: as hardware computes, in float32: a_scale * a is rounded to float32 (when a_scale is
+// not 1), and each element is one chain of float32 MulAdd in ascending p starting from -0 (all -0
+// products give -0), fused on AVX2 and AVX-512, a rounded product and a rounded sum on SSE4,
+// SSSE3 and scalar. The float32 sums are stored exactly in c. Where the terms cancel this leaves
+// the ULP tolerances (1e8 + 1 - 1e8 gives 0) and is judged by the sum bound instead
+// (docs/numerics.md, "The sum bound"), which is what a float32 accumulator can be asked for.
+// The results do not depend on the thread count or tiling; they may differ between targets with
+// and without FMA. k = 0 gives -0. Output tiles are split over `pool`.
 void Gemm(size_t m, size_t n, size_t k, std::span<const GemmOperands> problems, double a_scale,
           ThreadPool& pool);
 

@@ -1,28 +1,28 @@
 // The simd backend's GEMM core (gemm.h): a blocked, packed, register-tiled product of float32
-// matrices accumulated in float64 (gemm.h says why), written with Highway and compiled for every
-// target by foreach_target.h, chosen at run time.
+// matrices accumulated in float32 as hardware does (gemm.h says how it is judged), written with
+// Highway and compiled for every target by foreach_target.h, chosen at run time.
 //
 // Structure (the classic Goto/BLIS scheme): the output is cut into even tiles of up to kMC x kNC
 // elements, which the pool's threads take one after another. A tile walks the depth in blocks of
 // kKC; for each block it packs its rows of A into MR-row panels (depth-major: the MR values of one
-// depth step are adjacent) and its columns of B into NR-column panels (NR = 2 vectors), both
-// widened to double, then runs the micro-kernel on every (A panel, B panel) pair: MR x NR
-// accumulators in registers, one broadcast of a and two vector loads of b per depth step, MulAdd
-// (FMA on AVX2 and AVX-512). Ragged edges are packed with zeros and computed into a scratch tile.
-// Each output element is one MulAdd chain in ascending depth (accumulators are reloaded from the
-// output between depth blocks), so no tiling or thread split changes a bit of the result.
+// depth step are adjacent) and its columns of B into NR-column panels (NR = 2 vectors), then runs
+// the micro-kernel on every (A panel, B panel) pair: MR x NR float32 accumulators in registers,
+// one broadcast of a and two vector loads of b per depth step, MulAdd (FMA on AVX2 and AVX-512;
+// a rounded product, then a rounded sum, on SSE4, SSSE3 and scalar). Every micro-tile goes
+// through a small float32 tile that is read from and written to the caller's double output
+// between depth blocks. Each output element is one MulAdd chain in ascending depth, so no tiling
+// or thread split changes a bit of the result; targets with and without FMA differ by roundings.
 //
-// Core choice (the brief asked for Highway and Eigen 3.4 to be measured as the core and the faster
-// kept), on this machine: Intel Xeon with AVX-512 (Highway picks AVX3), Release, one thread, CPU
-// time of the product alone, best of 9-15 runs in each of several runs (the machine was shared,
-// load average 12-14: wall times were 2-3x these).
-//   matmul 512x512x512:                  Highway 4.3 ms  | Eigen double 19.1 ms, float 7.9 ms
-//   conv2d 1x64x56x56 * 64x64x3x3 pad 1: Highway 4.7 ms  | Eigen double 19.1 ms, float 8.2 ms
+// Measured on this machine (Intel Xeon with AVX-512, Highway picks AVX3), Release, one thread,
+// CPU time of the product alone, best of 9-15 runs, machine shared (wall times were 2-3x these):
+//   matmul 512x512x512:                  Highway double 4.3 ms | Eigen double 19.1 ms, float 7.9 ms
+//   conv2d 1x64x56x56 * 64x64x3x3 pad 1: Highway double 4.7 ms | Eigen double 19.1 ms, float 8.2 ms
 //     (its im2col product: 64 x 576 by 576 x 3136)
-// Highway accumulates in double (gemm.h); "Eigen double" is the same numerics (operands widened,
-// double product), "Eigen float" a float32 product, which would fail the corpus. Eigen only uses
-// the SIMD of the compile flags (SSE2 in this portable build), while the Highway kernel dispatches
-// to AVX-512 / AVX2: Highway is kept, and the build has no Eigen dependency.
+// These were measured when the core accumulated in double (exact products, one rounding), which
+// the ULP tolerances demanded before the sum bound (docs/numerics.md, "The sum bound"); the float32
+// core runs twice the lanes (docs/performance.md has its figures). Eigen only uses the SIMD of the
+// compile flags (SSE2 in this portable build), while the Highway kernel dispatches to AVX-512 /
+// AVX2: Highway is kept, and the build has no Eigen dependency.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "ops/simd/gemm_hwy.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -47,19 +47,19 @@ constexpr size_t kKC = 256;   // depth block: a B panel (kKC x NR) stays in L1
 constexpr size_t kMC = 96;    // rows per tile: the packed A block (kMC x kKC) stays in L2
 constexpr size_t kNC = 1024;  // columns per tile at most
 
-using DF = hn::ScalableTag<double>;
+using DF = hn::ScalableTag<float>;
 
 // Columns of the micro-tile: two vectors.
 HWY_INLINE size_t NR() { return 2 * hn::Lanes(DF()); }
 
 // c[0..kMR) x [0..NR) (row stride ldc) = (load ? c : -0) + sum over the kc depth steps of the
-// packed panels a (kc x kMR) and b (kc x NR).
-HWY_NOINLINE void MicroKernel(size_t kc, const double* HWY_RESTRICT a, const double* HWY_RESTRICT b,
-                              double* HWY_RESTRICT c, size_t ldc, bool load) {
+// packed panels a (kc x kMR) and b (kc x NR), in float32.
+HWY_NOINLINE void MicroKernel(size_t kc, const float* HWY_RESTRICT a, const float* HWY_RESTRICT b,
+                              float* HWY_RESTRICT c, size_t ldc, bool load) {
   const DF d;
   const size_t lanes = hn::Lanes(d);
   const auto init = [&](size_t row, size_t half) {
-    return load ? hn::LoadU(d, c + row * ldc + half * lanes) : hn::Set(d, -0.0);
+    return load ? hn::LoadU(d, c + row * ldc + half * lanes) : hn::Set(d, -0.0f);
   };
   auto c00 = init(0, 0), c01 = init(0, 1);
   auto c10 = init(1, 0), c11 = init(1, 1);
@@ -105,25 +105,27 @@ HWY_NOINLINE void MicroKernel(size_t kc, const double* HWY_RESTRICT a, const dou
   hn::StoreU(c51, d, c + 5 * ldc + lanes);
 }
 
-// Packs rows [row0, row0 + rows) x depth [p0, p0 + kc) of a (times scale when it is not 1) into
-// ceil(rows / kMR) panels of kc x kMR, rows beyond `rows` zero.
+// Packs rows [row0, row0 + rows) x depth [p0, p0 + kc) of a (times scale when it is not 1, each
+// product rounded once to float32) into ceil(rows / kMR) panels of kc x kMR, rows beyond `rows`
+// zero.
 void PackA(const MatrixView& a, size_t row0, size_t rows, size_t p0, size_t kc, double scale,
-           double* out) {
+           float* out) {
   for (size_t r0 = 0; r0 < rows; r0 += kMR) {
-    double* panel = out + (r0 / kMR) * kc * kMR;
+    float* panel = out + (r0 / kMR) * kc * kMR;
     const size_t valid = std::min(kMR, rows - r0);
-    if (valid < kMR) std::fill(panel, panel + kc * kMR, 0.0);
+    if (valid < kMR) std::fill(panel, panel + kc * kMR, 0.0f);
     for (size_t r = 0; r < valid; ++r) {
       const float* src = a.data + static_cast<int64_t>(row0 + r0 + r) * a.row_stride +
                          static_cast<int64_t>(p0) * a.col_stride;
       const int64_t step = a.col_stride;
       if (scale == 1.0) {
         for (size_t p = 0; p < kc; ++p) {
-          panel[p * kMR + r] = static_cast<double>(src[static_cast<int64_t>(p) * step]);
+          panel[p * kMR + r] = src[static_cast<int64_t>(p) * step];
         }
       } else {
         for (size_t p = 0; p < kc; ++p) {
-          panel[p * kMR + r] = scale * static_cast<double>(src[static_cast<int64_t>(p) * step]);
+          panel[p * kMR + r] =
+              static_cast<float>(scale * static_cast<double>(src[static_cast<int64_t>(p) * step]));
         }
       }
     }
@@ -133,37 +135,24 @@ void PackA(const MatrixView& a, size_t row0, size_t rows, size_t p0, size_t kc, 
 // Packs depth [p0, p0 + kc) x columns [col0, col0 + cols) of b into ceil(cols / nr) panels of
 // kc x nr, columns beyond `cols` zero.
 void PackB(const MatrixView& b, size_t p0, size_t kc, size_t col0, size_t cols, size_t nr,
-           double* out) {
-  const DF d;
-  const hn::Rebind<float, DF> df;
-  const size_t lanes = hn::Lanes(d);
+           float* out) {
   for (size_t j0 = 0; j0 < cols; j0 += nr) {
-    double* panel = out + (j0 / nr) * kc * nr;
+    float* panel = out + (j0 / nr) * kc * nr;
     const size_t valid = std::min(nr, cols - j0);
     const float* base = b.data + static_cast<int64_t>(p0) * b.row_stride +
                         static_cast<int64_t>(col0 + j0) * b.col_stride;
-    if (b.col_stride == 1 && valid == nr) {  // rows of b are contiguous: widen whole vectors
+    if (b.col_stride == 1) {  // rows of b are contiguous: copy them
       for (size_t p = 0; p < kc; ++p) {
         const float* src = base + static_cast<int64_t>(p) * b.row_stride;
-        double* dst = panel + p * nr;
-        for (size_t j = 0; j < nr; j += lanes) {
-          hn::StoreU(hn::PromoteTo(d, hn::LoadU(df, src + j)), d, dst + j);
-        }
-      }
-    } else if (b.col_stride == 1) {
-      for (size_t p = 0; p < kc; ++p) {
-        const float* src = base + static_cast<int64_t>(p) * b.row_stride;
-        double* dst = panel + p * nr;
-        for (size_t j = 0; j < valid; ++j) dst[j] = static_cast<double>(src[j]);
-        std::fill(dst + valid, dst + nr, 0.0);
+        float* dst = panel + p * nr;
+        std::memcpy(dst, src, valid * sizeof(float));
+        std::fill(dst + valid, dst + nr, 0.0f);
       }
     } else {  // walk each column down the depth
-      if (valid < nr) std::fill(panel, panel + kc * nr, 0.0);
+      if (valid < nr) std::fill(panel, panel + kc * nr, 0.0f);
       for (size_t j = 0; j < valid; ++j) {
         const float* src = base + static_cast<int64_t>(j) * b.col_stride;
-        for (size_t p = 0; p < kc; ++p) {
-          panel[p * nr + j] = static_cast<double>(src[static_cast<int64_t>(p) * b.row_stride]);
-        }
+        for (size_t p = 0; p < kc; ++p) panel[p * nr + j] = src[static_cast<int64_t>(p) * b.row_stride];
       }
     }
   }
@@ -173,11 +162,11 @@ void PackB(const MatrixView& b, size_t p0, size_t kc, size_t col0, size_t cols, 
 void Tile(const GemmOperands& g, size_t k, size_t row0, size_t rows, size_t col0, size_t cols,
           double a_scale) {
   const size_t nr = NR();
-  thread_local std::vector<double> a_pack, b_pack;
+  thread_local std::vector<float> a_pack, b_pack;
   const size_t a_panels = (rows + kMR - 1) / kMR, b_panels = (cols + nr - 1) / nr;
   a_pack.resize(std::max(a_pack.size(), a_panels * kMR * std::min(k, kKC)));
   b_pack.resize(std::max(b_pack.size(), b_panels * nr * std::min(k, kKC)));
-  HWY_ALIGN double scratch[kMR * 2 * hn::MaxLanes(DF())];
+  HWY_ALIGN float tile[kMR * 2 * hn::MaxLanes(DF())];
   if (k == 0) {
     for (size_t i = 0; i < rows; ++i) {
       double* c = g.c + static_cast<int64_t>(row0 + i) * g.ldc + static_cast<int64_t>(col0);
@@ -191,26 +180,23 @@ void Tile(const GemmOperands& g, size_t k, size_t row0, size_t rows, size_t col0
     PackA(g.a, row0, rows, p0, kc, a_scale, a_pack.data());
     PackB(g.b, p0, kc, col0, cols, nr, b_pack.data());
     for (size_t jp = 0; jp < b_panels; ++jp) {
-      const double* bp = b_pack.data() + jp * kc * nr;
+      const float* bp = b_pack.data() + jp * kc * nr;
       const size_t j = jp * nr, col_count = std::min(nr, cols - j);
       for (size_t ip = 0; ip < a_panels; ++ip) {
-        const double* ap = a_pack.data() + ip * kc * kMR;
+        const float* ap = a_pack.data() + ip * kc * kMR;
         const size_t i = ip * kMR, row_count = std::min(kMR, rows - i);
         double* c = g.c + static_cast<int64_t>(row0 + i) * g.ldc + static_cast<int64_t>(col0 + j);
-        if (row_count == kMR && col_count == nr) {
-          MicroKernel(kc, ap, bp, c, static_cast<size_t>(g.ldc), load);
-          continue;
-        }
+        // The running sums are float32 values (exact in the double output) between blocks.
         if (load) {
           for (size_t r = 0; r < row_count; ++r) {
-            std::memcpy(scratch + r * nr, c + static_cast<int64_t>(r) * g.ldc,
-                        col_count * sizeof(double));
+            const double* src = c + static_cast<int64_t>(r) * g.ldc;
+            for (size_t q = 0; q < col_count; ++q) tile[r * nr + q] = static_cast<float>(src[q]);
           }
         }
-        MicroKernel(kc, ap, bp, scratch, nr, load);
+        MicroKernel(kc, ap, bp, tile, nr, load);
         for (size_t r = 0; r < row_count; ++r) {
-          std::memcpy(c + static_cast<int64_t>(r) * g.ldc, scratch + r * nr,
-                      col_count * sizeof(double));
+          double* dst = c + static_cast<int64_t>(r) * g.ldc;
+          for (size_t q = 0; q < col_count; ++q) dst[q] = static_cast<double>(tile[r * nr + q]);
         }
       }
     }

@@ -3,17 +3,15 @@
 // (§api-mlgraphbuilder-conv2d) and convTranspose2d (§api-mlgraphbuilder-convtranspose2d).
 //
 // Every product runs through the one GEMM core (gemm.h, gemm_hwy.cc): float32 operands (float16
-// widened exactly), float64 accumulation, and the result plus any bias or c term rounded once to
-// the output type. A float32 accumulator was tried first and failed 60 corpus cases (matmul 5,
-// gemm 10, conv2d 30, convTranspose2d 15: every cancellation case and many random ones, where
-// terms cancelling to a small result leave it tens to thousands of ULP off, beyond the per-size
-// tolerances); the products of float32 values are exact in double, so the double sums pass them
-// all, at half the float32 SIMD width.
+// widened exactly) accumulated in float32 as hardware does, then any bias or c term added in
+// double and the result rounded once to the output type. Where the terms cancel, the float32
+// sums leave the per-size ULP tolerances (the corpus's cancellation and some random cases) and
+// are judged by the sum bound (docs/numerics.md, "The sum bound"); an earlier double-accumulating
+// core passed the ULP tolerances everywhere at half the SIMD width.
 //  - matmul: one GEMM per output batch element (the batch dimensions broadcast, as step 4.13
 //    computed them: broadcast operands are views with stride 0, nothing is copied); a batch that
 //    shares b is one GEMM of batch * M rows.
-//  - gemm: (alpha * A) x B, then + beta * C, all exact or rounded in double (alpha * a in float32
-//    would break the corpus's rounds_once case).
+//  - gemm: (alpha * A) x B with alpha * a rounded to float32, then + beta * C in double.
 //  - linear: alpha * x + beta element-wise in double (alpha * x exact, no float32 overflow).
 //  - conv2d: im2col, then a GEMM per batch and group, channel-major for nchw (and for nhwc groups
 //    of fewer than 16 output channels, transposed into place): output[oc, y*x] = filter[oc, (c,

@@ -1,0 +1,105 @@
+#include "runner/sum_bound.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "numerics/cast.h"
+
+namespace nnref {
+namespace {
+
+// |t| element by element (a fresh contiguous tensor of t's type and shape). Exact.
+Tensor Abs(const Tensor& t) {
+  const Tensor dense = t.Contiguous();
+  Tensor out = Tensor::Allocate(t.dtype(), t.shape());
+  DispatchDataType(t.dtype(), [&]<typename T>() {
+    const T* src = dense.base<T>();
+    T* dst = out.base<T>();
+    for (uint64_t i = 0; i < t.element_count(); ++i) {
+      if constexpr (kIsFloatStorage<T>) {
+        dst[i] = RoundTo<T>(std::fabs(ToDouble(src[i])));
+      } else if constexpr (std::is_signed_v<T>) {
+        dst[i] = src[i] < 0 ? static_cast<T>(-src[i]) : src[i];
+      } else {
+        dst[i] = src[i];
+      }
+    }
+  });
+  return out;
+}
+
+// Adds |out|'s elements to m (row-major).
+void AddMagnitudes(const Tensor& out, std::vector<double>& m) {
+  const Tensor dense = out.Contiguous();
+  m.resize(out.element_count(), 0.0);
+  DispatchDataType(out.dtype(), [&]<typename T>() {
+    const T* v = dense.base<T>();
+    for (uint64_t i = 0; i < m.size(); ++i) {
+      m[i] += std::fabs(static_cast<double>(ToDouble(v[i])));
+    }
+  });
+}
+
+}  // namespace
+
+std::vector<double> OperatorSumBounds(const Graph& graph, size_t index,
+                                      std::span<const OperandValue* const> inputs,
+                                      double roundings) {
+  const OperatorNode& node = graph.operators()[index];
+  const DataType out_type = graph.operand(node.outputs[0]).desc.dataType;
+  if (!HasSumBound(node.op) || UnitRoundoff(out_type) == 0 || !(roundings > 0)) return {};
+  std::vector<OperandValue> abs(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) abs[i].data = Abs(inputs[i]->data);
+  std::vector<double> m;
+  auto run = [&](const std::vector<OperandValue>& in) {
+    std::vector<const OperandValue*> ptrs;
+    for (const OperandValue& v : in) ptrs.push_back(&v);
+    AddMagnitudes(graph.RunOperator(index, ptrs).at(0).data, m);
+  };
+  if (node.op == "gemm" && abs.size() == 3) {
+    // alpha * A x B + beta * C with alpha, beta of any signs: the two parts, each on |inputs|
+    // (the other one zeroed), are |alpha| (|A| x |B|) and |beta| |C|.
+    std::vector<OperandValue> products = abs, addend = abs;
+    products[2].data = Tensor::Allocate(abs[2].data.dtype(), abs[2].data.shape());
+    addend[0].data = Tensor::Allocate(abs[0].data.dtype(), abs[0].data.shape());
+    run(products);
+    run(addend);
+  } else {
+    run(abs);
+  }
+  std::vector<double> bounds(m.size());
+  for (size_t i = 0; i < m.size(); ++i) {
+    bounds[i] = std::isfinite(m[i]) ? SumBound(out_type, roundings, m[i]) : 0.0;
+  }
+  return bounds;
+}
+
+std::vector<OperandId> SumBoundOperands(const Graph& graph, OperandId id) {
+  const OperandNode& operand = graph.operand(id);
+  if (operand.kind != OperandNode::Kind::kOperatorOutput) return {};
+  const OperatorNode& node = graph.operators()[static_cast<size_t>(operand.producer)];
+  if (!HasSumBound(node.op)) return {};
+  return node.inputs;
+}
+
+std::vector<double> OutputSumBounds(
+    const Graph& graph, OperandId id, const Tolerance& tol,
+    const std::function<const OperandValue&(OperandId)>& value_of) {
+  const std::vector<OperandId> needed = SumBoundOperands(graph, id);
+  if (needed.empty() || tol.sign_exact || !(tol.ulp > 0)) return {};
+  const size_t index = static_cast<size_t>(graph.operand(id).producer);
+  const OperatorNode& node = graph.operators()[index];
+  double roundings = tol.ulp;
+  const bool computed = std::any_of(needed.begin(), needed.end(), [&](OperandId in) {
+    return graph.operand(in).kind == OperandNode::Kind::kOperatorOutput;
+  });
+  if (computed) {
+    const std::optional<Tolerance> own = DefaultTolerance(node.tolerance);
+    roundings += std::max(0.0, tol.ulp - (own ? own->ulp : 0.0));
+  }
+  std::vector<const OperandValue*> in;
+  for (OperandId i : needed) in.push_back(&value_of(i));
+  return OperatorSumBounds(graph, index, in, roundings);
+}
+
+}  // namespace nnref
