@@ -42,67 +42,53 @@ namespace nnref::simd {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-constexpr size_t kMR = 6;     // rows of the micro-tile
+// Rows of the micro-tile: 12 x 2 vectors = 24 accumulators where there are 32 vector registers
+// (AVX-512), 6 x 2 = 12 where there are 16 (AVX2 and below).
+#if HWY_TARGET <= HWY_AVX3
+constexpr size_t kMR = 12;
+#else
+constexpr size_t kMR = 6;
+#endif
 constexpr size_t kKC = 256;   // depth block: a B panel (kKC x NR) stays in L1
-constexpr size_t kMC = 96;    // rows per tile: the packed A block (kMC x kKC) stays in L2
+constexpr size_t kMC = 96;    // rows per tile (a multiple of kMR): the packed A block stays in L2
 constexpr size_t kNC = 1024;  // columns per tile at most
 
 using DF = hn::ScalableTag<float>;
+using VF = hn::Vec<DF>;
 
 // Columns of the micro-tile: two vectors.
 HWY_INLINE size_t NR() { return 2 * hn::Lanes(DF()); }
 
 // c[0..kMR) x [0..NR) (row stride ldc) = (load ? c : -0) + sum over the kc depth steps of the
-// packed panels a (kc x kMR) and b (kc x NR), in float32.
+// packed panels a (kc x kMR) and b (kc x NR), in float32. The loops over rows have constant
+// bounds and are unrolled, so the accumulators live in registers.
 HWY_NOINLINE void MicroKernel(size_t kc, const float* HWY_RESTRICT a, const float* HWY_RESTRICT b,
                               float* HWY_RESTRICT c, size_t ldc, bool load) {
   const DF d;
   const size_t lanes = hn::Lanes(d);
-  const auto init = [&](size_t row, size_t half) {
-    return load ? hn::LoadU(d, c + row * ldc + half * lanes) : hn::Set(d, -0.0f);
-  };
-  auto c00 = init(0, 0), c01 = init(0, 1);
-  auto c10 = init(1, 0), c11 = init(1, 1);
-  auto c20 = init(2, 0), c21 = init(2, 1);
-  auto c30 = init(3, 0), c31 = init(3, 1);
-  auto c40 = init(4, 0), c41 = init(4, 1);
-  auto c50 = init(5, 0), c51 = init(5, 1);
+  VF acc0[kMR], acc1[kMR];
+#pragma GCC unroll 16
+  for (size_t r = 0; r < kMR; ++r) {
+    acc0[r] = load ? hn::LoadU(d, c + r * ldc) : hn::Set(d, -0.0f);
+    acc1[r] = load ? hn::LoadU(d, c + r * ldc + lanes) : hn::Set(d, -0.0f);
+  }
   for (size_t p = 0; p < kc; ++p) {
-    const auto b0 = hn::LoadU(d, b);
-    const auto b1 = hn::LoadU(d, b + lanes);
-    auto av = hn::Set(d, a[0]);
-    c00 = hn::MulAdd(av, b0, c00);
-    c01 = hn::MulAdd(av, b1, c01);
-    av = hn::Set(d, a[1]);
-    c10 = hn::MulAdd(av, b0, c10);
-    c11 = hn::MulAdd(av, b1, c11);
-    av = hn::Set(d, a[2]);
-    c20 = hn::MulAdd(av, b0, c20);
-    c21 = hn::MulAdd(av, b1, c21);
-    av = hn::Set(d, a[3]);
-    c30 = hn::MulAdd(av, b0, c30);
-    c31 = hn::MulAdd(av, b1, c31);
-    av = hn::Set(d, a[4]);
-    c40 = hn::MulAdd(av, b0, c40);
-    c41 = hn::MulAdd(av, b1, c41);
-    av = hn::Set(d, a[5]);
-    c50 = hn::MulAdd(av, b0, c50);
-    c51 = hn::MulAdd(av, b1, c51);
+    const VF b0 = hn::LoadU(d, b);
+    const VF b1 = hn::LoadU(d, b + lanes);
+#pragma GCC unroll 16
+    for (size_t r = 0; r < kMR; ++r) {
+      const VF av = hn::Set(d, a[r]);
+      acc0[r] = hn::MulAdd(av, b0, acc0[r]);
+      acc1[r] = hn::MulAdd(av, b1, acc1[r]);
+    }
     a += kMR;
     b += 2 * lanes;
   }
-  hn::StoreU(c00, d, c + 0 * ldc);
-  hn::StoreU(c01, d, c + 0 * ldc + lanes);
-  hn::StoreU(c10, d, c + 1 * ldc);
-  hn::StoreU(c11, d, c + 1 * ldc + lanes);
-  hn::StoreU(c20, d, c + 2 * ldc);
-  hn::StoreU(c21, d, c + 2 * ldc + lanes);
-  hn::StoreU(c30, d, c + 3 * ldc);
-  hn::StoreU(c31, d, c + 3 * ldc + lanes);
-  hn::StoreU(c40, d, c + 4 * ldc);
-  hn::StoreU(c41, d, c + 4 * ldc + lanes);
-  hn::StoreU(c50, d, c + 5 * ldc);
-  hn::StoreU(c51, d, c + 5 * ldc + lanes);
+#pragma GCC unroll 16
+  for (size_t r = 0; r < kMR; ++r) {
+    hn::StoreU(acc0[r], d, c + r * ldc);
+    hn::StoreU(acc1[r], d, c + r * ldc + lanes);
+  }
 }
 
 // Packs rows [row0, row0 + rows) x depth [p0, p0 + kc) of a (times scale when it is not 1, each
@@ -141,11 +127,20 @@ void PackB(const MatrixView& b, size_t p0, size_t kc, size_t col0, size_t cols, 
     const size_t valid = std::min(nr, cols - j0);
     const float* base = b.data + static_cast<int64_t>(p0) * b.row_stride +
                         static_cast<int64_t>(col0 + j0) * b.col_stride;
-    if (b.col_stride == 1) {  // rows of b are contiguous: copy them
+    if (b.col_stride == 1 && valid == nr) {  // rows of b are contiguous: whole vectors
+      // (a memcpy of these 2-vector rows becomes `rep movs`, which cost a fifth of a product)
+      const DF d;
+      const size_t lanes = hn::Lanes(d);
       for (size_t p = 0; p < kc; ++p) {
         const float* src = base + static_cast<int64_t>(p) * b.row_stride;
         float* dst = panel + p * nr;
-        std::memcpy(dst, src, valid * sizeof(float));
+        for (size_t j = 0; j < nr; j += lanes) hn::StoreU(hn::LoadU(d, src + j), d, dst + j);
+      }
+    } else if (b.col_stride == 1) {
+      for (size_t p = 0; p < kc; ++p) {
+        const float* src = base + static_cast<int64_t>(p) * b.row_stride;
+        float* dst = panel + p * nr;
+        for (size_t j = 0; j < valid; ++j) dst[j] = src[j];
         std::fill(dst + valid, dst + nr, 0.0f);
       }
     } else {  // walk each column down the depth

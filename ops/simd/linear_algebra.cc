@@ -26,6 +26,7 @@
 // results are bit-identical for any thread count.
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "numerics/float16.h"
@@ -58,15 +59,19 @@ Tensor ContiguousFloat32(const Tensor& t) {
 
 // The double results of a kernel (contiguous, in the output's shape), rounded once to the output
 // type by Finish().
+// `overwritten`: the kernel writes every element before reading any (a GEMM's output), so the
+// buffer is not zero-filled first.
 class DoubleOutput {
  public:
-  explicit DoubleOutput(const OperandDescriptor& desc)
-      : desc_(desc), acc_(static_cast<size_t>(ElementCount(desc.shape))) {}
-  double* data() { return acc_.data(); }
+  explicit DoubleOutput(const OperandDescriptor& desc, bool overwritten = false)
+      : desc_(desc),
+        n_(static_cast<size_t>(ElementCount(desc.shape))),
+        acc_(overwritten ? new double[n_] : new double[n_]()) {}
+  double* data() { return acc_.get(); }
   std::vector<OperandValue> Finish(const Config& config) const {
-    Tensor out = Tensor::Allocate(desc_.dataType, desc_.shape);
-    const size_t n = acc_.size();
-    const double* src = acc_.data();
+    Tensor out = Tensor::AllocateForOverwrite(desc_.dataType, desc_.shape);
+    const size_t n = n_;
+    const double* src = acc_.get();
     if (desc_.dataType == DataType::kFloat16) {
       Float16* dst = out.base<Float16>();
       config.pool->ParallelFor(n, 1 << 14, [&](size_t begin, size_t end) {
@@ -85,7 +90,8 @@ class DoubleOutput {
 
  private:
   OperandDescriptor desc_;
-  std::vector<double> acc_;
+  size_t n_;
+  std::unique_ptr<double[]> acc_;
 };
 
 // ---- matmul, gemm --------------------------------------------------------------------------
@@ -105,7 +111,7 @@ class MatmulKernel final : public Kernel {
     const Tensor a = a32.BroadcastTo(a_shape), b = b32.BroadcastTo(b_shape);
     const size_t m = static_cast<size_t>(shape[rank - 2]), n = static_cast<size_t>(shape[rank - 1]);
     const size_t k = static_cast<size_t>(a_shape[rank - 1]);
-    DoubleOutput result(out[0]);
+    DoubleOutput result(out[0], /*overwritten=*/true);
     const Strides out_strides = ContiguousStrides(shape);
     const Strides out_batch(out_strides.begin(), out_strides.end() - 2);
     const Strides a_batch(a.strides().begin(), a.strides().end() - 2);
@@ -164,7 +170,7 @@ class GemmKernel final : public Kernel {
     const Tensor a = AsFloat32(in[0]->data), b = AsFloat32(in[1]->data);
     const MatrixView av = View(a, a_transpose_), bv = View(b, b_transpose_);
     const size_t k = static_cast<size_t>(a.shape()[a_transpose_ ? 0 : 1]);
-    DoubleOutput result(out[0]);
+    DoubleOutput result(out[0], /*overwritten=*/true);
     const GemmOperands problem{av, bv, result.data(), static_cast<int64_t>(n)};
     Gemm(m, n, k, std::span(&problem, 1), alpha_, *config_.pool);
     if (in.size() > 2) {  // + beta * C (C broadcast to [M, N]); beta * c is exact in double
@@ -300,8 +306,9 @@ class Conv2dKernel final : public Kernel {
       }
     }
 
-    DoubleOutput result(out[0]);
-    std::vector<float> col(static_cast<size_t>(groups * kg * spatial));
+    DoubleOutput result(out[0], /*overwritten=*/true);
+    // Every element of col is written by the im2col (zeros in the padding): no zero fill.
+    const std::unique_ptr<float[]> col(new float[static_cast<size_t>(groups * kg * spatial)]);
     std::vector<double> transposed(nhwc && channel_major ? static_cast<size_t>(y.channels * spatial)
                                                          : 0);
     const float* xin = input.base<float>();
@@ -313,11 +320,11 @@ class Conv2dKernel final : public Kernel {
       std::vector<GemmOperands> problems;
       double* yb = result.data() + b * spatial * y.channels;
       if (channel_major) {
-        Im2colChannelMajor(xin + b * image, x, y, kh, kw, cs, ys, xs, col.data());
+        Im2colChannelMajor(xin + b * image, x, y, kh, kw, cs, ys, xs, col.get());
         double* dst = nhwc ? transposed.data() : yb;
         for (int64_t grp = 0; grp < groups; ++grp) {
           problems.push_back({{w.data() + grp * ocg * kg, kg, 1},
-                              {col.data() + grp * kg * spatial, spatial, 1},
+                              {col.get() + grp * kg * spatial, spatial, 1},
                               dst + grp * ocg * spatial,
                               spatial});
         }
@@ -336,9 +343,9 @@ class Conv2dKernel final : public Kernel {
                                     });
         }
       } else {
-        Im2colNhwc(xin + b * image, x, y, kh, kw, icg, groups, col.data());
+        Im2colNhwc(xin + b * image, x, y, kh, kw, icg, groups, col.get());
         for (int64_t grp = 0; grp < groups; ++grp) {
-          problems.push_back({{col.data() + grp * kg, groups * kg, 1},
+          problems.push_back({{col.get() + grp * kg, groups * kg, 1},
                               {w.data() + grp * kg * ocg, ocg, 1},
                               yb + grp * ocg,
                               y.channels});
