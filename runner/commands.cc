@@ -743,7 +743,11 @@ void PrintCheck(const CaseResult& r, bool verbose, std::ostream& out) {
     std::snprintf(buf, sizeof buf, "max %g ulp, mean %.3g ulp, max abs %g", oc.cmp.max_ulp,
                   oc.cmp.mean_ulp(), oc.cmp.max_abs);
     out << "      " << (oc.cmp.passed() ? "ok   " : "FAIL ") << OperatorName(r, oc) << ": " << buf
-        << " (" << oc.tolerance << ")\n";
+        << " (" << oc.tolerance;
+    if (oc.cmp.sum_bound_accepted) {
+      out << "; " << oc.cmp.sum_bound_accepted << " within the sum bound";
+    }
+    out << ")\n";
   }
 }
 
