@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 
 #include "ref/parallel/parallel.h"
@@ -17,11 +18,20 @@ struct MatrixView {
   int64_t row_stride = 0, col_stride = 1;
 };
 
-// One product of a batch: c = a x b, c row-major with row stride ldc (column stride 1).
+// Packs depth [p0, p0 + kc) x columns [col0, col0 + cols) of a B that is never stored (e.g. a
+// convolution's im2col matrix) straight into the core's panels: column j of the block goes to
+// out[(j / nr) * kc * nr + p * nr + j % nr] for depth p0 + p, and the columns of the last panel
+// beyond `cols` are zero. Called from several threads at once.
+using PackBFn = std::function<void(size_t p0, size_t kc, size_t col0, size_t cols, size_t nr,
+                                   float* out)>;
+
+// One product of a batch: c = a x b, c row-major with row stride ldc (column stride 1). With
+// `pack_b` set, b is that function's matrix and `b` is not read.
 struct GemmOperands {
   MatrixView a, b;
   double* c = nullptr;
   int64_t ldc = 0;
+  const PackBFn* pack_b = nullptr;
 };
 
 // For each problem of the batch: c[i, j] = sum over p in [0, k) of (a_scale * a[i, p]) * b[p, j]

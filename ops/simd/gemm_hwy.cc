@@ -173,7 +173,11 @@ void Tile(const GemmOperands& g, size_t k, size_t row0, size_t rows, size_t col0
     const size_t kc = std::min(kKC, k - p0);
     const bool load = p0 > 0;
     PackA(g.a, row0, rows, p0, kc, a_scale, a_pack.data());
-    PackB(g.b, p0, kc, col0, cols, nr, b_pack.data());
+    if (g.pack_b != nullptr) {
+      (*g.pack_b)(p0, kc, col0, cols, nr, b_pack.data());
+    } else {
+      PackB(g.b, p0, kc, col0, cols, nr, b_pack.data());
+    }
     for (size_t jp = 0; jp < b_panels; ++jp) {
       const float* bp = b_pack.data() + jp * kc * nr;
       const size_t j = jp * nr, col_count = std::min(nr, cols - j);

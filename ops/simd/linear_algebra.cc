@@ -307,8 +307,11 @@ class Conv2dKernel final : public Kernel {
     }
 
     DoubleOutput result(out[0], /*overwritten=*/true);
-    // Every element of col is written by the im2col (zeros in the padding): no zero fill.
-    const std::unique_ptr<float[]> col(new float[static_cast<size_t>(groups * kg * spatial)]);
+    // Pixel-major: the im2col matrix col, every element written (zeros in the padding), so not
+    // zero-filled. Channel-major: no col; the GEMM packs its panels straight from the image
+    // (PackIm2col), which saves writing and reading back a matrix kh * kw times the image.
+    const std::unique_ptr<float[]> col(
+        channel_major ? nullptr : new float[static_cast<size_t>(groups * kg * spatial)]);
     std::vector<double> transposed(nhwc && channel_major ? static_cast<size_t>(y.channels * spatial)
                                                          : 0);
     const float* xin = input.base<float>();
@@ -320,13 +323,22 @@ class Conv2dKernel final : public Kernel {
       std::vector<GemmOperands> problems;
       double* yb = result.data() + b * spatial * y.channels;
       if (channel_major) {
-        Im2colChannelMajor(xin + b * image, x, y, kh, kw, cs, ys, xs, col.get());
         double* dst = nhwc ? transposed.data() : yb;
+        const float* xb = xin + b * image;
+        std::vector<PackBFn> packers;
+        packers.reserve(static_cast<size_t>(groups));
+        for (int64_t grp = 0; grp < groups; ++grp) {
+          packers.push_back([=, this](size_t p0, size_t kc, size_t col0, size_t cols, size_t nr,
+                                      float* panels) {
+            PackIm2col(xb, x, y, kh, kw, cs, ys, xs, grp * icg, p0, kc, col0, cols, nr, panels);
+          });
+        }
         for (int64_t grp = 0; grp < groups; ++grp) {
           problems.push_back({{w.data() + grp * ocg * kg, kg, 1},
-                              {col.get() + grp * kg * spatial, spatial, 1},
+                              {},
                               dst + grp * ocg * spatial,
-                              spatial});
+                              spatial,
+                              &packers[static_cast<size_t>(grp)]});
         }
         Gemm(static_cast<size_t>(ocg), static_cast<size_t>(spatial), static_cast<size_t>(kg),
              problems, 1.0, *config_.pool);
@@ -386,40 +398,50 @@ class Conv2dKernel final : public Kernel {
     }
   }
 
- private:
-  // col[(c, ky, kx)][oy * ow + ox] = x[c][oy * sh - pt + ky * dh][ox * sw - pl + kx * dw] (0 in
-  // the padding), x one image with element strides cs (channel), ys (row), xs (column).
-  void Im2colChannelMajor(const float* xin, const Image& x, const Image& y, int64_t kh, int64_t kw,
-                          int64_t cs, int64_t ys, int64_t xs, float* col) const {
-    const int64_t rows = x.channels * kh * kw, spatial = y.height * y.width;
-    config_.pool->ParallelFor(static_cast<size_t>(rows), 1, [&](size_t begin, size_t end) {
-      for (size_t r = begin; r < end; ++r) {
-        const int64_t ri = static_cast<int64_t>(r);
-        const int64_t c = ri / (kh * kw), ky = ri / kw % kh, kx = ri % kw;
-        float* dst = col + ri * spatial;
-        const int64_t x_off = kx * g_.dilation_width - g_.pad_left;
-        int64_t ox0, ox1;
-        ValidRange(y.width, g_.stride_width, x_off, x.width, ox0, ox1);
-        for (int64_t oy = 0; oy < y.height; ++oy) {
-          float* d = dst + oy * y.width;
+  // The GEMM's B panels (gemm.h, PackBFn) of the channel-major im2col matrix of one group:
+  // B[(c, ky, kx)][pixel] = x[c_base + c][oy * sh - pt + ky * dh][ox * sw - pl + kx * dw] (0 in
+  // the padding), pixel = oy * ow + ox, for depth [p0, p0 + kc) and pixels [col0, col0 + cols);
+  // x one contiguous image with element strides cs, ys, xs.
+  void PackIm2col(const float* xin, const Image& x, const Image& y, int64_t kh, int64_t kw,
+                  int64_t cs, int64_t ys, int64_t xs, int64_t c_base, size_t p0, size_t kc,
+                  size_t col0, size_t cols, size_t nr, float* panels) const {
+    const int64_t width = y.width;
+    for (size_t p = 0; p < kc; ++p) {
+      const int64_t ri = static_cast<int64_t>(p0 + p);
+      const int64_t c = c_base + ri / (kh * kw), ky = ri / kw % kh, kx = ri % kw;
+      const int64_t x_off = kx * g_.dilation_width - g_.pad_left;
+      int64_t ox0, ox1;  // the output columns that read inside the image
+      ValidRange(width, g_.stride_width, x_off, x.width, ox0, ox1);
+      const float* channel = xin + c * cs;
+      for (size_t j0 = 0; j0 < cols; j0 += nr) {
+        float* d = panels + (j0 / nr) * kc * nr + p * nr;
+        const int64_t q_begin = static_cast<int64_t>(col0 + j0);
+        const int64_t q_end = q_begin + static_cast<int64_t>(std::min(nr, cols - j0));
+        for (int64_t q = q_begin; q < q_end;) {  // one output row's run of pixels at a time
+          const int64_t oy = q / width, ox_begin = q - oy * width;
+          const int64_t run = std::min(q_end - q, width - ox_begin), ox_end = ox_begin + run;
+          float* dq = d + (q - q_begin);
           const int64_t iy = oy * g_.stride_height - g_.pad_top + ky * g_.dilation_height;
           if (iy < 0 || iy >= x.height) {
-            std::fill(d, d + y.width, 0.0f);
-            continue;
-          }
-          const float* src = xin + c * cs + iy * ys;
-          std::fill(d, d + ox0, 0.0f);
-          if (g_.stride_width == 1 && xs == 1) {
-            std::memcpy(d + ox0, src + ox0 + x_off, static_cast<size_t>(ox1 - ox0) * sizeof(float));
+            std::fill(dq, dq + run, 0.0f);
           } else {
+            const int64_t lo = std::clamp(ox0, ox_begin, ox_end);
+            const int64_t hi = std::clamp(ox1, lo, ox_end);
+            std::fill(dq, dq + (lo - ox_begin), 0.0f);
+            const float* src = channel + iy * ys + x_off * xs;
             const int64_t step = g_.stride_width * xs;
-            const float* s = src + x_off * xs;
-            for (int64_t ox = ox0; ox < ox1; ++ox) d[ox] = s[ox * step];
+            if (step == 1) {  // a plain copy
+              std::memcpy(dq + (lo - ox_begin), src + lo, static_cast<size_t>(hi - lo) * sizeof(float));
+            } else {
+              for (int64_t ox = lo; ox < hi; ++ox) dq[ox - ox_begin] = src[ox * step];
+            }
+            std::fill(dq + (hi - ox_begin), dq + run, 0.0f);
           }
-          std::fill(d + ox1, d + y.width, 0.0f);
+          q += run;
         }
+        std::fill(d + (q_end - q_begin), d + nr, 0.0f);
       }
-    });
+    }
   }
 
   // col[oy * ow + ox][(group, ky, kx, c)] = x[oy * sh - pt + ky * dh][ox * sw - pl + kx * dw]
