@@ -2,12 +2,7 @@
 # End-to-end checks of generate, run, check and trace on hand-derived values.
 #   cli.add: sum = [1.5, 3, -2.5]; sq = sum*sum = [2.25, 9, 6.25]
 #   cli.cast_out_of_range: trunc(1.9) = 1; 300 and -1 are outside uint8: implementation-defined.
-set -uo pipefail
-nnref=$1
-cd "$(dirname "$0")"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "$0")/common.sh"
 
 "$nnref" generate cases.json -o "$tmp/filled.json" >/dev/null || fail "generate exit $?"
 grep -q '"data": \[2.25, 9, 6.25\]' "$tmp/filled.json" || fail "generated sq is not [2.25, 9, 6.25]"

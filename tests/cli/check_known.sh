@@ -11,12 +11,7 @@
 #   known.empty         outputs {}                                                  -> ERROR /cases/7/outputs
 #   known.no_result     absent                                                      -> skip (no-result)
 #   known.not_a_case    not in known.json                                           -> warning /cases/8/name
-set -uo pipefail
-nnref=$1
-cd "$(dirname "$0")"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "$0")/common.sh"
 root_cases=$PWD/../../cases/webnn
 
 out=$("$nnref" check known.json --actual actual_known.json --report "$tmp/r.json"); rc=$?

@@ -2,12 +2,7 @@
 # `check --html`: the page renders in a real headless browser (Debian's chromium) and the DOM it
 # produced has the summary, the per-operator table, one histogram per operator with the expected
 # bar counts, and the failing cases. Exit 77 (CTest skip) only when chromium is not installed.
-set -uo pipefail
-nnref=$1
-cd "$(dirname "$0")"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "$0")/common.sh"
 browser=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$browser" ] || { echo "chromium is not installed (tools/setup.sh installs it): skipped"; exit 77; }
 

@@ -1,12 +1,7 @@
 #!/usr/bin/env bash
 # CI conventions of run and check: --junit, --shard K/N with merge-reports, the progress line.
-set -uo pipefail
-nnref=$1
-cd "$(dirname "$0")"
+source "$(dirname "$0")/common.sh"
 root=$PWD/../..
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 files=("$root/cases/webnn/add.json" "$root/cases/webnn/relu.json" "$PWD/timeline.json")
 
 # --shard K/N: disjoint parts whose union is the whole run; a case's part is the FNV-1a hash of its

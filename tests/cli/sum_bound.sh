@@ -8,12 +8,7 @@
 #   even), so 0 again; bound 6 * 4097 * 2^-11 = 12.0.
 # So the float32 answers [0, 0, 0, 0] pass (4 elements within the sum bound each), and an answer
 # off by more than the bound (100 for float32, 14 for float16) fails at that element.
-set -uo pipefail
-nnref=$1
-cd "$(dirname "$0")"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "$0")/common.sh"
 
 python3 - "$tmp/cases.json" <<'PY' || fail "extracting the cases"
 import json, sys

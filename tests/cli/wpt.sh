@@ -1,14 +1,9 @@
 #!/usr/bin/env bash
 # WPT in and out: `generate --format wpt` writes WPT conformance test files; tools/wpt-import
 # (Node.js) reads them back; the round trip gives the same verdicts. Exit 77 without Node.js.
-set -uo pipefail
-nnref=$1
-cd "$(dirname "$0")"
+source "$(dirname "$0")/common.sh"
 root=$PWD/../..
 import=$root/tools/wpt-import
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 command -v node >/dev/null || { echo "node is not installed: skipped"; exit 77; }
 
 # A file in the WPT style (single quotes, unquoted keys, BigInt, -Infinity, harness helpers the
