@@ -1389,11 +1389,50 @@ std::string WptFile(const CaseFile& f, const std::string& in, size_t& written) {
 
 }  // namespace
 
+namespace {
+
+// Replaces every graph input's data that is not an explicit array (the random, range and fill
+// forms, npy files, a bare number) with the array of its values, as `run` decodes them: WPT's
+// harness and other consumers know arrays only.
+void InlineInputData(Case& c) {
+  if (!c.node) return;
+  Value* graph = nullptr;
+  for (auto& [k, v] : c.node->members()) {
+    if (k == "graph") graph = &v;
+  }
+  Value* inputs = nullptr;
+  if (graph) {
+    for (auto& [k, v] : graph->members()) {
+      if (k == "inputs") inputs = &v;
+    }
+  }
+  if (!inputs || !inputs->is_object()) return;
+  for (auto& [name, input] : inputs->members()) {
+    const auto spec = std::find_if(c.inputs.begin(), c.inputs.end(),
+                                   [&](const TensorSpec& t) { return t.name == name; });
+    if (spec == c.inputs.end() || !input.is_object()) continue;
+    for (auto& [field, data] : input.members()) {
+      if (field != "data" || data.is_array()) continue;
+      const Tensor t = DecodeTensorData(data, spec->desc.dataType, spec->desc.shape,
+                                        c.Where() + ": graph.inputs." + name + ".data",
+                                        c.base_dir);
+      std::vector<Value> values;
+      values.reserve(static_cast<size_t>(t.element_count()));
+      for (uint64_t i = 0; i < t.element_count(); ++i) values.push_back(CanonicalElement(t, i));
+      data = Value::Array(std::move(values));
+    }
+  }
+}
+
+}  // namespace
+
 int CommandGenerate(const std::string& in, const std::string& out, uint64_t max_tensor_bytes,
-                    const std::string& format) {
+                    const std::string& format, bool inline_data) {
   if (format != "nnref" && format != "wpt") {
     throw InputError("--format: '" + format + "' (choose one of: nnref, wpt)");
   }
+  // WPT's harness reads explicit arrays only.
+  inline_data = inline_data || format == "wpt";
   CaseFile f = LoadCaseFile(in);
   int problems = 0;
   for (const auto& [index, name, message] : f.broken) {
@@ -1421,6 +1460,7 @@ int CommandGenerate(const std::string& in, const std::string& out, uint64_t max_
       }
       ApiCase a = BuildCaseOnContext(c, outputs, Limits(max_tensor_bytes));
       const auto values = DispatchCase(a);
+      if (inline_data) InlineInputData(c);
       std::vector<std::pair<std::string, Value>> expected;
       for (const std::string& name : outputs)
         expected.emplace_back(name, TensorJson(values.at(name)));

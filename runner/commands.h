@@ -60,8 +60,10 @@ size_t ParseMaxMismatches(const std::string& text);
 
 int CommandRun(const RunOptions& o);
 // format "nnref" (the case file, completed) or "wpt" (a WPT conformance test .https.any.js file).
+// `inline_data` (always on for wpt): graph inputs given by a data form (random, range, fill,
+// npy) are written as explicit arrays.
 int CommandGenerate(const std::string& in, const std::string& out, uint64_t max_tensor_bytes,
-                    const std::string& format = "nnref");
+                    const std::string& format = "nnref", bool inline_data = false);
 int CommandCheck(const CheckOptions& o);
 int CommandTrace(const std::string& file, const std::string& case_name, size_t values,
                  uint64_t max_tensor_bytes);

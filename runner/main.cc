@@ -72,6 +72,10 @@ int main(int argc, char** argv) {
   std::string gen_format = "nnref";
   gen_cmd->add_option("--format", gen_format,
                       "nnref (the case file, default) or wpt (a WPT conformance .https.any.js)");
+  bool gen_inline = false;
+  gen_cmd->add_flag("--inline-data", gen_inline,
+                    "write inputs given by a data form (random, range, fill, npy) as explicit "
+                    "arrays (always so for --format wpt)");
 
   nnref::CheckOptions check;
   std::string check_max_mismatches;
@@ -169,7 +173,7 @@ int main(int argc, char** argv) {
     if (*run_cmd) return nnref::CommandRun(run);
     if (*gen_cmd) {
       nnref::SetReferenceThreads(gen_threads);
-      return nnref::CommandGenerate(gen_in, gen_out, max_bytes, gen_format);
+      return nnref::CommandGenerate(gen_in, gen_out, max_bytes, gen_format, gen_inline);
     }
     if (*check_cmd) return nnref::CommandCheck(check);
     if (*merge_cmd) return nnref::CommandMergeReports(merge_inputs, merge_output);

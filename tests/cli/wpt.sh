@@ -31,6 +31,20 @@ grep -q "^webnn_conformance_test(signTests, buildAndExecuteGraph, getPrecisionTo
   "$tmp/t1.https.any.js" || fail "harness call"
 grep -q '"data": \[NaN, Infinity, -Infinity, -0, 0, 1' "$tmp/t1.https.any.js" || fail "special values"
 grep -q "expectedError" "$tmp/t2.https.any.js" && fail "an error case in a conformance file"
+# Inputs given by a data form are written as arrays (the harness reads arrays only):
+# webnn.add.float32.broadcast_rank6 has b = range(start -1.5, step 0.5) of shape [2, 1, 3, 1].
+grep -qE '"(random|range|fill|npy)":' "$tmp"/t*.https.any.js && fail "a data form in a conformance file"
+"$nnref" generate "$root/cases/webnn/add.json" --inline-data -o "$tmp/inline.json" >/dev/null ||
+  fail "generate --inline-data"
+python3 - "$tmp/inline.json" <<'PY' || fail "--inline-data values"
+import json, sys
+cases = {c["name"]: c for c in json.load(open(sys.argv[1]))["cases"]}
+b = cases["webnn.add.float32.broadcast_rank6"]["graph"]["inputs"]["b"]["data"]
+assert b == [-1.5, -1, -0.5, 0, 0.5, 1], b
+for c in cases.values():
+    for v in c["graph"]["inputs"].values():
+        assert isinstance(v.get("data"), list), (c["name"], v.get("data"))
+PY
 # The file is JavaScript a plain Node.js evaluates, with -0 and NaN as numbers.
 node -e '
   const vm = require("vm"); let got;
