@@ -137,6 +137,8 @@ TEST_CASE("SumBound: T roundings of u times the terms' magnitude") {
   CHECK(HasSumBound("matmul"));
   CHECK(HasSumBound("conv2d"));
   CHECK(HasSumBound("cumulativeSum"));
+  CHECK(HasSumBound("linear"));       // alpha * x + beta: two terms
+  CHECK(HasSumBound("hardSigmoid"));
   CHECK_FALSE(HasSumBound("add"));  // one rounding of the result: the ULP row is exact for it
   CHECK_FALSE(HasSumBound("layerNormalization"));
   CHECK(UnitRoundoff(DataType::kFloat32) == 1.0 / 16777216);  // 2^-24

@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "numerics/cast.h"
+#include "ops/activations.h"
+#include "ops/matmul_gemm.h"
 
 namespace nnref {
 namespace {
@@ -48,6 +50,27 @@ std::vector<double> OperatorSumBounds(const Graph& graph, size_t index,
   const OperatorNode& node = graph.operators()[index];
   const DataType out_type = graph.operand(node.outputs[0]).desc.dataType;
   if (!HasSumBound(node.op) || UnitRoundoff(out_type) == 0 || !(roundings > 0)) return {};
+  if (node.op == "linear" || node.op == "hardSigmoid") {
+    // alpha * x + beta: M = |alpha| |x| + |beta| (hardSigmoid's clamp to [0, 1] is exact).
+    double alpha = 0, beta = 0;
+    if (const auto* l = node.Attributes<LinearAttributes>()) {
+      alpha = l->alpha;
+      beta = l->beta;
+    } else if (const auto* h = node.Attributes<ActivationAttributes>()) {
+      alpha = h->alpha;
+      beta = h->beta;
+    } else {
+      return {};
+    }
+    std::vector<double> x;
+    AddMagnitudes(inputs[0]->data, x);
+    std::vector<double> bounds(x.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double m = std::fabs(alpha) * x[i] + std::fabs(beta);
+      bounds[i] = std::isfinite(m) ? SumBound(out_type, roundings, m) : 0.0;
+    }
+    return bounds;
+  }
   std::vector<OperandValue> abs(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) abs[i].data = Abs(inputs[i]->data);
   std::vector<double> m;

@@ -3,7 +3,8 @@
 // in the operand type may make, from the magnitude M = sum of |terms|. M is the operator's own
 // reference kernel run on |inputs|: for these operators every term is a product of input
 // elements (or one element) and |a * b| = |a| * |b|, so on |inputs| nothing cancels and the
-// result is M (gemm, whose alpha and beta may have either sign, takes its two parts apart).
+// result is M (gemm, whose alpha and beta may have either sign, takes its two parts apart). For
+// linear and hardSigmoid, alpha * x + beta, M = |alpha| |x| + |beta|.
 #pragma once
 
 #include <functional>

@@ -6,6 +6,8 @@
 
 #include <cmath>
 
+#include "numerics/ulp.h"
+#include "ops/activations.h"
 #include "ops/conv2d.h"
 #include "ops/elementwise_binary.h"
 #include "ops/matmul_gemm.h"
@@ -136,6 +138,50 @@ TEST_CASE("sum bound: the check mode accepts a float32 accumulator's cancellatio
   CHECK(wrong.sum_bound_accepted == 0);
   const Comparison nan = judge(std::nan(""));
   CHECK_FALSE(nan.passed());
+}
+
+TEST_CASE("sum bound: hardSigmoid's alpha * x + beta in two float32 roundings") {
+  // max(0, min(1, alpha * x + beta)) with alpha = -0.2, beta = 0.5: near x = 2.35 the product is
+  // about -0.47, whose float32 rounding is off by up to 2^-26 (1.5e-8), several ULP of the result
+  // 0.03. Find such an x, computing the two-rounding value and the exact one here. (A negative
+  // alpha: M is |alpha| |x| + |beta| = 0.97, not hardSigmoid(|x|) = 0.03.)
+  const float alpha = -0.2f, beta = 0.5f;
+  float x = 0, two_step = 0;
+  double exact = 0;
+  for (int k = 0; k < 20000 && x == 0; ++k) {
+    const float xi = 2.3f + static_cast<float>(k) * 1e-5f;
+    const float product = alpha * xi;  // rounded once
+    const float r = product + beta;    // rounded again
+    const double e = static_cast<double>(alpha) * static_cast<double>(xi) + 0.5;
+    if (UlpDistanceFloat32(r, static_cast<float>(e)) > 2) {
+      x = xi;
+      two_step = r;
+      exact = e;
+    }
+  }
+  REQUIRE(x != 0);
+  GraphBuilder b;
+  MLHardSigmoidOptions o;
+  o.alpha = -0.2;
+  o.beta = 0.5;
+  const auto g = b.Build({{"out", HardSigmoid(b, b.Input("x", {DataType::kFloat32, {1}}), o)}});
+  const std::map<std::string, Tensor> inputs = {{"x", Float32({1}, {x})}};
+  // M = 0.2 |x| + 0.5; the row is 2 ULP, so the bound is 2 * 2^-24 * M.
+  const double bound = 2 * (std::ldexp(0.2 * std::fabs(static_cast<double>(x)) + 0.5, -24) + kSub);
+  CHECK(std::fabs(static_cast<double>(two_step) - exact) < bound);
+  auto judge = [&](double value) {
+    std::string why;
+    const auto compiled = CompileForBackend(
+        *g, MakeFaultInjectingBackend(MakeSimdBackend(BackendOptions{1}), "hardSigmoid", 0, value),
+        why);
+    REQUIRE(compiled);
+    return CheckAgainstReference(*g, *compiled, inputs).operators.at(0).cmp;
+  };
+  const Comparison faithful = judge(two_step);
+  CHECK(faithful.passed());
+  CHECK(faithful.sum_bound_accepted == 1);
+  const Comparison wrong = judge(exact + 2 * bound);
+  CHECK_FALSE(wrong.passed());
 }
 
 }  // namespace

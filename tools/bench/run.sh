@@ -44,21 +44,10 @@ if [[ "$build_type" != Release ]] ||
 fi
 cmake --build "$build" --target nnref_bench >&2
 
-if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+ort_dir="$build/bench-ort"
+if ! "$root/tools/bench/ort/install.sh" "$ort_dir"; then
   echo "run.sh: node/npm not found: ONNX Runtime skipped, reference and simd only" >&2
   exec "$build/bin/nnref_bench" "${args[@]}"
-fi
-
-ort_dir="$build/bench-ort"
-mkdir -p "$ort_dir"
-modules="$ort_dir/node_modules"
-if ! cmp -s "$root/tools/bench/ort/package.json" "$ort_dir/package.json" ||
-   [[ ! -d "$modules/onnxruntime-node" || ! -d "$modules/protobufjs" ]]; then
-  cp "$root/tools/bench/ort/package.json" "$ort_dir/package.json"
-  echo "run.sh: installing onnxruntime-node and protobufjs into $ort_dir" >&2
-  # The CPU binaries ship inside the package; skip its post-install download of GPU providers.
-  (cd "$ort_dir" && ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund \
-     --loglevel=error >&2)
 fi
 
 exec node "$root/tools/bench/ort/compare.mjs" --bench "$build/bin/nnref_bench" \

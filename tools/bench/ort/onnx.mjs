@@ -109,15 +109,40 @@ export function parseShapes(text) {
   });
 }
 
-function tensorProto(name, dims, data) {
-  return {name, dims, data_type: FLOAT,
+// ONNX TensorProto data types used here.
+export const ONNX_FLOAT = FLOAT;
+export const ONNX_INT64 = 7;
+
+function tensorProto(name, dims, data, dataType = FLOAT) {
+  return {name, dims, data_type: dataType,
           raw_data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength)};
 }
 
-function valueInfo(name, dims) {
-  const tensor_type = {elem_type: FLOAT};
+function valueInfo(name, dims, elemType = FLOAT) {
+  const tensor_type = {elem_type: elemType};
   if (dims) tensor_type.shape = {dim: dims.map((d) => ({dim_value: d}))};
   return {name, type: {tensor_type}};
+}
+
+// The bytes of a one-graph ONNX model (opset 17): `nodes` ({op_type, input, output, attribute}),
+// `initializers` ({name, dims, data: a typed array, dataType (default FLOAT)}), `inputs`
+// ({name, dims}, float32) and `outputs` (names, float32, shapes left to ONNX Runtime).
+export function encodeModel(protobuf, {name, nodes, initializers = [], inputs, outputs}) {
+  const root = protobuf.parse(SCHEMA, {keepCase: true}).root;
+  const Model = root.lookupType('onnx.ModelProto');
+  const graph = {
+    name,
+    node: nodes.map((n, i) => ({name: `${n.op_type}_${i}`, ...n})),
+    initializer: initializers.map((t) => tensorProto(t.name, t.dims, t.data, t.dataType)),
+    input: inputs.map((o) => valueInfo(o.name, o.dims)),
+    output: outputs.map((o) => valueInfo(o, null)),
+  };
+  const model = {ir_version: 8, producer_name: 'nnref tools', opset_import: [{domain: '', version: 17}],
+                 graph};
+  const message = Model.fromObject(model);
+  const err = Model.verify(message);
+  if (err) throw new Error(`ONNX model of ${name}: ${err}`);
+  return Model.encode(message).finish();
 }
 
 // The ONNX model (bytes) of benchmark `id` for `operands` (parseShapes); `constantData(operand)`
@@ -125,24 +150,16 @@ function valueInfo(name, dims) {
 export function buildModel(protobuf, id, operands, constantData) {
   const make = GRAPHS[id];
   if (!make) throw new Error(`no ONNX model for benchmark '${id}'`);
-  const root = protobuf.parse(SCHEMA, {keepCase: true}).root;
-  const Model = root.lookupType('onnx.ModelProto');
   const {nodes, initializers = []} = make(operands);
-  const graph = {
+  return encodeModel(protobuf, {
     name: id,
-    node: nodes.map((n, i) => ({name: `${n.op_type}_${i}`, ...n})),
-    initializer: [
+    nodes,
+    initializers: [
       ...operands.filter((o) => o.constant)
-          .map((o) => tensorProto(o.name, o.dims, constantData(o))),
-      ...initializers.map((t) => tensorProto(t.name, t.dims, t.data)),
+          .map((o) => ({name: o.name, dims: o.dims, data: constantData(o)})),
+      ...initializers,
     ],
-    input: operands.filter((o) => !o.constant).map((o) => valueInfo(o.name, o.dims)),
-    output: [valueInfo('y', null)],
-  };
-  const model = {ir_version: 8, producer_name: 'nnref tools/bench',
-                 opset_import: [{domain: '', version: 17}], graph};
-  const message = Model.fromObject(model);
-  const err = Model.verify(message);
-  if (err) throw new Error(`ONNX model of ${id}: ${err}`);
-  return Model.encode(message).finish();
+    inputs: operands.filter((o) => !o.constant),
+    outputs: ['y'],
+  });
 }
