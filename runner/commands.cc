@@ -1331,7 +1331,8 @@ void SpecialValuesAsLiterals(Value& v, bool in_data) {
 // `generate --format wpt`: the graph cases as a WPT WebNN conformance test file
 // (webnn/conformance_tests/*.https.any.js): META lines, the tests array, the harness call.
 // Error, timeline and reference-only cases have no form there and are left out.
-std::string WptFile(const CaseFile& f, const std::string& in, size_t& written) {
+std::string WptFile(const CaseFile& f, const std::string& in, const std::set<std::string>& failed,
+                    size_t& written) {
   std::string stem = std::filesystem::path(in).stem().string();
   std::string ident;
   bool upper = false;
@@ -1349,6 +1350,7 @@ std::string WptFile(const CaseFile& f, const std::string& in, size_t& written) {
   std::vector<std::string> ops;
   for (const Case& c : f.cases) {
     if (c.timeline || c.expected_error || c.reference_only || !c.node) continue;
+    if (failed.count(c.name)) continue;  // its problem was reported; no half-written test
     const Value* graph = c.node->Find("graph");
     if (!graph || !graph->Find("expectedOutputs")) continue;
     Value g = *graph;
@@ -1413,8 +1415,16 @@ void InlineInputData(Case& c) {
     if (spec == c.inputs.end() || !input.is_object()) continue;
     for (auto& [field, data] : input.members()) {
       if (field != "data" || data.is_array()) continue;
-      const Tensor t = DecodeTensorData(data, spec->desc.dataType, spec->desc.shape,
-                                        c.Where() + ": graph.inputs." + name + ".data",
+      const std::string where = c.Where() + ": graph.inputs." + name + ".data";
+      // A JSON array of every value: bounded, so that a large generated input is refused with a
+      // message instead of exhausting memory (a value costs tens of bytes in the tree).
+      constexpr uint64_t kMaxInlined = uint64_t{1} << 22;
+      if (ElementCount(spec->desc.shape) > kMaxInlined) {
+        throw InputError(where + ": " + std::to_string(ElementCount(spec->desc.shape)) +
+                         " values are too many to write as an array (at most " +
+                         std::to_string(kMaxInlined) + ")");
+      }
+      const Tensor t = DecodeTensorData(data, spec->desc.dataType, spec->desc.shape, where,
                                         c.base_dir);
       std::vector<Value> values;
       values.reserve(static_cast<size_t>(t.element_count()));
@@ -1435,6 +1445,7 @@ int CommandGenerate(const std::string& in, const std::string& out, uint64_t max_
   inline_data = inline_data || format == "wpt";
   CaseFile f = LoadCaseFile(in);
   int problems = 0;
+  std::set<std::string> failed;  // cases whose outputs (or inlined inputs) could not be written
   for (const auto& [index, name, message] : f.broken) {
     std::cerr << "error: " << message << "\n";
     ++problems;
@@ -1472,17 +1483,19 @@ int CommandGenerate(const std::string& in, const std::string& out, uint64_t max_
     } catch (const InputError& e) {
       std::cerr << "error: " << e.what() << "\n";
       ++problems;
+      failed.insert(c.name);
     } catch (const WebnnError& e) {
       std::cerr << "error: " << c.Where() << ": " << ErrorTypeName(e.type()) << ": " << e.what()
                 << "\n";
       ++problems;
+      failed.insert(c.name);
     }
   }
   std::ofstream o(out);
   if (!o) throw InputError(out + ": cannot write");
   if (format == "wpt") {
     size_t written = 0;
-    o << WptFile(f, in, written);
+    o << WptFile(f, in, failed, written);
     std::cout << "wrote " << out << " (" << written << " of " << f.cases.size()
               << " cases; error, timeline and reference-only cases have no WPT conformance form";
   } else {

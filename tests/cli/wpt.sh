@@ -45,6 +45,18 @@ for c in cases.values():
     for v in c["graph"]["inputs"].values():
         assert isinstance(v.get("data"), list), (c["name"], v.get("data"))
 PY
+# An input too large to write as an array (more than 2^22 values) is refused, naming the field,
+# and its case is left out of the file (exit 2).
+cat >"$tmp/large.json" <<'J'
+{"cases": [{"name": "large.relu", "graph": {
+  "inputs": {"x": {"data": {"fill": 1}, "descriptor": {"shape": [2049, 2048], "dataType": "float32"}}},
+  "operators": [{"name": "relu", "arguments": [{"input": "x"}], "outputs": "y"}]}}]}
+J
+out=$("$nnref" generate "$tmp/large.json" --format wpt -o "$tmp/large.https.any.js" 2>&1); rc=$?
+[ $rc -eq 2 ] || fail "a too large input: exit $rc: $out"
+grep -q "case 'large.relu': graph.inputs.x.data: 4196352 values are too many to write as an array (at most 4194304)" <<<"$out" ||
+  fail "a too large input: message: $out"
+grep -q "large.relu" "$tmp/large.https.any.js" && fail "a refused case was written"
 # The file is JavaScript a plain Node.js evaluates, with -0 and NaN as numbers.
 node -e '
   const vm = require("vm"); let got;
