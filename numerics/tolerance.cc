@@ -235,11 +235,13 @@ std::optional<Tolerance> DefaultTolerance(const ToleranceQuery& q) {
 bool HasSumBound(std::string_view op) {
   // The results that are sums of terms computed from the inputs: dot products (matmul, gemm,
   // conv2d, convTranspose2d), sums of elements (reduceSum, reduceMean, averagePool2d,
-  // cumulativeSum) and alpha * x + beta (linear, hardSigmoid before its clamp). Their magnitude M
+  // cumulativeSum), alpha * x + beta (linear, hardSigmoid before its clamp) and
+  // batchNormalization's (x - mean) * scale / sqrt(variance + epsilon) + bias. Their magnitude M
   // is the same operator on |inputs|, or |alpha| |x| + |beta| (runner/sum_bound.h).
-  static constexpr std::array<std::string_view, 10> kOps = {
-      "matmul",        "gemm",          "conv2d", "convTranspose2d", "reduceSum",
-      "reduceMean",    "averagePool2d", "cumulativeSum", "linear", "hardSigmoid"};
+  static constexpr std::array<std::string_view, 11> kOps = {
+      "matmul",        "gemm",          "conv2d",        "convTranspose2d",
+      "reduceSum",     "reduceMean",    "averagePool2d", "cumulativeSum",
+      "linear",        "hardSigmoid",   "batchNormalization"};
   return std::find(kOps.begin(), kOps.end(), op) != kOps.end();
 }
 

@@ -10,8 +10,9 @@
 namespace nnref {
 namespace {
 
-// |t| element by element (a fresh contiguous tensor of t's type and shape). Exact.
-Tensor Abs(const Tensor& t) {
+// |t| (or -|t| with `negate`) element by element: a fresh contiguous tensor of t's type and
+// shape. Exact.
+Tensor Abs(const Tensor& t, bool negate = false) {
   const Tensor dense = t.Contiguous();
   Tensor out = Tensor::Allocate(t.dtype(), t.shape());
   DispatchDataType(t.dtype(), [&]<typename T>() {
@@ -19,7 +20,8 @@ Tensor Abs(const Tensor& t) {
     T* dst = out.base<T>();
     for (uint64_t i = 0; i < t.element_count(); ++i) {
       if constexpr (kIsFloatStorage<T>) {
-        dst[i] = RoundTo<T>(std::fabs(ToDouble(src[i])));
+        const double a = std::fabs(ToDouble(src[i]));
+        dst[i] = RoundTo<T>(negate ? -a : a);
       } else if constexpr (std::is_signed_v<T>) {
         dst[i] = src[i] < 0 ? static_cast<T>(-src[i]) : src[i];
       } else {
@@ -79,7 +81,13 @@ std::vector<double> OperatorSumBounds(const Graph& graph, size_t index,
     for (const OperandValue& v : in) ptrs.push_back(&v);
     AddMagnitudes(graph.RunOperator(index, ptrs).at(0).data, m);
   };
-  if (node.op == "gemm" && abs.size() == 3) {
+  if (node.op == "batchNormalization") {
+    // (x - mean) / sqrt(variance + epsilon) * scale + bias on |x|, -|mean|, the variance as it is,
+    // |scale| and |bias|: (|x| + |mean|) / sqrt(variance + epsilon) * |scale| + |bias|.
+    abs[1].data = Abs(inputs[1]->data, /*negate=*/true);
+    abs[2].data = inputs[2]->data;
+    run(abs);
+  } else if (node.op == "gemm" && abs.size() == 3) {
     // alpha * A x B + beta * C with alpha, beta of any signs: the two parts, each on |inputs|
     // (the other one zeroed), are |alpha| (|A| x |B|) and |beta| |C|.
     std::vector<OperandValue> products = abs, addend = abs;

@@ -11,6 +11,7 @@
 #include "ops/conv2d.h"
 #include "ops/elementwise_binary.h"
 #include "ops/matmul_gemm.h"
+#include "ops/normalization.h"
 #include "ops/simd/simd_backend.h"
 #include "runner/backend_check.h"
 #include "runner/compare.h"
@@ -68,6 +69,28 @@ TEST_CASE("sum bound: magnitudes are the sums of |terms|") {
         2);
     REQUIRE(bounds.size() == 1);
     CHECK(bounds[0] == 2 * (10 * kU + kSub));  // result 1 - 2 - 3 - 4 = -8, M = 10
+  }
+  SUBCASE("batchNormalization: (|x| + |mean|) / sqrt(variance + epsilon) * |scale| + |bias|") {
+    // x = 1, mean = 3, variance = 3, epsilon 1e-5, scale = -2, bias = 5: the result is
+    // (1 - 3) / sqrt(3.00001) * -2 + 5; M = (1 + 3) / sqrt(3.00001) * 2 + 5.
+    GraphBuilder b;
+    MLBatchNormalizationOptions o;
+    o.scale = b.Input("scale", {DataType::kFloat32, {1}});
+    o.bias = b.Input("bias", {DataType::kFloat32, {1}});
+    const Operand y = BatchNormalization(b, b.Input("x", {DataType::kFloat32, {1, 1}}),
+                                         b.Input("mean", {DataType::kFloat32, {1}}),
+                                         b.Input("variance", {DataType::kFloat32, {1}}), o);
+    const auto g = b.Build({{"out", y}});
+    const auto bounds = BoundsOf(*g,
+                                 {{"x", Float32({1, 1}, {1})},
+                                  {"mean", Float32({1}, {3})},
+                                  {"variance", Float32({1}, {3})},
+                                  {"scale", Float32({1}, {-2})},
+                                  {"bias", Float32({1}, {5})}},
+                                 1);
+    REQUIRE(bounds.size() == 1);
+    const double m = 4 / std::sqrt(3.0 + static_cast<double>(1e-5f)) * 2 + 5;
+    CHECK(bounds[0] == doctest::Approx(m * kU + kSub).epsilon(1e-6));
   }
   SUBCASE("operators that are not sums have none") {
     GraphBuilder b;

@@ -33,6 +33,7 @@ const REDUCE = {reduceMean: 'ReduceMean', reduceMax: 'ReduceMax', reduceMin: 'Re
 // WebIDL `unsigned long` (an axis): ToUint32, so 2^32 is 0.
 const uint32 = (v) => Number(v) >>> 0;
 const scalar = (name, value) => ({name, dims: [], data: Float32Array.from([value])});
+const filled = (name, n, value) => ({name, dims: [n], data: new Float32Array(n).fill(value)});
 const BINARY = {add: 'Add', sub: 'Sub', mul: 'Mul', div: 'Div', max: 'Max', min: 'Min',
                 pow: 'Pow'};
 
@@ -100,6 +101,85 @@ function lower(op, args, rank, out) {
       return unaryWith('HardSigmoid', [float('alpha', o.alpha ?? 0.2), float('beta', o.beta ?? 0.5)]);
     case 'transpose':
       return unaryWith('Transpose', [ints('perm', o.permutation ?? [...Array(rank[0]).keys()].reverse())]);
+    case 'averagePool2d':
+    case 'maxPool2d':
+    case 'l2Pool2d': {
+      if ((o.layout ?? 'nchw') !== 'nchw') return 'a layout other than nchw';
+      if (o.outputSizes !== undefined) return 'outputSizes (no ONNX attribute)';
+      const rounding = o.outputShapeRounding ?? o.roundingType ?? 'floor';
+      const dilations = o.dilations ?? [1, 1];
+      const dilated = dilations.some((d) => d !== 1);
+      if (op !== 'maxPool2d' && dilated) return `${op} with dilations (not in opset 17)`;
+      if (op === 'l2Pool2d' && rounding === 'ceil') return 'l2Pool2d with ceil rounding (not in opset 17)';
+      const [t, b, l, r] = o.padding ?? [0, 0, 0, 0];
+      const shape = rank.shapes[0];
+      const attribute = [ints('kernel_shape', o.windowDimensions ?? shape.slice(2)),
+                         ints('pads', [t, l, b, r]), ints('strides', o.strides ?? [1, 1])];
+      if (op === 'maxPool2d') {
+        attribute.push(ints('dilations', dilations), int('ceil_mode', rounding === 'ceil' ? 1 : 0));
+        return unaryWith('MaxPool', attribute);
+      }
+      if (op === 'averagePool2d') {
+        // WebNN divides by the real (non-padding) elements: count_include_pad = 0.
+        attribute.push(int('count_include_pad', 0), int('ceil_mode', rounding === 'ceil' ? 1 : 0));
+        return unaryWith('AveragePool', attribute);
+      }
+      attribute.push(int('p', 2));
+      return unaryWith('LpPool', attribute);
+    }
+    case 'convTranspose2d': {
+      if ((o.inputLayout ?? 'nchw') !== 'nchw' || (o.filterLayout ?? 'iohw') !== 'iohw') {
+        return 'a layout other than nchw / iohw';
+      }
+      if (o.outputSizes !== undefined) return 'outputSizes';
+      const [t, b, l, r] = o.padding ?? [0, 0, 0, 0];
+      const attribute = [ints('pads', [t, l, b, r]), ints('strides', o.strides ?? [1, 1]),
+                         ints('dilations', o.dilations ?? [1, 1]), int('group', o.groups ?? 1),
+                         ints('output_padding', o.outputPadding ?? [0, 0])];
+      const input = [args.input, args.filter];
+      if (o.bias !== undefined) input.push(o.bias);
+      return {nodes: [{op_type: 'ConvTranspose', input, output: [out], attribute}]};
+    }
+    case 'batchNormalization': {
+      const axis = o.axis ?? 1;
+      if (uint32(axis) !== 1) return 'a channel axis other than 1';
+      const channels = rank.shapes[0][1];
+      const initializers = [];
+      const scale = o.scale ?? (initializers.push(filled('ones', channels, 1)), 'ones');
+      const bias = o.bias ?? (initializers.push(filled('zeros', channels, 0)), 'zeros');
+      return {nodes: [{op_type: 'BatchNormalization',
+                       input: [args.input, scale, bias, args.mean, args.variance], output: [out],
+                       attribute: [float('epsilon', o.epsilon ?? 1e-5)]}],
+              initializers};
+    }
+    case 'instanceNormalization': {
+      if ((o.layout ?? 'nchw') !== 'nchw') return 'a layout other than nchw';
+      const channels = rank.shapes[0][1];
+      const initializers = [];
+      const scale = o.scale ?? (initializers.push(filled('ones', channels, 1)), 'ones');
+      const bias = o.bias ?? (initializers.push(filled('zeros', channels, 0)), 'zeros');
+      return {nodes: [{op_type: 'InstanceNormalization', input: [args.input, scale, bias],
+                       output: [out], attribute: [float('epsilon', o.epsilon ?? 1e-5)]}],
+              initializers};
+    }
+    case 'layerNormalization': {
+      const n = rank[0];
+      const axes = (o.axes ?? [...Array(n).keys()].slice(1)).map(uint32);
+      if (axes.length === 0) return 'layerNormalization over no axes';
+      const first = axes[0];
+      if (!axes.every((a, i) => a === first + i) || axes[axes.length - 1] !== n - 1) {
+        return 'layerNormalization axes other than the trailing ones in order';
+      }
+      const dims = rank.shapes[0].slice(first);
+      const count = dims.reduce((p, d) => p * d, 1);
+      const initializers = [];
+      const scale = o.scale ?? (initializers.push({...filled('ones', count, 1), dims}), 'ones');
+      const input = [args.input, scale];
+      if (o.bias !== undefined) input.push(o.bias);
+      return {nodes: [{op_type: 'LayerNormalization', input, output: [out],
+                       attribute: [int('axis', first), float('epsilon', o.epsilon ?? 1e-5)]}],
+              initializers};
+    }
     case 'cumulativeSum': {
       const axis = {name: 'axis', dims: [], data: BigInt64Array.from([BigInt(uint32(args.axis))]),
                     dataType: ONNX_INT64};
@@ -148,7 +228,11 @@ async function main() {
       }
       if (typeof spec.outputs !== 'string' || outs.length !== 1) { skip('not one output'); continue; }
       const args = Object.assign({}, ...spec.arguments);
-      const rank = inputs.map(([, t]) => (t.descriptor.shape ?? t.descriptor.dimensions).length);
+      // The operand ranks in input order (and .shapes, keyed the same way, by the first argument).
+      const shapeOf = (n) => (g.inputs[n].descriptor.shape ?? g.inputs[n].descriptor.dimensions);
+      const first = spec.arguments.map((a) => Object.values(a)[0]).find((v) => typeof v === 'string' && g.inputs[v]);
+      const rank = first ? [shapeOf(first).length] : [0];
+      rank.shapes = first ? [shapeOf(first)] : [[]];
       const lowered = lower(spec.name, args, rank, spec.outputs);
       if (typeof lowered === 'string') { skip(lowered); continue; }
       const dims = (t) => t.descriptor.shape ?? t.descriptor.dimensions;
