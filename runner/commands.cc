@@ -188,8 +188,14 @@ struct Summary {
   // lacking several operators counts under each.
   std::map<std::string, uint64_t> backend_missing;
   std::map<std::string, OperatorRow> operators;  // per-operator table
+  // Output elements that passed by the sum bound alone, and the passing cases that needed it.
+  uint64_t sum_bound_elements = 0, sum_bound_cases = 0;
   void Add(const CaseResult& r) {
     Add(r.verdict);
+    uint64_t by_bound = 0;
+    for (const OutputResult& o : r.outputs) by_bound += o.cmp.sum_bound_accepted;
+    sum_bound_elements += by_bound;
+    if (by_bound && r.verdict == Verdict::kPass) ++sum_bound_cases;
     if (r.verdict == Verdict::kSkip) {
       ++skip_reasons[r.skip];
       if (r.skip == "backend-unsupported") {
@@ -436,6 +442,10 @@ void WriteReportValues(const std::string& path, const Summary& s, std::vector<Va
       {"skipped", Num(static_cast<double>(s.skipped))},
       {"skippedByReason", Value::Object(std::move(reasons))}};
   if (!missing.empty()) summary.emplace_back("backendMissing", Value::Object(std::move(missing)));
+  if (s.sum_bound_elements) {
+    summary.emplace_back("sumBoundElements", Num(static_cast<double>(s.sum_bound_elements)));
+    summary.emplace_back("sumBoundCases", Num(static_cast<double>(s.sum_bound_cases)));
+  }
   const Value root = Value::Object({{"summary", Value::Object(std::move(summary))},
                                     {"operators", Value::Object(std::move(ops))},
                                     {"cases", Value::Array(std::move(cases))}});
@@ -749,6 +759,13 @@ void PrintCheck(const CaseResult& r, bool verbose, std::ostream& out) {
     }
     out << ")\n";
   }
+}
+
+// How many output elements passed by the sum bound alone (docs/numerics.md, "The sum bound").
+void PrintSumBound(const Summary& s) {
+  if (s.sum_bound_elements == 0) return;
+  std::cout << s.sum_bound_elements << " elements of sums passed by the sum bound alone ("
+            << s.sum_bound_cases << " passing cases needed it)\n";
 }
 
 // The skip counts per reason code; backend skips also per missing operator.
@@ -1256,6 +1273,7 @@ int CommandRun(const RunOptions& o) {
     std::cout << implementation_defined
               << " implementation-defined elements were not compared (the spec leaves them open)\n";
   }
+  PrintSumBound(s);
   std::cout << s.Line() << std::endl;
   if (s.errors) return 2;
   return s.failed ? 1 : 0;
@@ -1894,6 +1912,7 @@ int CommandCheck(const CheckOptions& opt) {
   const Summary& s = col.summary;
   PrintOperatorTable(s);
   PrintSkips(s);
+  PrintSumBound(s);
   std::cout << s.Line() << std::endl;
   if (s.errors) return 2;
   return s.failed ? 1 : 0;

@@ -35,12 +35,15 @@ out=$("$nnref" check "$tmp/cases.json" --actual "$tmp/float32_sums.json" --repor
 rc=$?
 [ $rc -eq 0 ] || fail "float32 sums: exit $rc: $out"
 grep -q "^2 passed, 0 failed$" <<<"$out" || fail "float32 sums summary: $out"
+grep -q "^8 elements of sums passed by the sum bound alone (2 passing cases needed it)$" <<<"$out" ||
+  fail "float32 sums: the summary does not count the sum bound: $out"
 python3 - "$tmp/r.json" <<'PY' || fail "report of the float32 sums"
 import json, sys
 r = json.load(open(sys.argv[1]))
 for c in r["cases"]:
     o = c["outputs"]["output"]
     assert o["sumBoundAccepted"] == 4 and o["mismatches"] == 0, (c["name"], o)
+assert r["summary"]["sumBoundElements"] == 8 and r["summary"]["sumBoundCases"] == 2, r["summary"]
 PY
 
 out=$("$nnref" check "$tmp/cases.json" --actual "$tmp/wrong.json")
