@@ -280,29 +280,32 @@ void SoftmaxRowImpl(const float* x, float* out, size_t n) {
   const V vm = hn::Set(d, m), low = hn::Set(d, kExpLow);
   V s0 = hn::Zero(d), s1 = s0;
   bool any_low = false;
-  const auto exp_of = [&](V v) {
+  // `valid`: the lanes that hold elements (the padding of the last vector is -Inf, whose exp is
+  // 0, and must not send the whole row through the scalar pass).
+  const auto exp_of = [&](V v, hn::Mask<decltype(d)> valid) {
     const V diff = hn::Sub(v, vm);
     const auto is_low = hn::Lt(diff, low);
-    any_low = any_low || !hn::AllFalse(d, is_low);
+    any_low = any_low || !hn::AllFalse(d, hn::And(is_low, valid));
     return hn::IfThenZeroElse(is_low, ExpOfDifference(d, v, vm, diff, low));
   };
+  const auto all = hn::FirstN(d, lanes);
   size_t i = 0;
   for (; i + 2 * lanes <= n; i += 2 * lanes) {
-    const V e0 = exp_of(hn::LoadU(d, x + i)), e1 = exp_of(hn::LoadU(d, x + i + lanes));
+    const V e0 = exp_of(hn::LoadU(d, x + i), all), e1 = exp_of(hn::LoadU(d, x + i + lanes), all);
     hn::StoreU(e0, d, out + i);
     hn::StoreU(e1, d, out + i + lanes);
     s0 = hn::Add(s0, e0);
     s1 = hn::Add(s1, e1);
   }
   for (; i + lanes <= n; i += lanes) {
-    const V e = exp_of(hn::LoadU(d, x + i));
+    const V e = exp_of(hn::LoadU(d, x + i), all);
     hn::StoreU(e, d, out + i);
     s0 = hn::Add(s0, e);
   }
   if (i < n) {
     HWY_ALIGN float buf[hn::MaxLanes(d)];
     for (size_t k = 0; k < lanes; ++k) buf[k] = i + k < n ? x[i + k] : -INFINITY;
-    const V e = exp_of(hn::Load(d, buf));  // padding: exp(-Inf) = 0 (a "low" lane)
+    const V e = exp_of(hn::Load(d, buf), hn::FirstN(d, n - i));  // padding: exp(-Inf) = 0
     hn::Store(e, d, buf);
     std::memcpy(out + i, buf, (n - i) * sizeof(float));
     s1 = hn::Add(s1, e);
