@@ -340,12 +340,7 @@ class GroupNormalizationKernel final : public Kernel {
           // The squared deviations are summed in double: a float32 sum's relative error (up to
           // n eps) reaches the output through rstd, and where the normalized value cancels
           // against the bias it left the operator's tolerance (models.m2m100: 969 ULP).
-          double sum_sq = 0;
-          for (uint64_t i = 0; i < n; ++i) {
-            const double c = static_cast<double>(row[i]) - mean;
-            sum_sq += c * c;
-          }
-          const double variance = sum_sq / static_cast<double>(n);
+          const double variance = SumSquaredDeviationDouble(row, n, mean) / static_cast<double>(n);
           const double rstd = 1.0 / std::sqrt(variance + epsilon);
           if (params_reduced) {
             NormalizeRow(row, &mean, 0, scale_row.data(), 1, &rstd, 0, bias_row.data(), 1, dst, n);

@@ -205,6 +205,38 @@ float SumSquaredDeviationRowImpl(const float* x, size_t n, float mean_hi, float 
                       [](float a, float b) { return a + b; });
 }
 
+// Sum over x[0..n) of (x - mean)^2 in double (the elements widened exactly, four accumulators in
+// the double lanes, then the lanes and the tail added in order).
+double SumSquaredDeviationDoubleImpl(const float* x, size_t n, double mean) {
+  const hn::ScalableTag<double> dd;
+  const hn::Rebind<float, decltype(dd)> df;  // as many float lanes as double lanes
+  using V = hn::Vec<decltype(dd)>;
+  const size_t lanes = hn::Lanes(dd);
+  const V m = hn::Set(dd, mean);
+  V a0 = hn::Zero(dd), a1 = a0, a2 = a0, a3 = a0;
+  size_t i = 0;
+  const auto sq = [&](size_t at, V acc) {
+    const V c = hn::Sub(hn::PromoteTo(dd, hn::LoadU(df, x + at)), m);
+    return hn::MulAdd(c, c, acc);
+  };
+  for (; i + 4 * lanes <= n; i += 4 * lanes) {
+    a0 = sq(i, a0);
+    a1 = sq(i + lanes, a1);
+    a2 = sq(i + 2 * lanes, a2);
+    a3 = sq(i + 3 * lanes, a3);
+  }
+  for (; i + lanes <= n; i += lanes) a0 = sq(i, a0);
+  HWY_ALIGN double buf[hn::MaxLanes(dd)];
+  hn::Store(hn::Add(hn::Add(a0, a1), hn::Add(a2, a3)), dd, buf);
+  double sum = 0;
+  for (size_t k = 0; k < lanes; ++k) sum += buf[k];
+  for (; i < n; ++i) {
+    const double c = static_cast<double>(x[i]) - mean;
+    sum += c * c;
+  }
+  return sum;
+}
+
 // The maximum of x[0..n), NaN when any element is NaN; the sign of a zero maximum is left open
 // (x - (+0) and x - (-0) are equal, so the exponentials do not see it).
 HWY_INLINE float MaxRowForExp(const float* x, size_t n) {
@@ -362,6 +394,7 @@ namespace nnref::simd {
 HWY_EXPORT(SumRowImpl);
 HWY_EXPORT(ReduceRowImpl);
 HWY_EXPORT(SumSquaredDeviationRowImpl);
+HWY_EXPORT(SumSquaredDeviationDoubleImpl);
 HWY_EXPORT(LogSumExpRowImpl);
 HWY_EXPORT(SoftmaxRowImpl);
 HWY_EXPORT(NormalizeRowImpl);
@@ -372,6 +405,9 @@ float ReduceRow(RowReduce op, const float* x, size_t n) {
 }
 float SumSquaredDeviationRow(const float* x, size_t n, float mean_hi, float mean_lo) {
   return HWY_DYNAMIC_DISPATCH(SumSquaredDeviationRowImpl)(x, n, mean_hi, mean_lo);
+}
+double SumSquaredDeviationDouble(const float* x, size_t n, double mean) {
+  return HWY_DYNAMIC_DISPATCH(SumSquaredDeviationDoubleImpl)(x, n, mean);
 }
 float LogSumExpRow(const float* x, size_t n) {
   return HWY_DYNAMIC_DISPATCH(LogSumExpRowImpl)(x, n);

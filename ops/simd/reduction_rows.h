@@ -26,6 +26,8 @@ double SumRow(const float* x, size_t n);
 // Sum of (x[i] - mean)^2 with mean = mean_hi + mean_lo (a double mean split into two floats):
 // the second pass of a two-pass variance.
 float SumSquaredDeviationRow(const float* x, size_t n, float mean_hi, float mean_lo);
+// Sum of (x[i] - mean)^2 in double (vector lanes, so not in index order).
+double SumSquaredDeviationDouble(const float* x, size_t n, double mean);
 
 // log(sum exp(x[i])) as m + log1p(sum over x[i] < m of exp(x[i] - m) + (k - 1)), m the maximum
 // and k its count: no overflow, full accuracy when the other terms are tiny. NaN in -> NaN; a
