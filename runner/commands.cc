@@ -457,27 +457,23 @@ void WriteReportValues(const std::string& path, const Summary& s, std::vector<Va
 std::string MismatchLines(const Comparison& c) {
   std::string s;
   for (const Mismatch& m : c.first) {
-    char buf[128];
+    char buf[160];
     if (m.integer) {
-      std::snprintf(buf, sizeof buf, " (difference %llu)",
+      std::snprintf(buf, sizeof buf, "difference %llu",
                     static_cast<unsigned long long>(m.difference));
     } else if (m.sign_change) {
-      std::snprintf(buf, sizeof buf, " (opposite signs: abs %g, %g ulp counted across zero)", m.abs,
+      std::snprintf(buf, sizeof buf, "opposite signs: abs %g, %g ulp counted across zero", m.abs,
                     m.ulp);
     } else {
-      std::snprintf(buf, sizeof buf, " (ulp %g, abs %g)", m.ulp, m.abs);
+      std::snprintf(buf, sizeof buf, "ulp %g, abs %g", m.ulp, m.abs);
     }
-    std::string bound;
+    std::string detail = buf;
     if (m.sum_bound > 0) {
-      char b[64];
-      std::snprintf(b, sizeof b, ", sum bound %.6g", m.sum_bound);
-      bound = b;
-      bound = std::string(buf).substr(0, std::strlen(buf) - 1) + bound + ")";
-    } else {
-      bound = buf;
+      std::snprintf(buf, sizeof buf, ", sum bound %.6g", m.sum_bound);
+      detail += buf;
     }
     s += "      at " + m.coordinates + " (index " + std::to_string(m.index) + "): expected " +
-         m.expected + ", got " + m.actual + bound + "\n";
+         m.expected + ", got " + m.actual + " (" + detail + ")\n";
   }
   return s;
 }
@@ -591,14 +587,9 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
           reference[name] = r.check->reference.at(id.value);
         }
       } else {
-        // Keep the reference's values of the operands the outputs' sum bounds read.
-        std::set<uint32_t> keep;
-        for (const auto& [name, id] : b.graph->outputs()) {
-          for (OperandId in : SumBoundOperands(*b.graph, id)) keep.insert(in.value);
-        }
-        reference = b.graph->Compute(b.input_values, [&](OperandId id, const OperandValue& v) {
-          if (keep.count(id.value)) kept[id.value] = v;
-        });
+        std::vector<OperandId> output_ids;
+        for (const auto& [name, id] : b.graph->outputs()) output_ids.push_back(id);
+        kept = ComputeForSumBounds(*b.graph, output_ids, b.input_values, &reference);
       }
       values = b.graph->Compute(b.input_values, {}, compiled->kernels);
       for (auto& [name, v] : values) {
@@ -1744,19 +1735,12 @@ void JudgeResult(const Case& c, const ResultEntry& e, const CheckOptions& opt, C
     // The reference's values of the operands the outputs' sum bounds read (runner/sum_bound.h),
     // when an output has one: the graph runs once more, observed, before the dispatch takes the
     // input data.
-    std::map<uint32_t, OperandValue> kept;
-    {
-      std::set<uint32_t> keep;
-      for (const std::string& name : names) {
-        if (!b.named.count(name)) continue;
-        for (OperandId in : SumBoundOperands(*b.graph, b.named.at(name).id)) keep.insert(in.value);
-      }
-      if (!keep.empty()) {
-        b.graph->Compute(b.input_values, [&](OperandId id, const OperandValue& v) {
-          if (keep.count(id.value)) kept[id.value] = v;
-        });
-      }
+    std::vector<OperandId> outputs;
+    for (const std::string& name : names) {
+      if (b.named.count(name)) outputs.push_back(b.named.at(name).id);
     }
+    const std::map<uint32_t, OperandValue> kept =
+        ComputeForSumBounds(*b.graph, outputs, b.input_values);
     const auto values = DispatchCase(a);
     const auto kept_value = [&](OperandId id) -> const OperandValue& { return kept.at(id.value); };
     for (const auto& [name, given] : e.outputs->members()) {

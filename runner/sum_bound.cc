@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "numerics/cast.h"
 #include "ops/activations.h"
@@ -39,7 +40,7 @@ void AddMagnitudes(const Tensor& out, std::vector<double>& m) {
   DispatchDataType(out.dtype(), [&]<typename T>() {
     const T* v = dense.base<T>();
     for (uint64_t i = 0; i < m.size(); ++i) {
-      m[i] += std::fabs(static_cast<double>(ToDouble(v[i])));
+      m[i] += std::fabs(ToDouble(v[i]));
     }
   });
 }
@@ -111,6 +112,22 @@ std::vector<OperandId> SumBoundOperands(const Graph& graph, OperandId id) {
   const OperatorNode& node = graph.operators()[static_cast<size_t>(operand.producer)];
   if (!HasSumBound(node.op)) return {};
   return node.inputs;
+}
+
+std::map<uint32_t, OperandValue> ComputeForSumBounds(
+    const Graph& graph, const std::vector<OperandId>& outputs,
+    const std::map<std::string, Tensor>& inputs, std::map<std::string, OperandValue>* results) {
+  std::set<uint32_t> keep;
+  for (OperandId out : outputs) {
+    for (OperandId in : SumBoundOperands(graph, out)) keep.insert(in.value);
+  }
+  std::map<uint32_t, OperandValue> kept;
+  if (keep.empty() && results == nullptr) return kept;
+  auto computed = graph.Compute(inputs, [&](OperandId id, const OperandValue& v) {
+    if (keep.count(id.value)) kept[id.value] = v;
+  });
+  if (results != nullptr) *results = std::move(computed);
+  return kept;
 }
 
 std::vector<double> OutputSumBounds(

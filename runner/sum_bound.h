@@ -3,12 +3,16 @@
 // in the operand type may make, from the magnitude M = sum of |terms|. M is the operator's own
 // reference kernel run on |inputs|: for these operators every term is a product of input
 // elements (or one element) and |a * b| = |a| * |b|, so on |inputs| nothing cancels and the
-// result is M (gemm, whose alpha and beta may have either sign, takes its two parts apart). For
-// linear and hardSigmoid, alpha * x + beta, M = |alpha| |x| + |beta|.
+// result is M (gemm, whose alpha and beta may have either sign, takes its two parts apart;
+// batchNormalization runs on -|mean| and the variance as it is). For linear and hardSigmoid,
+// alpha * x + beta, M = |alpha| |x| + |beta|.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "numerics/tolerance.h"
@@ -26,6 +30,14 @@ std::vector<double> OperatorSumBounds(const Graph& graph, size_t index,
 
 // The graph operands whose reference values OutputSumBounds reads for graph output `id`.
 std::vector<OperandId> SumBoundOperands(const Graph& graph, OperandId id);
+
+// The reference's values (by operand id) of the operands the sum bounds of graph outputs
+// `outputs` read: the graph computed once on `inputs`, observed. With `results`, the graph always
+// runs and its outputs go there too; without, it runs only when some output has a sum bound.
+std::map<uint32_t, OperandValue> ComputeForSumBounds(
+    const Graph& graph, const std::vector<OperandId>& outputs,
+    const std::map<std::string, Tensor>& inputs,
+    std::map<std::string, OperandValue>* results = nullptr);
 
 // The bounds of graph output `id` judged under `tol` (a case's or the default tolerance): the
 // producer's sum bound with T = tol.ulp, or, when the producer's inputs were computed by other
