@@ -398,6 +398,7 @@ class Conv2dKernel final : public Kernel {
     }
   }
 
+ private:
   // The GEMM's B panels (gemm.h, PackBFn) of the channel-major im2col matrix of one group:
   // B[(c, ky, kx)][pixel] = x[c_base + c][oy * sh - pt + ky * dh][ox * sw - pl + kx * dw] (0 in
   // the padding), pixel = oy * ow + ox, for depth [p0, p0 + kc) and pixels [col0, col0 + cols);
