@@ -4,6 +4,7 @@
 
 #include "ref/error.h"
 #include "ref/parallel/parallel.h"
+#include "runner/audit.h"
 #include "runner/commands.h"
 #include "runner/nnef_command.h"
 
@@ -128,6 +129,18 @@ int main(int argc, char** argv) {
   auto* tol_cmd = app.add_subcommand("tolerance", "print the default tolerance table");
   tol_cmd->add_flag("--markdown", tol_markdown,
                     "print it as the markdown of docs/tolerance-table.md");
+  nnref::AuditOptions audit;
+  std::string audit_policy = "derived";
+  tol_cmd->add_option("--audit", audit.paths,
+                      "hold the policy against the operators' variants and mutants on these "
+                      "case files or directories")
+      ->allow_extra_args(false);
+  tol_cmd->add_option("--tolerances", audit_policy, "the policy to audit: derived or wpt")
+      ->check(CLI::IsMember({"derived", "wpt"}));
+  tol_cmd->add_option("--filter,-k", audit.filters, "audit only cases whose name contains this")
+      ->allow_extra_args(false);
+  tol_cmd->add_option("--json", audit.json, "write the audit rows as JSON here");
+  tol_cmd->add_flag("--verbose,-v", audit.verbose, "list every row");
 
   std::vector<std::string> cov_paths;
   auto* cov_cmd = app.add_subcommand("coverage", "print the operator coverage table (markdown)");
@@ -180,6 +193,10 @@ int main(int argc, char** argv) {
     if (*trace_cmd) return nnref::CommandTrace(trace_file, trace_case, trace_values, max_bytes);
     if (*ops_cmd) return nnref::CommandOps(ops_json, ops_backend);
     if (*devices_cmd) return nnref::CommandDevices(devices_json);
+    if (*tol_cmd && !audit.paths.empty()) {
+      audit.policy = *nnref::ParseTolerancePolicy(audit_policy);
+      return nnref::CommandAudit(audit);
+    }
     if (*tol_cmd) return nnref::CommandTolerance(tol_markdown);
     if (*cov_cmd) return nnref::CommandCoverage(cov_paths);
     if (*nnef_cmd) {

@@ -1,0 +1,209 @@
+#include "numerics/error_bound.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+namespace nnref {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// x * y with 0 * inf = 0: a zero bound times an infinite magnitude adds nothing.
+double P(double x, double y) { return x == 0 || y == 0 ? 0 : x * y; }
+
+// A step whose exact value is infinite or NaN: IEEE arithmetic and the spec's steps fix special
+// values, so they are exact (and a NaN bound means none could be formed: unbounded).
+Bounded Special(double v, double e) {
+  if (!std::isfinite(v)) return {v, 0};
+  if (std::isnan(e)) return {v, kInf};
+  return {v, e};
+}
+}  // namespace
+
+ErrorArith::ErrorArith(DataType type)
+    : type_(type),
+      u_(type == DataType::kFloat16 ? 0x1p-11 : 0x1p-24),
+      eta_(type == DataType::kFloat16 ? 0x1p-24 : 0x1p-149),
+      overflow_(type == DataType::kFloat16 ? 65520.0 : 0x1p128 - 0x1p103) {}
+
+Bounded ErrorArith::Finish(double v, double e) const {
+  if (std::isfinite(v) && std::fabs(v) >= overflow_) overflowed_ = true;
+  return Special(v, e);
+}
+
+bool ErrorArith::TakeOverflow() const {
+  const bool o = overflowed_;
+  overflowed_ = false;
+  return o;
+}
+
+FunctionAccuracy ErrorArith::Accuracy(DataType type, const char* function) {
+  const bool half = type == DataType::kFloat16;
+  const auto is = [&](const char* name) { return std::strcmp(function, name) == 0; };
+  // Vulkan (SPIR-V precision table) and WGSL: exp and exp2 3 + 2|x| ULP (1 + 2|x| for 16-bit).
+  if (is("exp")) return {half ? 1.0 : 3.0, 2, 0};
+  // log: 3 ULP outside [0.5, 2], absolute 2^-21 inside (2^-7 for 16-bit).
+  if (is("log")) return {3, 0, half ? 0x1p-7 : 0x1p-21};
+  // sin, cos: absolute 2^-11 (2^-7 for 16-bit); CPU libraries are within 1-2 ULP everywhere.
+  if (is("sin") || is("cos")) return {2, 0, half ? 0x1p-7 : 0x1p-11};
+  // Division: 2.5 ULP. Square root: inherited from 1 / inversesqrt (2 ULP), i.e. 4.5 ULP.
+  if (is("div")) return {2.5, 0, 0};
+  if (is("sqrt")) return {4.5, 0, 0};
+  // erf is not a GPU builtin: implementations use a polynomial or a library erf (glibc, SLEEF:
+  // 1 ULP; CUDA erff: 2 ULP).
+  if (is("erf")) return {2, 0, 0};
+  return {0, 0, 0};
+}
+
+double ErrorArith::FunctionError(const FunctionAccuracy& acc, double x, double y) const {
+  const double ulps = Ulps(acc.ulp + acc.ulp_per_x * std::fabs(x), y);
+  return std::max(ulps, acc.abs);
+}
+
+template <typename F>
+double ErrorArith::Spread(F f, Bounded a, double fv) {
+  if (a.e == 0) return 0;
+  if (!std::isfinite(a.e)) return kInf;
+  return std::max(std::fabs(f(a.v + a.e) - fv), std::fabs(f(a.v - a.e) - fv));
+}
+
+Bounded ErrorArith::Add(Bounded a, Bounded b) const {
+  // Addition is exact where its result is subnormal: no eta term.
+  const double v = a.v + b.v, prop = a.e + b.e;
+  return Finish(v, prop + u_ * (std::fabs(v) + prop));
+}
+
+Bounded ErrorArith::Sub(Bounded a, Bounded b) const { return Add(a, Neg(b)); }
+
+Bounded ErrorArith::Mul(Bounded a, Bounded b) const {
+  const double v = a.v * b.v;
+  const double prop = P(std::fabs(a.v), b.e) + P(std::fabs(b.v), a.e) + P(a.e, b.e);
+  return Finish(v, prop + Rounding(std::fabs(v) + prop));
+}
+
+Bounded ErrorArith::MulAdd(Bounded a, Bounded b, Bounded c) const { return Add(Mul(a, b), c); }
+
+Bounded ErrorArith::Div(Bounded a, Bounded b) const {
+  const double v = a.v / b.v;
+  if (!std::isfinite(v)) return Finish(v, 0);
+  if (b.e >= std::fabs(b.v)) return {v, kInf};
+  const double prop = (a.e + P(std::fabs(v), b.e)) / (std::fabs(b.v) - b.e);
+  return Finish(v, prop + FunctionError(Accuracy(type_, "div"), 0, std::fabs(v) + prop));
+}
+
+Bounded ErrorArith::Sqrt(Bounded a) const {
+  const double v = std::sqrt(a.v);
+  double prop = 0;
+  if (a.e > 0) {
+    prop = std::sqrt(a.e);  // |sqrt(x') - sqrt(x)| <= sqrt(|x' - x|)
+    if (a.v > 0) prop = std::min(prop, a.e / std::sqrt(a.v));
+  }
+  return Finish(v, prop + FunctionError(Accuracy(type_, "sqrt"), 0, v + prop));
+}
+
+Bounded ErrorArith::Max(Bounded a, Bounded b) {
+  return {std::max(a.v, b.v), std::max(a.e, b.e)};
+}
+
+Bounded ErrorArith::Min(Bounded a, Bounded b) {
+  return {std::min(a.v, b.v), std::max(a.e, b.e)};
+}
+
+Bounded ErrorArith::Exp(Bounded a) const {
+  const double v = std::exp(a.v);
+  if (!std::isfinite(a.v)) return Finish(v, 0);  // exp(-inf) = 0, exp(inf) = inf: exact
+  const double prop = a.e == 0 ? 0 : P(v, std::expm1(a.e));
+  return Finish(v, prop + FunctionError(Accuracy(type_, "exp"), a.v, v + prop));
+}
+
+Bounded ErrorArith::Log(Bounded a) const {
+  const double v = std::log(a.v);
+  if (!std::isfinite(v) || !std::isfinite(a.v)) return Finish(v, 0);
+  if (a.e >= a.v) return {v, kInf};
+  const double prop = a.e == 0 ? 0 : -std::log1p(-a.e / a.v);
+  return Finish(v, prop + FunctionError(Accuracy(type_, "log"), a.v, std::fabs(v) + prop));
+}
+
+Bounded ErrorArith::Erf(Bounded a) const {
+  const double v = std::erf(a.v);
+  if (!std::isfinite(a.v)) return Finish(v, 0);
+  const double prop = Spread([](double x) { return std::erf(x); }, a, v);
+  return Finish(v, prop + FunctionError(Accuracy(type_, "erf"), a.v, std::fabs(v) + prop));
+}
+
+Bounded ErrorArith::Tanh(Bounded a) const {
+  const double v = std::tanh(a.v);
+  if (!std::isfinite(a.v)) return Finish(v, 0);
+  if (std::fabs(a.v) > 20) {
+    // Beyond 20, tanh is +-1 within rounding in both types: a library tanh saturates, and the
+    // decompositions give +-1 or, where exp overflows the type, NaN (an overflow).
+    return Finish(v, Rounding(v) + Spread([](double x) { return std::tanh(x); }, a, v));
+  }
+  // The spec's emulation (tanh-method): (exp(2x) - 1) / (exp(2x) + 1), step by step.
+  const Bounded e2x = Exp(Mul(Exact(2), a));
+  const Bounded spec = Div(Sub(e2x, Exact(1)), Add(e2x, Exact(1)));
+  // Vulkan and WGSL: inherited from sinh(x) / cosh(x), i.e. (e^x - e^-x) / (e^x + e^-x).
+  const Bounded ex = Exp(a), emx = Exp(Neg(a));
+  const Bounded gpu = Div(Sub(ex, emx), Add(ex, emx));
+  return Finish(v, std::max(spec.e, gpu.e));
+}
+
+Bounded ErrorArith::Sin(Bounded a) const {
+  const double v = std::sin(a.v);
+  const double prop = std::min(a.e, 2.0);  // 1-Lipschitz, bounded
+  return Finish(v, prop + FunctionError(Accuracy(type_, "sin"), a.v, std::fabs(v) + prop));
+}
+
+Bounded ErrorArith::Cos(Bounded a) const {
+  const double v = std::cos(a.v);
+  const double prop = std::min(a.e, 2.0);
+  return Finish(v, prop + FunctionError(Accuracy(type_, "cos"), a.v, std::fabs(v) + prop));
+}
+
+Bounded ErrorArith::Tan(Bounded a) const {
+  Bounded q = Div(Sin(a), Cos(a));
+  q.v = std::tan(a.v);  // the exact value (sin(x) / cos(x) in double is not)
+  return q;
+}
+
+Bounded ErrorArith::Pow(Bounded a, Bounded b) const {
+  const double v = std::pow(a.v, b.v);
+  if (!std::isfinite(v) || !std::isfinite(a.v) || !std::isfinite(b.v)) return Finish(v, 0);
+  if (a.v > 0) {
+    // exp(b * log(a)): WGSL and Vulkan inherit pow's accuracy from exp2(y * log2(x)).
+    Bounded r = Exp(Mul(b, Log(a)));
+    r.v = v;
+    return r;
+  }
+  // a <= 0: integral exponents (the only ones with a real result) by repeated products, or
+  // |a|^b with the sign; 0^b is exact.
+  if (a.v == 0 && a.e == 0) return {v, 0};
+  Bounded r = Exp(Mul(b, Log(Abs(a))));
+  r.v = v;
+  return r;
+}
+
+Bounded ErrorArith::Sum(double value, double magnitude, double term_error, double roundings,
+                        double underflows) const {
+  if (!std::isfinite(value)) return Finish(value, 0);
+  const double partial = 0.5 * (magnitude + std::fabs(value)) + term_error;
+  if (partial >= overflow_) overflowed_ = true;  // a partial sum may leave the range
+  const double worst = roundings * u_ * partial;
+  const double probable = kLambda * std::sqrt(roundings) * u_ * partial;
+  return Finish(value, term_error + std::min(worst, probable) + underflows * 0.5 * eta_);
+}
+
+double ErrorArith::Judge(Bounded exact, double ref, bool rounded) const {
+  const double overflow = overflow_;
+  if (std::isnan(ref)) return 0;
+  if (std::isfinite(exact.v) && std::fabs(exact.v) - exact.e < overflow &&
+      std::fabs(exact.v) + exact.e >= overflow) {
+    return kInf;
+  }
+  if (std::isinf(ref)) return 0;
+  if (std::isnan(exact.e)) return kInf;
+  return exact.e + (rounded ? Rounding(ref) : 0.0);
+}
+
+}  // namespace nnref

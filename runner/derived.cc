@@ -1,0 +1,121 @@
+#include "runner/derived.h"
+
+#include "ops/error_model.h"
+#include "ref/error.h"
+#include "runner/backend_check.h"
+#include "runner/sum_bound.h"
+
+namespace nnref {
+
+std::optional<TolerancePolicy> ParseTolerancePolicy(std::string_view name) {
+  if (name == "wpt") return TolerancePolicy::kWpt;
+  if (name == "derived") return TolerancePolicy::kDerived;
+  return std::nullopt;
+}
+
+const char* PolicyName(TolerancePolicy policy) {
+  return policy == TolerancePolicy::kDerived ? "derived" : "wpt";
+}
+
+namespace {
+
+Tolerance DerivedTolerance() {
+  return Tolerance::Ulp(0, "derived: per-element bounds of the operators' error models");
+}
+
+}  // namespace
+
+Judgement OperatorJudgement(TolerancePolicy policy, const Graph& graph, size_t index,
+                            size_t output, std::span<const OperandValue* const> inputs,
+                            std::span<const OperandValue> outputs) {
+  Judgement j;
+  j.policy = policy;
+  if (policy == TolerancePolicy::kDerived) {
+    std::vector<std::vector<uint8_t>> overflow;
+    ErrorModelArgs args{graph, index, inputs, {}, outputs};
+    args.overflow = &overflow;
+    const auto bounds = OperatorErrorBounds(args);
+    if (bounds) {
+      j.tolerance = DerivedTolerance();
+      if (output < bounds->size()) j.bounds = (*bounds)[output];
+      if (output < overflow.size()) j.overflow = std::move(overflow[output]);
+      return j;
+    }
+    j.fallback = "no error model: the table row";
+  }
+  j.tolerance = OperatorTolerance(graph, index, output);
+  if (output == 0) j.bounds = OperatorSumBounds(graph, index, inputs, j.tolerance.ulp);
+  return j;
+}
+
+DerivedGraphBounds::DerivedGraphBounds(const Graph& graph,
+                                       std::function<const OperandValue&(OperandId)> value_of)
+    : graph_(graph), value_of_(std::move(value_of)) {}
+
+std::optional<std::vector<double>> DerivedGraphBounds::For(OperandId id, std::string* why) {
+  if (const auto it = memo_.find(id.value); it != memo_.end()) {
+    if (!it->second && why) *why = why_[id.value];
+    return it->second;
+  }
+  const OperandNode& operand = graph_.operand(id);
+  if (operand.kind != OperandNode::Kind::kOperatorOutput) {
+    memo_[id.value] = std::vector<double>{};  // inputs and constants: exact
+    return memo_[id.value];
+  }
+  const size_t index = static_cast<size_t>(operand.producer);
+  const OperatorNode& node = graph_.operators()[index];
+  std::vector<const OperandValue*> inputs;
+  std::vector<std::vector<double>> input_bounds;
+  std::string reason;
+  bool ok = true;
+  for (OperandId in : node.inputs) {
+    inputs.push_back(&value_of_(in));
+    std::optional<std::vector<double>> b = For(in, &reason);
+    if (!b) {
+      ok = false;
+      break;
+    }
+    input_bounds.push_back(std::move(*b));
+  }
+  std::vector<OperandValue> outputs;
+  if (ok) {
+    for (OperandId out : node.outputs) outputs.push_back(value_of_(out));
+    const ErrorModelArgs args{graph_, index, inputs, input_bounds, outputs};
+    const auto bounds = OperatorErrorBounds(args);
+    if (bounds) {
+      for (size_t k = 0; k < node.outputs.size(); ++k) {
+        memo_[node.outputs[k].value] = k < bounds->size() ? (*bounds)[k] : std::vector<double>{};
+      }
+      return memo_[id.value];
+    }
+    reason = "operator " + std::to_string(index) + " (" + node.op + ") has no error model";
+  }
+  for (OperandId out : node.outputs) {
+    memo_[out.value] = std::nullopt;
+    why_[out.value] = reason;
+  }
+  if (why) *why = reason;
+  return std::nullopt;
+}
+
+Judgement GraphOutputJudgement(TolerancePolicy policy, const Tolerance& wpt,
+                               std::vector<double> sum_bounds, DerivedGraphBounds* derived,
+                               OperandId id) {
+  Judgement j;
+  j.policy = policy;
+  if (policy == TolerancePolicy::kDerived && derived != nullptr) {
+    std::string why;
+    std::optional<std::vector<double>> b = derived->For(id, &why);
+    if (b) {
+      j.tolerance = DerivedTolerance();
+      j.bounds = std::move(*b);
+      return j;
+    }
+    j.fallback = why + ": the table";
+  }
+  j.tolerance = wpt;
+  j.bounds = std::move(sum_bounds);
+  return j;
+}
+
+}  // namespace nnref
