@@ -11,6 +11,7 @@
 // and/or absolute terms for transcendental functions (ErrorArith::Accuracy).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -32,6 +33,36 @@ struct FunctionAccuracy {
   double ulp = 0;       // fixed ULPs of the result
   double ulp_per_x = 0;  // plus this many ULPs per |x| (exp: 3 + 2|x|)
   double abs = 0;       // or an absolute error
+};
+
+// The squares of the partial sums of a sum in its sequential order, forward and backward (an
+// implementation's other orders, pairwise, blocked and split, have partial sums no larger for
+// the data the corpus and real models hold; the audit's variants check it), and of its terms.
+class PartialSquares {
+ public:
+  void Add(double term) {
+    terms_ += term * term;
+    before_ += prefix_;  // the prefix before this term (for the backward order)
+    before_sq_ += prefix_ * prefix_;
+    last_before_ = prefix_;
+    prefix_ += term;
+    if (n_ > 0) forward_ += prefix_ * prefix_;  // a partial sum the forward order rounds
+    ++n_;
+  }
+  // The larger of the two orders' sums of squared partial sums, plus the squared terms (products
+  // that round apart). The backward order rounds S - prefix_k for k = 0 .. n-2.
+  double Value() const {
+    if (n_ < 2) return terms_;
+    const double s = prefix_, count = static_cast<double>(n_ - 1);
+    const double sum = before_ - last_before_;
+    const double sum_sq = before_sq_ - last_before_ * last_before_;
+    const double backward = count * s * s - 2 * s * sum + sum_sq;
+    return std::max(forward_, backward) + terms_;
+  }
+
+ private:
+  double prefix_ = 0, forward_ = 0, terms_ = 0, before_ = 0, before_sq_ = 0, last_before_ = 0;
+  uint64_t n_ = 0;
 };
 
 class ErrorArith {
@@ -80,17 +111,19 @@ class ErrorArith {
 
   // A sum of n terms in any order and any accumulator at least as wide as the type: `value`
   // the exact sum S, `magnitude` M = sum of |terms| (exact), `term_error` the sum of the terms'
-  // own bounds, `roundings` how many roundings a term may pass through in the worst order
-  // (n - 1 additions, plus one per product when products round apart). Every rounding is of a
-  // partial sum, which is a subset sum and so at most max(P, N) = (M + |S|) / 2 in magnitude
-  // (P, N: the sums of the positive and negative terms). The bound is the smaller of the
-  // worst case (every rounding at its maximum) and the probabilistic bound of mean-independent
-  // rounding errors (Azuma-Hoeffding): lambda * u * sqrt(roundings) * (M + |S|) / 2, exceeded
-  // with probability at most 2 exp(-lambda^2 / 2) (docs/numerics.md, "Sums").
+  // own bounds, `roundings` how many roundings a term may pass through (n - 1 additions, plus
+  // one per product when products round apart). Every rounding is of a partial sum, which is a
+  // subset sum and so at most max(P, N) = (M + |S|) / 2 in magnitude (P, N: the sums of the
+  // positive and negative terms). The bound is the smaller of the worst case (every rounding at
+  // its maximum) and the probabilistic bound of mean-independent rounding errors
+  // (Azuma-Hoeffding): lambda * u * sqrt(sum of the squared rounded values), exceeded with
+  // probability at most 2 exp(-lambda^2 / 2). The squared values are `partial_squares` when the
+  // caller knows them (the partial sums of the sequential orders and the products:
+  // PartialSquares), else roundings * ((M + |S|) / 2)^2 (docs/numerics.md, "Sums").
   // `underflows`: how many of the roundings may underflow (products, divisions): half a
   // subnormal each (additions are exact where their result is subnormal).
   Bounded Sum(double value, double magnitude, double term_error, double roundings,
-              double underflows = 0) const;
+              double underflows = 0, double partial_squares = -1) const;
 
   // The bound that judges an element whose exact value is `exact` and whose reference value (the
   // exact value rounded once to the type when `rounded`) is `ref`: exact.e plus the reference's
@@ -103,7 +136,7 @@ class ErrorArith {
   // implementation computing the steps in the type overflows there), and resets it.
   bool TakeOverflow() const;
 
-  static constexpr double kLambda = 5;  // the probabilistic bound's multiple of sigma
+  static constexpr double kLambda = 3;  // the probabilistic bound's multiple of sigma
   static FunctionAccuracy Accuracy(DataType type, const char* function);
 
  private:

@@ -211,6 +211,12 @@ std::vector<uint64_t> ParamIndexOf(const Shape& shape, const std::vector<size_t>
   return out;
 }
 
+// The mean sum / n: a division (as Div), but exact for n = 1 (a group of one element is its own
+// mean in every implementation).
+Bounded Mean(const ErrorArith& m, Bounded sum, double n) {
+  return n == 1 ? sum : m.Div(sum, {n, 0});
+}
+
 // Inputs as Bounded values, row-major over their own shapes.
 std::vector<Bounded> BoundedInput(const ErrorModelArgs& a, size_t k) {
   const std::vector<double> v = Values(a.inputs[k]->data);
@@ -233,6 +239,7 @@ Bounds Reduce(const ErrorModelArgs& a) {
   // Per group: S, M, the terms' bounds, the count; reduceProduct: the product and its bound.
   std::vector<double> s(groups, 0), mag(groups, 0), te(groups, 0), n(groups, 0);
   std::vector<double> prod(groups, 1), prod_hi(groups, 1);
+  std::vector<PartialSquares> squares(groups);
   for (size_t i = 0; i < x.size(); ++i) {
     const uint64_t g = group[i];
     Bounded t = x[i];
@@ -258,6 +265,7 @@ Bounds Reduce(const ErrorModelArgs& a) {
     mag[g] += std::fabs(t.v);
     te[g] += t.e;
     n[g] += 1;
+    squares[g].Add(t.v);
   }
   const std::vector<double> ref = Values(a.outputs[0].data);
   Bounds out(1);
@@ -266,7 +274,8 @@ Bounds Reduce(const ErrorModelArgs& a) {
     Bounded r;
     // Additions are n - 1 roundings; a product term adds its own (counted in t.e for squares
     // and exponentials).
-    const Bounded sum = m.Sum(s[g], mag[g], te[g], std::max(1.0, n[g]));
+    const Bounded sum =
+        m.Sum(s[g], mag[g], te[g], std::max(0.0, n[g] - 1), 0, squares[g].Value());
     switch (op) {
       case ReduceOp::kSum:
       case ReduceOp::kL1:
@@ -274,7 +283,7 @@ Bounds Reduce(const ErrorModelArgs& a) {
         r = sum;
         break;
       case ReduceOp::kMean:
-        r = m.Div(sum, {n[g], 0});
+        r = Mean(m, sum, n[g]);
         break;
       case ReduceOp::kL2:
         r = m.Sqrt(sum);
@@ -315,18 +324,21 @@ Bounds Softmax(const ErrorModelArgs& a) {
   for (size_t i = 0; i < x.size(); ++i) mx[group[i]] = ErrorArith::Max(mx[group[i]], x[i]);
   std::vector<Bounded> t(x.size());
   std::vector<double> s(groups, 0), te(groups, 0), n(groups, 0);
+  std::vector<PartialSquares> squares(groups);
   for (size_t i = 0; i < x.size(); ++i) {
     t[i] = m.Exp(m.Sub(x[i], mx[group[i]]));
     s[group[i]] += t[i].v;
     te[group[i]] += t[i].e;
     n[group[i]] += 1;
+    squares[group[i]].Add(t[i].v);
   }
   const std::vector<double> ref = Values(a.outputs[0].data);
   Bounds out(1);
   out[0].resize(x.size());
   for (size_t i = 0; i < x.size(); ++i) {
     const uint64_t g = group[i];
-    const Bounded sum = m.Sum(s[g], s[g], te[g], n[g]);
+    const Bounded sum =
+        m.Sum(s[g], s[g], te[g], std::max(0.0, n[g] - 1), 0, squares[g].Value());
     const Bounded y = m.Div(t[i], sum);
     out[0][i] = m.Judge(y, ref[i]);
     NoteOverflow(a, m, x.size(), i);
@@ -365,17 +377,20 @@ Bounds Normalization(const ErrorModelArgs& a, bool given_moments) {
     uint64_t groups = 0;
     group = GroupOf(shape, reduced, &groups);
     std::vector<double> s(groups, 0), mag(groups, 0), te(groups, 0), n(groups, 0);
+    std::vector<PartialSquares> squares(groups), dev_squares(groups);
     for (size_t i = 0; i < x.size(); ++i) {
       s[group[i]] += x[i].v;
       mag[group[i]] += std::fabs(x[i].v);
       te[group[i]] += x[i].e;
       n[group[i]] += 1;
+      squares[group[i]].Add(x[i].v);
     }
     mean.resize(groups);
     group_overflow.assign(groups, 0);
     m.TakeOverflow();
     for (uint64_t g = 0; g < groups; ++g) {
-      mean[g] = m.Div(m.Sum(s[g], mag[g], te[g], n[g]), {n[g], 0});
+      mean[g] = Mean(
+          m, m.Sum(s[g], mag[g], te[g], std::max(0.0, n[g] - 1), 0, squares[g].Value()), n[g]);
       if (m.TakeOverflow()) group_overflow[g] = 1;
     }
     std::vector<double> sq(groups, 0), sqe(groups, 0);
@@ -384,11 +399,14 @@ Bounds Normalization(const ErrorModelArgs& a, bool given_moments) {
       const Bounded d2 = m.Mul(d, d);
       sq[group[i]] += d2.v;
       sqe[group[i]] += d2.e;
+      dev_squares[group[i]].Add(d2.v);
       if (m.TakeOverflow()) group_overflow[group[i]] = 1;
     }
     var.resize(groups);
     for (uint64_t g = 0; g < groups; ++g) {
-      var[g] = m.Div(m.Sum(sq[g], sq[g], sqe[g], n[g]), {n[g], 0});
+      var[g] = Mean(
+          m, m.Sum(sq[g], sq[g], sqe[g], std::max(0.0, n[g] - 1), 0, dev_squares[g].Value()),
+          n[g]);
       if (m.TakeOverflow()) group_overflow[g] = 1;
     }
   }

@@ -33,6 +33,7 @@ struct Trial {
   // Mutants: the largest such error of the variants on the same operator output (what the data
   // lets legitimate implementations do there).
   double envelope = 0;
+  double bound = 0;  // the bound of the element with the largest error, relative to the scale
   double max_ulp = 0;
   std::string first;  // the first mismatch, when rejected
   bool Loose() const { return passed && relative >= kLoose && abs > 2 * envelope; }
@@ -86,7 +87,7 @@ void Measure(const OperandValue& want, const Tensor& got, const std::vector<doub
     return (lat.valid() && lat.base<uint8_t>()[i] != 0) ||
            (bounds.size() == w.size() && std::isinf(bounds[i]));
   };
-  double scale = 0, err = 0;
+  double scale = 0, err = 0, bound = 0;
   for (size_t i = 0; i < w.size(); ++i) {
     if (!skip(i) && std::isfinite(w[i])) scale = std::max(scale, std::fabs(w[i]));
   }
@@ -96,9 +97,13 @@ void Measure(const OperandValue& want, const Tensor& got, const std::vector<doub
       t.overflow = true;
       continue;
     }
-    err = std::max(err, std::fabs(w[i] - g[i]));
+    if (std::fabs(w[i] - g[i]) > err) {
+      err = std::fabs(w[i] - g[i]);
+      bound = bounds.size() == w.size() ? bounds[i] : 0;
+    }
   }
   t.abs = err;
+  t.bound = scale > 0 ? bound / scale : 0;
   t.relative = err == 0 ? 0 : scale > 0 ? err / scale : kInf;
 }
 
@@ -249,9 +254,10 @@ int CommandAudit(const AuditOptions& o) {
     const Trial* worst = row.WorstAcceptedLoose();
     if (!worst) continue;
     ++loose;
-    std::printf("  %s %s %s: e.g. %s, error %.3g of the scale (variants there: %.3g)\n",
+    std::printf("  %s %s %s: e.g. %s, error %.3g of the scale (bound there %.3g, variants %.3g)\n",
                 row.op.c_str(), row.type.c_str(), row.name.c_str(), worst->case_name.c_str(),
-                worst->relative, worst->relative * worst->envelope / std::max(worst->abs, 1e-300));
+                worst->relative, worst->bound,
+                worst->relative * worst->envelope / std::max(worst->abs, 1e-300));
   }
   if (loose == 0) std::printf("  none\n");
   std::printf(

@@ -31,6 +31,7 @@
 #include "runner/execute.h"
 #include "runner/fault_injection.h"
 #include "runner/json.h"
+#include "runner/derived.h"
 #include "runner/sum_bound.h"
 #include "runner/timeline.h"
 
@@ -446,7 +447,7 @@ std::string MismatchLines(const Comparison& c) {
     }
     std::string detail = buf;
     if (m.sum_bound > 0) {
-      std::snprintf(buf, sizeof buf, ", sum bound %.6g", m.sum_bound);
+      std::snprintf(buf, sizeof buf, ", bound %.6g", m.sum_bound);
       detail += buf;
     }
     s += "      at " + m.coordinates + " (index " + std::to_string(m.index) + "): expected " +
@@ -484,6 +485,7 @@ CaseResult RunTimelineCase(const Case& c, const BuilderLimits& limits, bool exac
 struct Engine {
   std::shared_ptr<const Backend> backend;
   bool against_reference = false;
+  TolerancePolicy policy = TolerancePolicy::kWpt;  // --tolerances
   size_t max_mismatches = 5;  // mismatch samples kept per output (--max-mismatches)
   std::string dump;           // --dump DIR
 };
@@ -537,6 +539,15 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
     const BuiltCase& b = a.built;
     r.warnings = b.warnings;
     std::map<std::string, OperandValue> values;
+    // The derived policy's bounds (runner/derived.h) read the reference's value of every operand:
+    // the check mode keeps them; otherwise the graph runs once more, observed, before the
+    // dispatch takes the input data.
+    const bool derive = engine.policy == TolerancePolicy::kDerived && !exact && !c.tolerance;
+    std::map<uint32_t, OperandValue> all;
+    if (derive && !(engine.backend && engine.against_reference)) {
+      b.graph->Compute(b.input_values,
+                       [&](OperandId id, const OperandValue& v) { all[id.value] = v; });
+    }
     // A backend's outputs are judged with the sum bounds too (runner/sum_bound.h); the
     // reference's own outputs against a case's data are not (they are correctly rounded).
     std::map<uint32_t, OperandValue> kept;
@@ -557,7 +568,7 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
         return r.check ? r.check->reference.at(id.value) : kept.at(id.value);
       };
       if (engine.against_reference) {
-        r.check = CheckAgainstReference(*b.graph, *compiled, b.input_values);
+        r.check = CheckAgainstReference(*b.graph, *compiled, b.input_values, 5, engine.policy);
         r.graph = b.graph;
         r.operand_names = b.operand_names;
         for (const auto& [name, id] : b.graph->outputs()) {
@@ -576,6 +587,13 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
     } else {
       values = DispatchCase(a);
     }
+    std::unique_ptr<DerivedGraphBounds> derived;
+    if (derive) {
+      derived = std::make_unique<DerivedGraphBounds>(
+          *b.graph, [&](OperandId id) -> const OperandValue& {
+            return r.check ? r.check->reference.at(id.value) : all.at(id.value);
+          });
+    }
     for (const TensorSpec& exp : c.expected_outputs) {
       const std::string field = c.Where() + ": graph.expectedOutputs." + exp.name;
       if (!exp.data) throw InputError(field + ": missing 'data'");
@@ -585,7 +603,16 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
       Tolerance tol = Tolerance::Ulp(0, "--exact: bit-exact, signed zeros included");
       tol.sign_exact = true;
       if (!exact) tol = ToleranceFor(c, b, exp.name);
-      o.tolerance = tol.Describe();
+      // Sums judged by their terms too (wpt: the sum bound of a backend's outputs; the reference's
+      // own outputs against a case's data are correctly rounded), or the derived bounds.
+      Judgement judged = GraphOutputJudgement(
+          derived ? TolerancePolicy::kDerived : TolerancePolicy::kWpt, tol,
+          sum_bound_value && !exact
+              ? OutputSumBounds(*b.graph, b.named.at(exp.name).id, tol, sum_bound_value)
+              : std::vector<double>{},
+          derived.get(), b.named.at(exp.name).id);
+      tol = judged.tolerance;
+      o.tolerance = tol.Describe() + (judged.fallback.empty() ? "" : " (" + judged.fallback + ")");
       o.tol_ulp = tol.ulp;
       if (exp.desc != b.graph->output_descriptor(exp.name)) {
         o.cmp.shape_ok = false;
@@ -596,14 +623,10 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
         // Check the expected data's size before decoding (hostile shapes are caught above).
         const Tensor expected = DecodeTensorData(*exp.data, exp.desc.dataType, exp.desc.shape,
                                                  field + ".data", c.base_dir);
-        const std::vector<double> bounds =
-            sum_bound_value ? OutputSumBounds(*b.graph, b.named.at(exp.name).id, tol,
-                                              sum_bound_value)
-                            : std::vector<double>{};
         o.cmp = CompareTensors(expected, got.data, got.latitude, tol, engine.max_mismatches,
                                got.one_of.get(),
                                engine.backend ? ReferenceSide::kNeither : ReferenceSide::kActual,
-                               bounds);
+                               judged.bounds);
         if (!o.cmp.passed() && !engine.dump.empty()) {
           o.dumped = DumpOutput(engine.dump, c.name, exp.name, expected, got.data);
         }
@@ -1191,6 +1214,7 @@ int CommandRun(const RunOptions& o) {
     throw InputError("--against-reference needs --backend NAME (a backend to compare)");
   }
   engine.against_reference = o.against_reference;
+  engine.policy = o.tolerances;
   engine.max_mismatches = o.max_mismatches;
   engine.dump = o.dump;
   // Every file is loaded first: the progress line needs the total.
@@ -1716,17 +1740,32 @@ void JudgeResult(const Case& c, const ResultEntry& e, const CheckOptions& opt, C
     for (const std::string& name : names) {
       if (b.named.count(name)) outputs.push_back(b.named.at(name).id);
     }
-    const std::map<uint32_t, OperandValue> kept =
-        ComputeForSumBounds(*b.graph, outputs, b.input_values);
+    const bool derive = opt.tolerances == TolerancePolicy::kDerived && !c.tolerance;
+    std::map<uint32_t, OperandValue> kept;
+    if (derive) {
+      // The derived bounds read every operand's reference value (runner/derived.h).
+      b.graph->Compute(b.input_values,
+                       [&](OperandId id, const OperandValue& v) { kept[id.value] = v; });
+    } else {
+      kept = ComputeForSumBounds(*b.graph, outputs, b.input_values);
+    }
     const auto values = DispatchCase(a);
     const auto kept_value = [&](OperandId id) -> const OperandValue& { return kept.at(id.value); };
+    std::unique_ptr<DerivedGraphBounds> derived;
+    if (derive) derived = std::make_unique<DerivedGraphBounds>(*b.graph, kept_value);
     for (const auto& [name, given] : e.outputs->members()) {
       const std::string p = outs + "/" + PointerToken(name);
       const OperandValue& ref = values.at(name);
       OutputResult o;
       o.name = name;
-      const Tolerance tol = ToleranceFor(c, b, name);
-      o.tolerance = tol.Describe();
+      const OperandId id = b.named.at(name).id;
+      const Tolerance table = ToleranceFor(c, b, name);
+      const Judgement judged = GraphOutputJudgement(
+          derive ? TolerancePolicy::kDerived : TolerancePolicy::kWpt, table,
+          derive ? std::vector<double>{} : OutputSumBounds(*b.graph, id, table, kept_value),
+          derived.get(), id);
+      const Tolerance& tol = judged.tolerance;
+      o.tolerance = tol.Describe() + (judged.fallback.empty() ? "" : " (" + judged.fallback + ")");
       o.tol_ulp = tol.ulp;
       // Problems of the given value are the results file's.
       try {
@@ -1747,8 +1786,7 @@ void JudgeResult(const Case& c, const ResultEntry& e, const CheckOptions& opt, C
               DecodeTensorData(*data, desc.dataType, desc.shape, p,
                                std::filesystem::path(opt.actual).parent_path().string());
           o.cmp = CompareTensors(ref.data, got, ref.latitude, tol, opt.max_mismatches,
-                                 ref.one_of.get(), ReferenceSide::kExpected,
-                                 OutputSumBounds(*b.graph, b.named.at(name).id, tol, kept_value));
+                                 ref.one_of.get(), ReferenceSide::kExpected, judged.bounds);
           if (!o.cmp.passed() && !opt.dump.empty()) {
             o.dumped = DumpOutput(opt.dump, c.name, name, ref.data, got);
           }

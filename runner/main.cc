@@ -56,6 +56,12 @@ int main(int argc, char** argv) {
 
   std::string run_shard, check_shard;
   run_cmd->add_option("--junit", run.junit, "write a JUnit XML file here (one testcase a case)");
+  std::string run_policy = "wpt";
+  run_cmd
+      ->add_option("--tolerances", run_policy,
+                   "the tolerance policy: wpt (the per-operator table and sum bound) or derived "
+                   "(per-element bounds of the operators' error models)")
+      ->check(CLI::IsMember({"derived", "wpt"}));
   run_cmd->add_option("--html", run.html,
                       "write a self-contained HTML page here (tables, error histograms)");
   run_cmd->add_option("--shard", run_shard,
@@ -95,6 +101,12 @@ int main(int argc, char** argv) {
 
   check_cmd->add_option("--junit", check.junit,
                         "write a JUnit XML file here (one testcase a case)");
+  std::string check_policy = "wpt";
+  check_cmd
+      ->add_option("--tolerances", check_policy,
+                   "the tolerance policy: wpt (the per-operator table and sum bound) or derived "
+                   "(per-element bounds of the operators' error models)")
+      ->check(CLI::IsMember({"derived", "wpt"}));
   check_cmd->add_option("--html", check.html,
                         "write a self-contained HTML page here (tables, error histograms)");
   check_cmd->add_option("--shard", check_shard, "check only part K of N disjoint parts (K/N)");
@@ -183,6 +195,8 @@ int main(int argc, char** argv) {
     if (!check_max_mismatches.empty()) {
       check.max_mismatches = nnref::ParseMaxMismatches(check_max_mismatches);
     }
+    run.tolerances = *nnref::ParseTolerancePolicy(run_policy);
+    check.tolerances = *nnref::ParseTolerancePolicy(check_policy);
     if (*run_cmd) return nnref::CommandRun(run);
     if (*gen_cmd) {
       nnref::SetReferenceThreads(gen_threads);
