@@ -103,6 +103,7 @@ class ErrorArith {
   Bounded Exp(Bounded a) const;
   Bounded Log(Bounded a) const;
   Bounded Erf(Bounded a) const;
+  Bounded Erfc(Bounded a) const;  // 1 - erf(a) as a library function (no cancellation)
   Bounded Tanh(Bounded a) const;
   Bounded Sin(Bounded a) const;
   Bounded Cos(Bounded a) const;

@@ -163,8 +163,12 @@ const std::map<std::string_view, Model>& Models() {
       {"gelu", {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
                   const Bounded x = in[0];
                   const Bounded root2 = m.Sqrt(X(2));
-                  const Bounded phi = m.Add(X(1), m.Erf(m.Div(x, root2)));
-                  return m.Mul(m.Mul(x, X(0.5)), phi);
+                  const Bounded t = m.Div(x, root2);
+                  const Bounded spec = m.Mul(m.Mul(x, X(0.5)), m.Add(X(1), m.Erf(t)));
+                  // Or with erfc, which does not cancel for negative x: 0.5 x erfc(-x / sqrt 2)
+                  // (the vulkan backend's form).
+                  const Bounded with_erfc = m.Mul(m.Mul(x, X(0.5)), m.Erfc(A::Neg(t)));
+                  return Bounded{spec.v, std::max(spec.e, with_erfc.e)};
                 }, true}},
       {"sigmoid", {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
                      return m.Div(X(1), m.Add(m.Exp(A::Neg(in[0])), X(1)));

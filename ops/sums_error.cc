@@ -124,6 +124,87 @@ Bounds Bilinear(const ErrorModelArgs& a, double roundings) {
   return out;
 }
 
+// matmul and gemm (§api-mlgraphbuilder-matmul, -gemm): the dot products element by element, so
+// that the partial sums of the sequential orders are known (PartialSquares): for random data they
+// are a random walk far below M, and the probabilistic bound follows them. gemm's terms are
+// alpha a_k b_k, then beta c.
+Bounds MatrixProduct(const ErrorModelArgs& a, bool gemm) {
+  const OperatorNode& node = a.graph.operators()[a.index];
+  const ErrorArith arith = ArithFor(a);
+  const Shape& shape = a.outputs[0].data.shape();
+  const size_t rank = shape.size();
+  const uint64_t rows = shape[rank - 2], cols = shape[rank - 1];
+  double alpha = 1, beta = 1;
+  bool at = false, bt = false;
+  if (gemm) {
+    const auto* g = node.Attributes<GemmAttributes>();
+    alpha = g->alpha;
+    beta = g->beta;
+    at = g->aTranspose;
+    bt = g->bTranspose;
+  }
+  // A as [batch..., rows, depth] and B as [batch..., depth, cols], dense, with their bounds.
+  const auto dense = [&](size_t k, bool transpose, uint64_t r, uint64_t c) {
+    Tensor t = a.inputs[k]->data;
+    Tensor e = BoundTensor(InputBound(a, k), t.shape());
+    if (transpose) {
+      t = t.Permute({1, 0});
+      e = e.Permute({1, 0});
+    }
+    Shape target(shape.begin(), shape.end() - 2);
+    target.push_back(r);
+    target.push_back(c);
+    return std::pair{Values(t.BroadcastTo(target).Contiguous()),
+                     Values(e.BroadcastTo(target).Contiguous())};
+  };
+  const uint64_t depth = at ? a.inputs[0]->data.shape()[0]
+                            : a.inputs[0]->data.shape()[a.inputs[0]->data.rank() - 1];
+  const auto [av, ae] = dense(0, at, rows, depth);
+  const auto [bv, be] = dense(1, bt, depth, cols);
+  std::vector<double> cv, ce;
+  if (gemm && a.inputs.size() > 2) {
+    cv = Values(a.inputs[2]->data.BroadcastTo(shape).Contiguous());
+    ce = Values(BoundTensor(InputBound(a, 2), a.inputs[2]->data.shape()).BroadcastTo(shape));
+  }
+  const std::vector<double> ref = Values(a.outputs[0].data);
+  const uint64_t batches = ElementCount(shape) / std::max<uint64_t>(1, rows * cols);
+  Bounds out(1);
+  out[0].resize(ref.size());
+  arith.TakeOverflow();
+  for (uint64_t bi = 0; bi < batches; ++bi) {
+    for (uint64_t m = 0; m < rows; ++m) {
+      for (uint64_t n = 0; n < cols; ++n) {
+        PartialSquares squares;
+        double sum = 0, mag = 0, prop = 0;
+        for (uint64_t k = 0; k < depth; ++k) {
+          const uint64_t ia = (bi * rows + m) * depth + k, ib = (bi * depth + k) * cols + n;
+          const double t = alpha * av[ia] * bv[ib];
+          sum += t;
+          mag += std::fabs(t);
+          prop += std::fabs(alpha) * (std::fabs(av[ia]) * be[ib] + ae[ia] * std::fabs(bv[ib]) +
+                                      ae[ia] * be[ib]);
+          squares.Add(t);
+        }
+        const uint64_t o = (bi * rows + m) * cols + n;
+        double roundings = 2.0 * static_cast<double>(depth);
+        if (!cv.empty()) {
+          const double t = beta * cv[o];
+          sum += t;
+          mag += std::fabs(t);
+          prop += std::fabs(beta) * ce[o];
+          squares.Add(t);
+          roundings += 3;  // alpha * (A B), beta * C and their sum
+        }
+        const Bounded r = arith.Sum(sum, mag, prop, roundings, static_cast<double>(depth),
+                                    squares.Value());
+        out[0][o] = arith.Judge(r, ref[o]);
+        NoteOverflow(a, arith, ref.size(), o);
+      }
+    }
+  }
+  return out;
+}
+
 // Linear operators out = f(x) with nonnegative weights (averagePool2d, cumulativeSum,
 // resample2d linear): M = f(|x|), the propagated bound f(e_x).
 Bounds Linear(const ErrorModelArgs& a, double roundings, double extra_relative = 0) {
@@ -454,11 +535,11 @@ std::optional<Bounds> SumBounds(const ErrorModelArgs& a) {
   const std::string_view op = NameOf(node);
   if (!FloatOutput(a)) return Bounds(node.outputs.size());
   const double size = static_cast<double>(node.tolerance.size);
-  if (op == "matmul" || op == "conv2d" || op == "convTranspose2d") {
+  if (op == "matmul" || op == "gemm") return MatrixProduct(a, op == "gemm");
+  if (op == "conv2d" || op == "convTranspose2d") {
     // size: the products per output element; each product and each addition rounds once.
     return Bilinear(a, 2 * size + 1);
   }
-  if (op == "gemm") return Bilinear(a, size + 2);  // size: the emulation's roundings
   if (op == "averagePool2d") return Linear(a, size + 3);  // the window sum, then the division
   if (op == "cumulativeSum") {
     // A prefix of at most the axis length of terms.
