@@ -27,6 +27,15 @@ ErrorArith::ErrorArith(DataType type)
       eta_(type == DataType::kFloat16 ? 0x1p-24 : 0x1p-149),
       overflow_(type == DataType::kFloat16 ? 65520.0 : 0x1p128 - 0x1p103) {}
 
+double ErrorArith::Ulps(double n, double y) const {
+  const double a = std::fabs(y);
+  if (!std::isfinite(a)) return n * a;
+  const double min_normal = eta_ / (2 * u_);
+  if (a < min_normal) return n * eta_;
+  // 2u is the spacing at 1; the binade's spacing is 2u 2^e.
+  return n * std::ldexp(2 * u_, std::ilogb(a));
+}
+
 Bounded ErrorArith::Finish(double v, double e) const {
   if (std::isfinite(v) && std::fabs(v) >= overflow_) overflowed_ = true;
   return Special(v, e);
@@ -204,8 +213,12 @@ Bounded ErrorArith::Sum(double value, double magnitude, double term_error, doubl
   const double partial = 0.5 * (magnitude + std::fabs(value)) + term_error;
   if (partial >= overflow_) overflowed_ = true;  // a partial sum may leave the range
   const double worst = roundings * u_ * partial;
-  const double squares = partial_squares >= 0 ? partial_squares + 2 * partial * term_error
-                                             : roundings * partial * partial;
+  // Any order: each rounded value is at most `partial`; the caller's squares (known or estimated
+  // partial sums) when smaller.
+  double squares = roundings * partial * partial;
+  if (partial_squares >= 0) {
+    squares = std::min(squares, partial_squares + 2 * partial * term_error);
+  }
   const double probable = kLambda * u_ * std::sqrt(squares);
   return Finish(value, term_error + std::min(worst, probable) + underflows * 0.5 * eta_);
 }

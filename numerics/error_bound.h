@@ -74,8 +74,10 @@ class ErrorArith {
   double eta() const { return eta_; }  // smallest subnormal
   // One rounding of a value of magnitude |y|, which may underflow (products, quotients).
   double Rounding(double y) const { return u_ * std::fabs(y) + 0.5 * eta_; }
-  // |y| ULPs of the result: ulp(y) <= 2u|y| + eta.
-  double Ulps(double n, double y) const { return n * (2 * u_ * std::fabs(y) + eta_); }
+  // n ULPs of a result of magnitude |y|: the spacing of the type at |y| (2^(e - 10) for
+  // float16 and 2^(e - 23) for float32 in the binade [2^e, 2^(e+1)), the smallest subnormal
+  // below the normal range).
+  double Ulps(double n, double y) const;
 
   // An operand value (already in the type: exact) or one carrying an upstream bound.
   static Bounded Exact(double v) { return {v, 0}; }

@@ -162,7 +162,8 @@ const std::map<std::string_view, Model>& Models() {
                }, true}},
       {"gelu", {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
                   const Bounded x = in[0];
-                  const Bounded root2 = m.Sqrt(X(2));
+                  // sqrt(2) of a constant: folded when the graph is built, rounded once.
+                  const Bounded root2 = m.Constant(std::sqrt(2.0));
                   const Bounded t = m.Div(x, root2);
                   const Bounded spec = m.Mul(m.Mul(x, X(0.5)), m.Add(X(1), m.Erf(t)));
                   // Or with erfc, which does not cancel for negative x: 0.5 x erfc(-x / sqrt 2)

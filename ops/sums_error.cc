@@ -67,6 +67,18 @@ void NoteOverflow(const ErrorModelArgs& a, const ErrorArith& m, size_t count, si
   if (o) (*a.overflow)[0][i] = 1;
 }
 
+// The squared partial sums of a sum of `n` terms whose order the model does not follow (the
+// convolutions and pools run their kernel on magnitudes): S the sum, Q the sum of the squared
+// terms. Over a random order of the terms the expected sum of the squared partial sums is
+// n (S^2 / 3 + Q / 6) (sampling without replacement); four times that, plus Q for the products'
+// own roundings, leaves room for orders that follow the data (ramps, sorted rows). A heuristic
+// where PartialSquares is exact: the audit's sequential, blocked, pairwise and split variants on
+// the corpus are its evidence (docs/numerics.md, "Sums").
+double EstimatedSquares(double s, double q, double n) {
+  if (n < 1) return q;
+  return 4 * n * (s * s / 3 + q / 6) + q;
+}
+
 // Bilinear operators out = f(x, w) (+ c): inputs 0 and 1 are the factors, an input 2 is added.
 // `c_scale` is |beta| for gemm (the kernel multiplies c by beta), 1 otherwise.
 Bounds Bilinear(const ErrorModelArgs& a, double roundings) {
@@ -111,13 +123,21 @@ Bounds Bilinear(const ErrorModelArgs& a, double roundings) {
       prop = Plus(prop, Abs(Values(RunFloat32(a, t3)[0])));
     }
   }
+  // Q = sum of squared terms, the same kernel on the squares ((x w)^2 = x^2 w^2).
+  std::vector<Tensor> sq = {MapToFloat32(x, [](double v) { return v * v; }),
+                            MapToFloat32(w, [](double v) { return v * v; })};
+  if (n_in > 2) sq.push_back(MapToFloat32(a.inputs[2]->data, [](double v) { return v * v; }));
+  const std::vector<double> q = Abs(Values(RunFloat32(a, sq)[0]));
   const std::vector<double> s = ExactValues(a);
   const std::vector<double> ref = Values(a.outputs[0].data);
+  const double terms = static_cast<double>(a.graph.operators()[a.index].tolerance.size) +
+                       (n_in > 2 ? 1.0 : 0.0);
   Bounds out(1);
   out[0].resize(s.size());
   for (size_t i = 0; i < s.size(); ++i) {
     // Half the roundings are of products, which may underflow.
-    const Bounded r = arith.Sum(s[i], m[i] * kMargin, prop[i] * kMargin, roundings, roundings / 2);
+    const Bounded r = arith.Sum(s[i], m[i] * kMargin, prop[i] * kMargin, roundings, roundings / 2,
+                                EstimatedSquares(s[i], q[i], terms));
     out[0][i] = arith.Judge(r, ref[i]);
     NoteOverflow(a, arith, s.size(), i);
   }
@@ -207,7 +227,8 @@ Bounds MatrixProduct(const ErrorModelArgs& a, bool gemm) {
 
 // Linear operators out = f(x) with nonnegative weights (averagePool2d, cumulativeSum,
 // resample2d linear): M = f(|x|), the propagated bound f(e_x).
-Bounds Linear(const ErrorModelArgs& a, double roundings, double extra_relative = 0) {
+Bounds Linear(const ErrorModelArgs& a, double roundings, double extra_relative = 0,
+              double terms = 0) {
   const ErrorArith arith = ArithFor(a);
   const Tensor& x = a.inputs[0]->data;
   std::vector<Tensor> in = {Magnitude(x)};
@@ -220,11 +241,20 @@ Bounds Linear(const ErrorModelArgs& a, double roundings, double extra_relative =
   }
   const std::vector<double> s = ExactValues(a);
   const std::vector<double> ref = Values(a.outputs[0].data);
+  // With `terms` > 0 (averagePool2d: the kernel averages `terms` elements), the partial sums are
+  // estimated from the squares: the kernel on x^2 gives Q / terms, in the output's units
+  // (x / terms)^2 summed: Q / terms^2.
+  std::vector<double> q;
+  if (terms > 0) {
+    in[0] = MapToFloat32(x, [](double v) { return v * v; });
+    q = Abs(Values(RunFloat32(a, in)[0]));
+  }
   Bounds out(1);
   out[0].resize(s.size());
   for (size_t i = 0; i < s.size(); ++i) {
     const double p = prop[i] * kMargin + extra_relative * m[i];
-    out[0][i] = arith.Judge(arith.Sum(s[i], m[i] * kMargin, p, roundings), ref[i]);
+    const double squares = terms > 0 ? EstimatedSquares(s[i], q[i] / terms, terms) : -1;
+    out[0][i] = arith.Judge(arith.Sum(s[i], m[i] * kMargin, p, roundings, 0, squares), ref[i]);
     NoteOverflow(a, arith, s.size(), i);
   }
   return out;
@@ -476,7 +506,10 @@ Bounds Normalization(const ErrorModelArgs& a, bool given_moments) {
     }
     std::vector<double> sq(groups, 0), sqe(groups, 0);
     for (size_t i = 0; i < x.size(); ++i) {
-      const Bounded d = m.Sub(x[i], mean[group[i]]);
+      // The mean's own error moves every deviation of the group by the same amount, and the
+      // deviations sum to 0: its first-order effect on the variance cancels, leaving the square
+      // of the error (added below). So the deviations here carry the subtraction's rounding only.
+      const Bounded d = m.Sub(x[i], {mean[group[i]].v, 0});
       const Bounded d2 = m.Mul(d, d);
       sq[group[i]] += d2.v;
       sqe[group[i]] += d2.e;
@@ -485,9 +518,11 @@ Bounds Normalization(const ErrorModelArgs& a, bool given_moments) {
     }
     var.resize(groups);
     for (uint64_t g = 0; g < groups; ++g) {
-      var[g] = Mean(
-          m, m.Sum(sq[g], sq[g], sqe[g], std::max(0.0, n[g] - 1), 0, dev_squares[g].Value()),
-          n[g]);
+      const double shift = mean[g].e * mean[g].e * n[g];  // sum of (d - delta)^2 - sum of d^2
+      var[g] = Mean(m,
+                    m.Sum(sq[g], sq[g], sqe[g] + shift, std::max(0.0, n[g] - 1), 0,
+                          dev_squares[g].Value()),
+                    n[g]);
       if (m.TakeOverflow()) group_overflow[g] = 1;
     }
   }
@@ -501,14 +536,17 @@ Bounds Normalization(const ErrorModelArgs& a, bool given_moments) {
     Bounded y = m.Div(d, m.Sqrt(m.Add(var[g], eps)));
     if (!scale.empty()) y = m.Mul(scale[param[i]], y);
     if (!bias.empty()) y = m.Add(y, bias[param[i]]);
-    // Implementations fold the steps into x * a + (bias - mean * a) with a = scale /
-    // sqrt(variance + epsilon) (oneDNN, ONNX Runtime, TFLite for batchNormalization): three
-    // more roundings of terms as large as |x a|, |mean a| and |bias|, which cancel where x is
-    // near the mean.
-    const double a_mag = std::fabs(inv.v) * (scale.empty() ? 1.0 : std::fabs(scale[param[i]].v));
-    const double folded = std::fabs(x[i].v) * a_mag + std::fabs(mean[g].v) * a_mag +
-                          (bias.empty() ? 0.0 : std::fabs(bias[param[i]].v));
-    y.e += m.Sum(y.v, folded, 0, 3).e;
+    if (given_moments) {
+      // batchNormalization's mean and variance are operands (constants at inference), so
+      // implementations fold the steps into x * a + (bias - mean * a) with a = scale /
+      // sqrt(variance + epsilon) (oneDNN, ONNX Runtime, TFLite): three more roundings of terms
+      // as large as |x a|, |mean a| and |bias|, which cancel where x is near the mean.
+      const double a_mag =
+          std::fabs(inv.v) * (scale.empty() ? 1.0 : std::fabs(scale[param[i]].v));
+      const double folded = std::fabs(x[i].v) * a_mag + std::fabs(mean[g].v) * a_mag +
+                            (bias.empty() ? 0.0 : std::fabs(bias[param[i]].v));
+      y.e += m.Sum(y.v, folded, 0, 3).e;
+    }
     out[0][i] = m.Judge(y, ref[i]);
     NoteOverflow(a, m, x.size(), i);
     if (a.overflow != nullptr && !group_overflow.empty() && group_overflow[g]) {
@@ -540,7 +578,7 @@ std::optional<Bounds> SumBounds(const ErrorModelArgs& a) {
     // size: the products per output element; each product and each addition rounds once.
     return Bilinear(a, 2 * size + 1);
   }
-  if (op == "averagePool2d") return Linear(a, size + 3);  // the window sum, then the division
+  if (op == "averagePool2d") return Linear(a, size + 3, 0, size);  // window sum, then division
   if (op == "cumulativeSum") {
     // A prefix of at most the axis length of terms.
     const auto* attr = node.Attributes<CumulativeSumAttributes>();
@@ -569,11 +607,15 @@ std::optional<Bounds> SumBounds(const ErrorModelArgs& a) {
     if (AnyInputBound(a)) {
       le = Values(RunFloat32(a, {BoundTensor(InputBound(a, 0), a.inputs[0]->data.shape())})[0]);
     }
+    // The squared terms x^4: the kernel on x^2 gives sqrt(sum x^4).
+    const std::vector<double> q4 = Values(RunFloat32(
+        a, {MapToFloat32(a.inputs[0]->data, [](double v) { return v * v; })})[0]);
     Bounds out(1);
     out[0].resize(s.size());
     for (size_t i = 0; i < s.size(); ++i) {
       const double s2 = s[i] * s[i] * kMargin;
-      const Bounded sum = m.Sum(s2, s2, 2 * s[i] * le[i] + le[i] * le[i], 2 * size);
+      const Bounded sum = m.Sum(s2, s2, 2 * s[i] * le[i] + le[i] * le[i], 2 * size, size,
+                                EstimatedSquares(s2, q4[i] * q4[i], size));
       out[0][i] = m.Judge(m.Sqrt(sum), s[i]);
     }
     return out;

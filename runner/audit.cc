@@ -13,6 +13,7 @@
 #include "ref/error.h"
 #include "runner/case.h"
 #include "runner/execute.h"
+#include "runner/data.h"
 #include "runner/json.h"
 
 namespace nnref {
@@ -107,14 +108,78 @@ void Measure(const OperandValue& want, const Tensor& got, const std::vector<doub
   t.relative = err == 0 ? 0 : scale > 0 ? err / scale : kInf;
 }
 
+std::string Fmt(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+// A published expected value that is not the reference's.
+struct DataFinding {
+  std::string case_name, output, coordinates, published, reference;
+  double ulp = 0;
+  double bound = 0;
+  bool outside = false;  // beyond the derived bound: no legitimate implementation gives it
+};
+
 std::string TypeOf(const Graph& graph, const OperatorNode& node) {
   return std::string(DataTypeName(graph.operand(node.outputs[0]).desc.dataType));
+}
+
+// The case's published expected outputs against the reference's (every operand kept in `ref`):
+// the ULP distance, and the derived bound of the element (chained through the graph).
+void CheckPublishedData(const Case& c, const BuiltCase& b,
+                        const std::map<uint32_t, OperandValue>& ref,
+                        std::vector<DataFinding>& findings,
+                        std::vector<std::string>& integer_tolerances) {
+  DerivedGraphBounds derived(*b.graph,
+                             [&](OperandId id) -> const OperandValue& { return ref.at(id.value); });
+  for (const TensorSpec& exp : c.expected_outputs) {
+    if (!exp.data || !b.named.count(exp.name)) continue;
+    const OperandId id = b.named.at(exp.name).id;
+    const OperandValue& want = ref.at(id.value);
+    if (exp.desc != OperandDescriptor{want.data.dtype(), want.data.shape()}) continue;
+    if (c.tolerance && IsInteger(exp.desc.dataType) &&
+        std::max(c.tolerance->ulp, c.tolerance->atol) >= 1) {
+      integer_tolerances.push_back(c.name + " output " + exp.name + ": " +
+                                   c.tolerance->Describe() + " on " +
+                                   std::string(DataTypeName(exp.desc.dataType)));
+    }
+    const Tensor published = DecodeTensorData(*exp.data, exp.desc.dataType, exp.desc.shape,
+                                              c.Where() + ": expectedOutputs." + exp.name,
+                                              c.base_dir);
+    std::string why;
+    const std::optional<std::vector<double>> bounds = derived.For(id, &why);
+    const Comparison cmp =
+        CompareTensors(want.data, published, want.latitude, Tolerance::Ulp(1), 1,
+                       want.one_of.get(), ReferenceSide::kExpected,
+                       bounds ? std::span<const double>(*bounds) : std::span<const double>());
+    if (cmp.mismatches == 0 && cmp.max_ulp <= 1) continue;
+    // Beyond 1 ULP (and, when it failed, beyond the derived bound too).
+    const Comparison strict = CompareTensors(want.data, published, want.latitude,
+                                             Tolerance::Ulp(1), 1, want.one_of.get());
+    DataFinding f;
+    f.case_name = c.name;
+    f.output = exp.name;
+    f.ulp = cmp.max_ulp;
+    f.outside = cmp.mismatches > 0;
+    const std::vector<Mismatch>& first = f.outside ? cmp.first : strict.first;
+    if (!first.empty()) {
+      f.coordinates = first[0].coordinates;
+      f.published = first[0].actual;
+      f.reference = first[0].expected;
+      f.bound = bounds && first[0].index < bounds->size() ? (*bounds)[first[0].index] : 0;
+    }
+    findings.push_back(std::move(f));
+  }
 }
 
 }  // namespace
 
 int CommandAudit(const AuditOptions& o) {
   std::map<std::tuple<std::string, std::string, std::string>, Row> rows;
+  std::vector<DataFinding> data_findings;
+  std::vector<std::string> integer_tolerances;
   size_t cases = 0, operators = 0, trials = 0, errors = 0;
   for (const std::string& file : CollectFiles(o.paths)) {
     CaseFile f;
@@ -140,6 +205,12 @@ int CommandAudit(const AuditOptions& o) {
                          [&](OperandId id, const OperandValue& v) { ref[id.value] = v; });
         ++cases;
         const Graph& graph = *b.graph;
+        if (o.suite) {
+          CheckPublishedData(c, b, ref, data_findings, integer_tolerances);
+        }
+        // A case tolerance judges the graph's outputs: per operator it is the suite's only for
+        // one-operator cases.
+        const bool own_tolerance = o.suite && c.tolerance && graph.operators().size() == 1;
         for (size_t index = 0; index < graph.operators().size(); ++index) {
           const OperatorNode& node = graph.operators()[index];
           std::vector<const OperandValue*> in;
@@ -167,7 +238,13 @@ int CommandAudit(const AuditOptions& o) {
                   g.shape() != out[k].data.shape()) {
                 continue;
               }
-              const Judgement j = OperatorJudgement(o.policy, graph, index, k, in, out);
+              Judgement j;
+              if (own_tolerance) {
+                j.tolerance = *c.tolerance;
+              } else {
+                j = OperatorJudgement(o.suite ? TolerancePolicy::kWpt : o.policy, graph, index, k,
+                                      in, out);
+              }
               const Comparison cmp =
                   CompareTensors(out[k].data, g, out[k].latitude, j.tolerance, 1,
                                  out[k].one_of.get(), ReferenceSide::kExpected, j.bounds);
@@ -227,9 +304,29 @@ int CommandAudit(const AuditOptions& o) {
     }
   }
 
-  size_t tight = 0, loose = 0, blind = 0, overflow = 0;
-  std::printf("tolerance audit, policy %s: %zu cases, %zu operators, %zu trials\n",
-              PolicyName(o.policy), cases, operators, trials);
+  size_t tight = 0, loose = 0, blind = 0, overflow = 0, data_off = 0;
+  if (o.suite) {
+    std::printf("suite audit: %zu cases, %zu operators, %zu trials\n", cases, operators, trials);
+    std::printf("\npublished expected values more than 1 ULP from the reference (correctly rounded):\n");
+    for (const DataFinding& f : data_findings) {
+      if (f.outside) ++data_off;
+      std::printf("  %s %s%s: %s published %s, reference %s (%.3g ULP%s)\n",
+                  f.outside ? "OUTSIDE" : "inside ", f.case_name.c_str(),
+                  f.output.empty() ? "" : (" " + f.output).c_str(), f.coordinates.c_str(),
+                  f.published.c_str(), f.reference.c_str(), f.ulp,
+                  f.outside ? (", beyond the derived bound " + Fmt(f.bound)).c_str()
+                            : ", within the derived bound");
+    }
+    if (data_findings.empty()) std::printf("  none\n");
+    std::printf("\ninteger outputs with a nonzero case tolerance (they accept off-by-one):\n");
+    for (const std::string& s : integer_tolerances) std::printf("  %s\n", s.c_str());
+    if (integer_tolerances.empty()) std::printf("  none\n");
+    std::printf("\nthe suite's tolerances (a case's own, else its table) against the variants "
+                "and mutants:\n");
+  } else {
+    std::printf("tolerance audit, policy %s: %zu cases, %zu operators, %zu trials\n",
+                PolicyName(o.policy), cases, operators, trials);
+  }
   std::printf("\nvariants rejected (too tight):\n");
   for (const auto& [key, row] : rows) {
     if (!row.legitimate || row.Rejected() == 0) continue;
@@ -304,9 +401,13 @@ int CommandAudit(const AuditOptions& o) {
     }
     js << "\n]\n";
   }
+  if (o.suite) {
+    std::printf("\n%zu published values outside their derived bound, %zu more than 1 ULP off\n",
+                data_off, data_findings.size());
+  }
   std::printf("\n%zu variants rejected, %zu mutants of 1%% or more accepted, %zu errors\n", tight,
               loose, errors);
-  return tight == 0 && loose == 0 && errors == 0 ? 0 : 1;
+  return tight == 0 && loose == 0 && errors == 0 && data_off == 0 ? 0 : 1;
 }
 
 }  // namespace nnref

@@ -21,12 +21,19 @@ namespace nnref {
 struct AuditOptions {
   std::vector<std::string> paths;
   TolerancePolicy policy = TolerancePolicy::kDerived;
+  // `nnref audit`: a conformance suite's own data and tolerances. Each published expected value
+  // is held against the reference (its ULP distance, the correctly rounded value printed, and
+  // whether it lies within the derived bound); each single-operator case's own tolerance (the
+  // suite's table, i.e. the wpt policy, where the case gives none) is held against the variants
+  // and mutants; an integer output with a nonzero tolerance is listed (it accepts off-by-one).
+  bool suite = false;
   std::vector<std::string> filters;  // case name substrings (any)
   std::string json;                  // write the findings as JSON here
   bool verbose = false;              // every (operator, type, alternative) row
 };
 
-// Prints the audit; returns 0 when no variant is rejected and no mutant of 1% or more accepted.
+// Prints the audit; returns 0 when no variant is rejected and no mutant of 1% or more accepted
+// (and, for a suite, no published value lies outside its derived bound).
 int CommandAudit(const AuditOptions& o);
 
 }  // namespace nnref

@@ -154,6 +154,18 @@ int main(int argc, char** argv) {
   tol_cmd->add_option("--json", audit.json, "write the audit rows as JSON here");
   tol_cmd->add_flag("--verbose,-v", audit.verbose, "list every row");
 
+  nnref::AuditOptions suite;
+  suite.suite = true;
+  auto* audit_cmd = app.add_subcommand(
+      "audit",
+      "audit a conformance suite's data and tolerances: published values against the reference, "
+      "case tolerances against the operators' variants and mutants");
+  audit_cmd->add_option("paths", suite.paths, "case files or directories")->required();
+  audit_cmd->add_option("--filter,-k", suite.filters, "audit only cases whose name contains this")
+      ->allow_extra_args(false);
+  audit_cmd->add_option("--json", suite.json, "write the tolerance rows as JSON here");
+  audit_cmd->add_flag("--verbose,-v", suite.verbose, "list every row");
+
   std::vector<std::string> cov_paths;
   auto* cov_cmd = app.add_subcommand("coverage", "print the operator coverage table (markdown)");
   cov_cmd->add_option("paths", cov_paths, "case files or directories")->required();
@@ -207,6 +219,7 @@ int main(int argc, char** argv) {
     if (*trace_cmd) return nnref::CommandTrace(trace_file, trace_case, trace_values, max_bytes);
     if (*ops_cmd) return nnref::CommandOps(ops_json, ops_backend);
     if (*devices_cmd) return nnref::CommandDevices(devices_json);
+    if (*audit_cmd) return nnref::CommandAudit(suite);
     if (*tol_cmd && !audit.paths.empty()) {
       audit.policy = *nnref::ParseTolerancePolicy(audit_policy);
       return nnref::CommandAudit(audit);
