@@ -156,7 +156,64 @@ using namespace error_model;
 
 bool HasErrorModel(const OperatorNode& node) {
   const std::string_view op = NameOf(node);
-  return IsMover(op) || HasElementwiseModel(op) || HasSumModel(op);
+  return IsMover(op) || HasElementwiseModel(op) || HasSumModel(op) || HasRnnModel(op);
+}
+
+const char* ErrorModelSummary(std::string_view op) {
+  if (IsMover(op)) {
+    return "exact: every output element is an input element (or a constant); an input's bound "
+           "moves with it";
+  }
+  if (op == "cast" || op == "clamp" || op == "abs" || op == "neg" || op == "relu" ||
+      op == "max" || op == "min" || op == "ceil" || op == "floor" || op == "roundEven" ||
+      op == "sign") {
+    return "exact or one rounding; a step function moves by its step where an input bound "
+           "crosses it";
+  }
+  if (op == "add" || op == "sub" || op == "mul") return "one correctly rounded operation";
+  if (op == "quantizeLinear" || op == "equal" || op == "notEqual" || op == "greater" ||
+      op == "greaterOrEqual" || op == "lesser" || op == "lesserOrEqual" || op == "logicalNot" ||
+      op == "logicalAnd" || op == "logicalOr" || op == "logicalXor" || op == "isNaN" ||
+      op == "isInfinite" || op == "argMin" || op == "argMax") {
+    return "integer result: compared exactly";
+  }
+  if (op == "dequantizeLinear") return "(input - zeroPoint) * scale: two roundings";
+  if (op == "div" || op == "reciprocal" || op == "sqrt" || op == "exp" || op == "log" ||
+      op == "sin" || op == "cos" || op == "erf" || op == "pow") {
+    return "one primitive at its stated accuracy (table above), its inputs' bounds propagated";
+  }
+  if (op == "tan") return "sin / cos at their stated accuracies and the division";
+  if (op == "tanh") {
+    return "the larger of the spec's emulation (exp(2x) - 1) / (exp(2x) + 1), the sinh / cosh "
+           "form (Vulkan) and 5 ULP (OpenCL)";
+  }
+  if (op == "gelu") {
+    return "the spec's emulation 0.5 x (1 + erf(x / sqrt 2)) step by step, or the erfc form";
+  }
+  if (HasElementwiseModel(op)) {
+    return "the spec's emulation steps in the output type (each rounding, each primitive at "
+           "its stated accuracy)";
+  }
+  if (op == "matmul" || op == "gemm") {
+    return "sums of products in any order and accumulator: worst case or 3 sigma of the "
+           "partial sums of the sequential orders";
+  }
+  if (op == "conv2d" || op == "convTranspose2d" || op == "averagePool2d" || op == "l2Pool2d") {
+    return "window sums in any order and accumulator: worst case or 3 sigma of estimated "
+           "partial sums (the kernel on magnitudes and squares)";
+  }
+  if (op == "batchNormalization") {
+    return "the spec's emulation steps, or folded into x a + (bias - mean a)";
+  }
+  if (op == "instanceNormalization" || op == "layerNormalization") {
+    return "the emulation's two passes (mean, then the mean of squared deviations) and steps";
+  }
+  if (op == "softmax") return "the emulation: exp(x - max), their sum, the division";
+  if (HasSumModel(op)) return "the spec's definition: a sum in any order, then its steps";
+  if (HasRnnModel(op)) {
+    return "the emulation's gates step by step, the state's bound carried through time";
+  }
+  return nullptr;
 }
 
 std::optional<std::vector<std::vector<double>>> OperatorErrorBounds(const ErrorModelArgs& a) {
@@ -165,6 +222,7 @@ std::optional<std::vector<std::vector<double>>> OperatorErrorBounds(const ErrorM
   if (IsMover(op)) return MoverBounds(a);
   if (HasElementwiseModel(op)) return ElementwiseBounds(a);
   if (HasSumModel(op)) return SumBounds(a);
+  if (HasRnnModel(op)) return RnnBounds(a);
   return std::nullopt;
 }
 

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "ref/graph/graph.h"
@@ -37,7 +38,10 @@ struct ErrorModelArgs {
 // caller then judges with the table policy.
 std::optional<std::vector<std::vector<double>>> OperatorErrorBounds(const ErrorModelArgs& args);
 
-// Whether the operator named `op` has an error model (for exact inputs).
+// Whether the operator has an error model (for exact inputs).
 bool HasErrorModel(const OperatorNode& node);
+// One line on the error model of the operator named `op` (`nnref tolerance`), or nullptr when it
+// has none.
+const char* ErrorModelSummary(std::string_view op);
 
 }  // namespace nnref

@@ -42,5 +42,8 @@ std::optional<Bounds> ElementwiseBounds(const ErrorModelArgs& a);
 bool HasElementwiseModel(std::string_view op);
 std::optional<Bounds> SumBounds(const ErrorModelArgs& a);
 bool HasSumModel(std::string_view op);
+// gru, gruCell, lstm, lstmCell: ops/rnn_error.cc.
+std::optional<Bounds> RnnBounds(const ErrorModelArgs& a);
+bool HasRnnModel(std::string_view op);
 
 }  // namespace nnref::error_model

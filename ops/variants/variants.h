@@ -53,5 +53,6 @@ std::vector<const Alternative*> AlternativesFor(std::string_view op);
 void AddGenericAlternatives(std::vector<Alternative>& out);      // variants.cc: output-level
 void AddSumAlternatives(std::vector<Alternative>& out);          // sums.cc
 void AddElementwiseAlternatives(std::vector<Alternative>& out);  // elementwise.cc
+void AddRnnAlternatives(std::vector<Alternative>& out);          // rnn.cc
 
 }  // namespace nnref
