@@ -160,16 +160,32 @@ Bounded ErrorArith::Tanh(Bounded a) const {
     return Finish(v, FunctionError(Accuracy(type_, "tanh"), a.v, std::fabs(v)) +
                          Spread([](double x) { return std::tanh(x); }, a, v));
   }
-  // The spec's emulation (tanh-method): (exp(2x) - 1) / (exp(2x) + 1), step by step.
-  const Bounded e2x = Exp(Mul(Exact(2), a));
-  const Bounded spec = Div(Sub(e2x, Exact(1)), Add(e2x, Exact(1)));
-  // Vulkan and WGSL: inherited from sinh(x) / cosh(x), i.e. (e^x - e^-x) / (e^x + e^-x).
-  const Bounded ex = Exp(a), emx = Exp(Neg(a));
-  const Bounded gpu = Div(Sub(ex, emx), Add(ex, emx));
+  // The spec's emulation (tanh-method): (E - 1) / (E + 1) with E = exp(2x), step by step. E
+  // enters both operands, so its error moves the quotient by the exact derivative 2 / (E + 1)^2
+  // (not as two independent errors); the subtraction, the addition and the division add their
+  // own.
+  // The chains at the exact input; the input's own bound moves tanh by its exact change.
+  const Bounded x0 = Exact(a.v);
+  const Bounded e2x = Exp(Mul(Exact(2), x0));
+  const double big_e = e2x.v, q = (big_e - 1) / (big_e + 1);
+  const double spec_prop = 2 * e2x.e / ((big_e + 1) * (big_e + 1 - e2x.e));
+  const double spec_round = (u_ * std::fabs(big_e - 1) + std::fabs(q) * u_ * (big_e + 1)) /
+                            (big_e + 1);
+  const double spec = spec_prop + spec_round +
+                      FunctionError(Accuracy(type_, "div"), 0, std::fabs(q) + spec_prop);
+  // Vulkan and WGSL: inherited from sinh(x) / cosh(x), i.e. (P - N) / (P + N) with P = e^x and
+  // N = e^-x, each exp at its accuracy: dT/dP = 2N / (P + N)^2, dT/dN = -2P / (P + N)^2.
+  const Bounded ex = Exp(x0), emx = Exp(Neg(x0));
+  const double sum = ex.v + emx.v, diff = ex.v - emx.v;
+  const double gpu_prop = 2 * (emx.v * ex.e + ex.v * emx.e) / (sum * (sum - ex.e - emx.e));
+  const double gpu_round =
+      (u_ * std::fabs(diff) + std::fabs(diff / sum) * u_ * sum) / sum;
+  const double gpu = gpu_prop + gpu_round +
+                     FunctionError(Accuracy(type_, "div"), 0, std::fabs(diff / sum) + gpu_prop);
   // A library or OpenCL tanh at its stated accuracy.
-  const double library = FunctionError(Accuracy(type_, "tanh"), a.v, std::fabs(v)) +
-                         Spread([](double x) { return std::tanh(x); }, a, v);
-  return Finish(v, std::max({spec.e, gpu.e, library}));
+  const double library = FunctionError(Accuracy(type_, "tanh"), a.v, std::fabs(v));
+  const double input = Spread([](double x) { return std::tanh(x); }, a, v);
+  return Finish(v, input + std::max({spec, gpu, library}));
 }
 
 Bounded ErrorArith::Sin(Bounded a) const {
@@ -193,18 +209,21 @@ Bounded ErrorArith::Tan(Bounded a) const {
 Bounded ErrorArith::Pow(Bounded a, Bounded b) const {
   const double v = std::pow(a.v, b.v);
   if (!std::isfinite(v) || !std::isfinite(a.v) || !std::isfinite(b.v)) return Finish(v, 0);
-  if (a.v > 0) {
-    // exp(b * log(a)): WGSL and Vulkan inherit pow's accuracy from exp2(y * log2(x)).
-    Bounded r = Exp(Mul(b, Log(a)));
-    r.v = v;
-    return r;
-  }
-  // a <= 0: integral exponents (the only ones with a real result) by repeated products, or
-  // |a|^b with the sign; 0^b is exact.
+  // 0^b is exact; a < 0 has a real result for integral b only, computed as |a|^b with the sign.
   if (a.v == 0 && a.e == 0) return {v, 0};
-  Bounded r = Exp(Mul(b, Log(Abs(a))));
-  r.v = v;
-  return r;
+  // WGSL and Vulkan: inherited from exp2(b * log2(a)), log2 and exp2 at the accuracies of log and
+  // exp (for the argument t of exp2: 3 + 2|t| ULP).
+  const Bounded mag = Abs(a);
+  const double l2 = std::log2(mag.v);
+  if (mag.e >= mag.v) return {v, kInf};
+  const double l2_prop = mag.e == 0 ? 0 : -std::log1p(-mag.e / mag.v) / std::log(2.0);
+  const Bounded log2a = Finish(
+      l2, l2_prop + FunctionError(Accuracy(type_, "log"), mag.v, std::fabs(l2) + l2_prop));
+  const Bounded t = Mul(b, log2a);
+  const double p = std::exp2(t.v);
+  const double p_prop = t.e == 0 ? 0 : P(p, std::expm1(t.e * std::log(2.0)));
+  const Bounded r = Finish(p, p_prop + FunctionError(Accuracy(type_, "exp"), t.v, p + p_prop));
+  return Finish(v, r.e);
 }
 
 Bounded ErrorArith::Sum(double value, double magnitude, double term_error, double roundings,

@@ -322,10 +322,13 @@ std::vector<uint64_t> ParamIndexOf(const Shape& shape, const std::vector<size_t>
   return out;
 }
 
-// The mean sum / n: a division (as Div), but exact for n = 1 (a group of one element is its own
-// mean in every implementation).
+// The mean sum / n. n is a constant of the graph: implementations multiply by 1 / n folded at
+// build time (rounded once, then the product rounds) or divide (correctly rounded on CPUs); by a
+// power of two both are exact. (GPU division's 2.5 ULP allowance is for divisions by data.)
 Bounded Mean(const ErrorArith& m, Bounded sum, double n) {
-  return n == 1 ? sum : m.Div(sum, {n, 0});
+  int exponent = 0;
+  if (std::frexp(n, &exponent) == 0.5) return {sum.v / n, sum.e / n};  // n = 2^k
+  return m.Mul(sum, m.Constant(1 / n));
 }
 
 // Inputs as Bounded values, row-major over their own shapes.

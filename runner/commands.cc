@@ -2145,6 +2145,7 @@ int CommandTolerance(bool markdown) {
         "the smallest subnormal) of the expected value, with T the ULP tolerance, u the unit "
         "roundoff of the output type and M the sum of the |terms| (docs/numerics.md, \"The sum "
         "bound\").\n");
+    PrintDerivedPolicy(true);
     return 0;
   }
   std::printf("%-16s %-6s %10s %10s %8s  %s\n", "operator", "metric", "float32", "float16",
@@ -2163,6 +2164,7 @@ int CommandTolerance(bool markdown) {
       "the sum of the rows of the operators feeding it; an element passes within either\n"
       "the ULP or the ATOL bound. ULP+S: the sum bound applies too when an implementation\n"
       "is judged (docs/numerics.md, \"The sum bound\").\n");
+  PrintDerivedPolicy(false);
   return 0;
 }
 

@@ -1,6 +1,10 @@
 #include "runner/derived.h"
 
+#include <cstdio>
+
+#include "numerics/error_bound.h"
 #include "ops/error_model.h"
+#include "ops/registry.h"
 #include "ref/error.h"
 #include "runner/backend_check.h"
 #include "runner/sum_bound.h"
@@ -116,6 +120,72 @@ Judgement GraphOutputJudgement(TolerancePolicy policy, const Tolerance& wpt,
   j.tolerance = wpt;
   j.bounds = std::move(sum_bounds);
   return j;
+}
+
+void PrintDerivedPolicy(bool markdown) {
+  struct Fn {
+    const char* name;
+    const char* source;
+  };
+  static constexpr Fn kFunctions[] = {
+      {"exp", "Vulkan / WGSL: 3 + 2|x| ULP (16-bit: 1 + 2|x|)"},
+      {"log", "Vulkan / WGSL: 3 ULP, absolute 2^-21 (16-bit 2^-7) inside [0.5, 2]"},
+      {"sin", "Vulkan / WGSL: absolute 2^-11 (16-bit 2^-7); or 2 ULP"},
+      {"cos", "as sin"},
+      {"div", "Vulkan: 2.5 ULP"},
+      {"sqrt", "Vulkan: inherited from 1 / inversesqrt (2 ULP + 2.5 ULP)"},
+      {"erf", "OpenCL: 16 ULP (float16 computed in float32: 2)"},
+      {"erfc", "OpenCL: 16 ULP (float16 computed in float32: 2)"},
+      {"tanh", "OpenCL: 5 ULP (float16 computed in float32: 2)"},
+  };
+  const auto value = [](DataType t, const char* fn) {
+    const FunctionAccuracy a = ErrorArith::Accuracy(t, fn);
+    char buf[64];
+    if (a.ulp_per_x > 0) {
+      std::snprintf(buf, sizeof buf, "%g + %g|x| ULP", a.ulp, a.ulp_per_x);
+    } else if (a.abs > 0) {
+      std::snprintf(buf, sizeof buf, "%g ULP or %g", a.ulp, a.abs);
+    } else {
+      std::snprintf(buf, sizeof buf, "%g ULP", a.ulp);
+    }
+    return std::string(buf);
+  };
+  if (markdown) {
+    std::printf(
+        "\n## The derived policy (`--tolerances derived`)\n\nPer-element bounds from each "
+        "operator's error model (docs/numerics.md, \"Derived bounds\"): IEEE operations round "
+        "once (u = 2^-24, 2^-11), sums in any order are bounded by the worst case or %g sigma of "
+        "their partial sums, and primitive functions have these stated accuracies:\n\n"
+        "| function | float32 | float16 | source |\n|---|---|---|---|\n",
+        ErrorArith::kLambda);
+    for (const Fn& f : kFunctions) {
+      std::printf("| %s | %s | %s | %s |\n", f.name, value(DataType::kFloat32, f.name).c_str(),
+                  value(DataType::kFloat16, f.name).c_str(), f.source);
+    }
+    std::printf("\n| operator | error model |\n|---|---|\n");
+  } else {
+    std::printf(
+        "\nderived policy (--tolerances derived): per-element bounds of each operator's error "
+        "model;\nsums in any order: the worst case or %g sigma of their partial sums; stated "
+        "accuracies:\n",
+        ErrorArith::kLambda);
+    std::printf("%-8s %-22s %-22s  %s\n", "function", "float32", "float16", "source");
+    for (const Fn& f : kFunctions) {
+      std::printf("%-8s %-22s %-22s  %s\n", f.name, value(DataType::kFloat32, f.name).c_str(),
+                  value(DataType::kFloat16, f.name).c_str(), f.source);
+    }
+    std::printf("%-22s %s\n", "operator", "error model");
+  }
+  for (const OpInfo& op : Registry()) {
+    const char* summary = ErrorModelSummary(op.name);
+    const std::string text = summary ? summary : "none: judged by its table row";
+    if (markdown) {
+      std::printf("| %.*s | %s |\n", static_cast<int>(op.name.size()), op.name.data(),
+                  text.c_str());
+    } else {
+      std::printf("%-22.*s %s\n", static_cast<int>(op.name.size()), op.name.data(), text.c_str());
+    }
+  }
 }
 
 }  // namespace nnref

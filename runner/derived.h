@@ -65,4 +65,8 @@ Judgement GraphOutputJudgement(TolerancePolicy policy, const Tolerance& wpt,
                                std::vector<double> sum_bounds, DerivedGraphBounds* derived,
                                OperandId id);
 
+// `nnref tolerance`: the derived policy's stated accuracies and each operator's model, after the
+// table (`markdown`: as markdown).
+void PrintDerivedPolicy(bool markdown);
+
 }  // namespace nnref

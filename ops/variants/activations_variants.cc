@@ -13,9 +13,9 @@
 //    accuracy of results below ulp(1) but stays within an absolute half ULP of 1), evaluated with
 //    the guard every real kernel has (x where exp(x) overflows); without the guard it is a mutant
 //    ("overflow": +Infinity for x above about 88.7 in float32, 11.1 in float16).
-//  - tanh as (exp(2x) - 1) / (exp(2x) + 1), the spec's emulation, is neither: it cancels near 0
-//    (tanh(1e-8) gives 0 in float32, a 100% relative error) although WGSL's inherited tanh bound
-//    allows the same; it is not registered.
+//  - tanh as (exp(2x) - 1) / (exp(2x) + 1), the spec's emulation, cancels near 0 (tanh(1e-8)
+//    gives 0 in float32) but is legitimate (the contract accepts the spec's decomposition in the
+//    operand type): it is registered in adverse.cc as `decomposition`.
 //  - hardSwish times 1/6 (instead of a division by 6) is a variant: the constant's rounding adds
 //    at most about one ULP.
 #include <cmath>

@@ -91,10 +91,13 @@ void CheckValues(const std::optional<std::vector<double>>& v, const std::vector<
 }
 
 // Every legitimate alternative of the op that applies to its data type gives exactly `want`
-// (inputs chosen so that every order and accumulator is exact); returns how many applied.
+// (inputs chosen so that every order and accumulator is exact); returns how many applied. The
+// adverse stated-accuracy variants (adverse.cc), whose sqrt, division and log err by design,
+// are left out (adverse_test.cc).
 int CheckAllVariantsExact(const Built& c, const std::vector<double>& want) {
   int applied = 0;
   for (const Alternative* a : Own(c.op, true)) {
+    if (a->name.find("adverse") != std::string::npos) continue;
     const auto r = a->compute(*c.graph, 0, c.ptrs);
     if (!r) continue;
     ++applied;

@@ -114,6 +114,7 @@ const std::vector<Alternative>& AllAlternatives() {
     AddSumAlternatives(v);
     AddElementwiseAlternatives(v);
     AddRnnAlternatives(v);
+    AddAdverseAlternatives(v);
     AddGenericAlternatives(v);
     return v;
   }();

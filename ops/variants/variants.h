@@ -54,5 +54,6 @@ void AddGenericAlternatives(std::vector<Alternative>& out);      // variants.cc:
 void AddSumAlternatives(std::vector<Alternative>& out);          // sums.cc
 void AddElementwiseAlternatives(std::vector<Alternative>& out);  // elementwise.cc
 void AddRnnAlternatives(std::vector<Alternative>& out);          // rnn.cc
+void AddAdverseAlternatives(std::vector<Alternative>& out);      // adverse.cc
 
 }  // namespace nnref
