@@ -19,6 +19,7 @@
 #include "ops/error_model_internal.h"
 #include "ops/matmul_gemm.h"
 #include "ops/normalization.h"
+#include "ops/conv_common.h"
 #include "ops/pool2d.h"
 #include "ops/reduction.h"
 #include "ops/resample2d.h"
@@ -340,6 +341,60 @@ std::vector<Bounded> BoundedInput(const ErrorModelArgs& a, size_t k) {
   return b;
 }
 
+// averagePool2d and l2Pool2d (§api-mlgraphbuilder-pool2d): window by window in the kernel's
+// order (rows, then columns, padding left out), so that the partial sums are known
+// (PartialSquares). averagePool2d: the sum, then the division by the count; l2Pool2d: the sum of
+// squares, then the square root.
+Bounds PoolWindows(const ErrorModelArgs& a, bool l2) {
+  const OperatorNode& node = a.graph.operators()[a.index];
+  const auto* g = node.Attributes<Pool2dAttributes>();
+  const ErrorArith m = ArithFor(a);
+  const Shape& in = a.inputs[0]->data.shape();
+  const Shape& out_shape = a.outputs[0].data.shape();
+  const std::vector<Bounded> x = BoundedInput(a, 0);
+  const std::vector<double> ref = Values(a.outputs[0].data);
+  const Strides is = ContiguousStrides(in), os = ContiguousStrides(out_shape);
+  const ImageAxes& ax = g->image;
+  Bounds out(1);
+  out[0].resize(ref.size());
+  m.TakeOverflow();
+  for (uint64_t o = 0; o < ref.size(); ++o) {
+    // The output's coordinates on the image axes.
+    uint64_t rest = o;
+    std::vector<uint64_t> c(out_shape.size());
+    for (size_t d = 0; d < out_shape.size(); ++d) {
+      c[d] = rest / static_cast<uint64_t>(os[d]);
+      rest %= static_cast<uint64_t>(os[d]);
+    }
+    const int64_t base = static_cast<int64_t>(c[ax.batch]) * is[ax.batch] +
+                         static_cast<int64_t>(c[ax.channel]) * is[ax.channel];
+    const int64_t y0 = static_cast<int64_t>(c[ax.height]) * g->stride_height - g->pad_top;
+    const int64_t x0 = static_cast<int64_t>(c[ax.width]) * g->stride_width - g->pad_left;
+    PartialSquares squares;
+    double sum = 0, mag = 0, te = 0, n = 0;
+    for (int64_t ky = 0; ky < g->window_height; ++ky) {
+      const int64_t iy = y0 + ky * g->dilation_height;
+      if (iy < 0 || iy >= static_cast<int64_t>(in[ax.height])) continue;
+      for (int64_t kx = 0; kx < g->window_width; ++kx) {
+        const int64_t ix = x0 + kx * g->dilation_width;
+        if (ix < 0 || ix >= static_cast<int64_t>(in[ax.width])) continue;
+        Bounded t = x[static_cast<size_t>(base + iy * is[ax.height] + ix * is[ax.width])];
+        if (l2) t = m.Mul(t, t);
+        sum += t.v;
+        mag += std::fabs(t.v);
+        te += t.e;
+        n += 1;
+        squares.Add(t.v);
+      }
+    }
+    const Bounded total = m.Sum(sum, mag, te, std::max(0.0, n - 1), 0, squares.Value());
+    const Bounded r = l2 ? m.Sqrt(total) : m.Div(total, {n, 0});
+    out[0][o] = m.Judge(r, ref[o]);
+    NoteOverflow(a, m, ref.size(), o);
+  }
+  return out;
+}
+
 // reduceX (§api-mlgraphbuilder-reduce): group by group, the spec's definitions.
 Bounds Reduce(const ErrorModelArgs& a) {
   const OperatorNode& node = a.graph.operators()[a.index];
@@ -595,12 +650,14 @@ std::optional<Bounds> SumBounds(const ErrorModelArgs& a) {
       if (!AnyInputBound(a)) return Bounds{std::vector<double>(a.outputs[0].data.element_count())};
       return Bounds{Values(RunFloat32(a, {BoundTensor(InputBound(a, 0), shape)})[0])};
     }
-    // Per axis the source coordinate (x + 0.5) / scale - 0.5 in the operand type is off by a
-    // few roundings of its magnitude, which moves the weights by as much: 3 u |coordinate| per
-    // axis, each weight multiplying a term at most M.
+    // Per axis the source coordinate (x + 0.5) / scale - 0.5 is off by a few roundings of its
+    // magnitude, which moves the weights by as much: 3 u |coordinate| per axis, each weight
+    // multiplying a term at most M. Coordinates and weights come from sizes, not data: every
+    // implementation computes them in float32 (or wider), whatever the data type.
     const double coord = static_cast<double>(std::max(shape[attr->axis_y], shape[attr->axis_x]));
-    return Linear(a, 12, 2 * 3 * ArithFor(a).u() * coord);
+    return Linear(a, 12, 2 * 3 * 0x1p-24 * coord);
   }
+  if (op == "averagePool2d" || op == "l2Pool2d") return PoolWindows(a, op == "l2Pool2d");
   if (op == "l2Pool2d") {
     // sqrt(sum of squares): the sum of squares (all terms >= 0, so M = S^2) bounded from the
     // window's L2 norm of the input bounds (sum |x| e <= |x|_2 |e|_2), then the square root.

@@ -332,7 +332,26 @@ struct PoolMutation {
   bool drop_last = false;
   bool count_padding = false;  // averagePool2d: divides by the full window size
   bool no_sqrt = false;        // l2Pool2d: the sum of squares without its square root
+  int gpu_sqrt = 0;            // l2Pool2d: the square root 4 ULP above (+1) or below (-1)
 };
+
+// `r` moved by `steps` representable values of the precision (a GPU square root within its
+// stated 4.5 ULP).
+double StepUlps(Prec p, double r, int steps) {
+  const float inf = std::numeric_limits<float>::infinity();
+  for (int k = 0; k < std::abs(steps); ++k) {
+    if (p == Prec::kF16) {
+      const double up = steps > 0 ? r * (1 + 0x1p-11) : r * (1 - 0x1p-11);
+      const double next = Round(p, up);
+      r = next == r ? Round(p, steps > 0 ? r + std::ldexp(1.0, std::ilogb(r) - 10)
+                                         : r - std::ldexp(1.0, std::ilogb(r) - 11))
+                    : next;
+    } else {
+      r = double{std::nextafter(static_cast<float>(r), steps > 0 ? inf : -inf)};
+    }
+  }
+  return r;
+}
 
 Values1 PoolBody(const Context& c, const SumSpec& s, bool reciprocal, PoolMutation m) {
   const auto* g = c.Attributes<Pool2dAttributes>();
@@ -368,6 +387,9 @@ Values1 PoolBody(const Context& c, const SumSpec& s, bool reciprocal, PoolMutati
     if (l2) {
       const double sum = Dot(terms, terms, s);
       out[i] = m.no_sqrt ? sum : Sqrt(p, sum);
+      if (m.gpu_sqrt != 0 && out[i] > 0 && std::isfinite(out[i])) {
+        out[i] = StepUlps(p, out[i], 4 * m.gpu_sqrt);
+      }
       continue;
     }
     if (count == 0) {  // the average of nothing: open (the reference gives NaN)
@@ -673,6 +695,17 @@ void AddSumAlternatives(std::vector<Alternative>& out) {
     add("l2Pool2d", Name(v.acc, v.Suffix()), true,
         "window sum of squares: " + v.Text() + "; then its square root", v.acc,
         [s = v.spec](const Context& c, Prec p) { return PoolBody(c, With(s, p), false, {}); });
+  }
+  for (const int sign : {1, -1}) {
+    for (Acc acc : {Acc::kF32, Acc::kF16}) {
+      add("l2Pool2d", Name(acc, sign > 0 ? "sequential-gpu-sqrt-adverse-plus" : "sequential-gpu-sqrt-adverse-minus"),
+          true,
+          AccText(acc) + "; sequential window sum of squares, then a GPU square root 4 ULP " +
+              (sign > 0 ? "above" : "below") + " (Vulkan: 1 / inversesqrt, 4.5 ULP)",
+          acc, [sign](const Context& c, Prec p) {
+            return PoolBody(c, With(kSeq, p), false, {.gpu_sqrt = sign});
+          });
+    }
   }
   for (const char* op : {"averagePool2d", "l2Pool2d"}) {
     add(op, "dropped-last-term", false, "the last element of every window left out", Acc::kExact,
