@@ -47,7 +47,7 @@ BackendCheck CheckAgainstReference(const Graph& graph, const BackendGraph& kerne
       const Judgement judged = OperatorJudgement(policy, graph, index, k, in, ref_out);
       const Tolerance& tol = judged.tolerance;
       oc.tolerance =
-          tol.Describe() + (judged.fallback.empty() ? "" : " (" + judged.fallback + ")");
+          judged.Describe();
       const Tensor& data = got.at(k).data;
       if (data.dtype() != want.data.dtype() || data.shape() != want.data.shape()) {
         oc.cmp.shape_ok = false;

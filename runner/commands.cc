@@ -191,6 +191,7 @@ struct Summary {
   std::map<std::string, OperatorRow> operators;  // per-operator table
   // Output elements that passed by the sum bound alone, and the passing cases that needed it.
   uint64_t sum_bound_elements = 0, sum_bound_cases = 0;
+  std::string tolerances = "wpt";  // the policy that judged (--tolerances)
   void Add(const CaseResult& r) {
     Add(r.verdict);
     uint64_t by_bound = 0;
@@ -418,7 +419,8 @@ void WriteReportValues(const std::string& path, const Summary& s, std::vector<Va
       {"failed", Num(static_cast<double>(s.failed))},
       {"errors", Num(static_cast<double>(s.errors))},
       {"skipped", Num(static_cast<double>(s.skipped))},
-      {"skippedByReason", Value::Object(std::move(reasons))}};
+      {"skippedByReason", Value::Object(std::move(reasons))},
+      {"tolerances", Value::Str(s.tolerances)}};
   if (!missing.empty()) summary.emplace_back("backendMissing", Value::Object(std::move(missing)));
   if (s.sum_bound_elements) {
     summary.emplace_back("sumBoundElements", Num(static_cast<double>(s.sum_bound_elements)));
@@ -612,7 +614,7 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
               : std::vector<double>{},
           derived.get(), b.named.at(exp.name).id);
       tol = judged.tolerance;
-      o.tolerance = tol.Describe() + (judged.fallback.empty() ? "" : " (" + judged.fallback + ")");
+      o.tolerance = judged.Describe();
       o.tol_ulp = tol.ulp;
       if (exp.desc != b.graph->output_descriptor(exp.name)) {
         o.cmp.shape_ok = false;
@@ -753,8 +755,14 @@ void PrintCheck(const CaseResult& r, bool verbose, std::ostream& out) {
 }
 
 // How many output elements passed by the sum bound alone (docs/numerics.md, "The sum bound").
-void PrintSumBound(const Summary& s) {
+void PrintSumBound(const Summary& s, TolerancePolicy policy) {
   if (s.sum_bound_elements == 0) return;
+  if (policy == TolerancePolicy::kDerived) {
+    std::cout << "tolerances: derived; " << s.sum_bound_elements
+              << " elements were not bit-exact and passed within their bound ("
+              << s.sum_bound_cases << " passing cases had such elements)\n";
+    return;
+  }
   std::cout << s.sum_bound_elements << " elements of sums passed by the sum bound alone ("
             << s.sum_bound_cases << " passing cases needed it)\n";
 }
@@ -1234,6 +1242,7 @@ int CommandRun(const RunOptions& o) {
     for (const Case& c : files.back().second.cases) total += InShard(o.shard, c.name);
   }
   Collector col(o.verbose, total + unreadable.size());
+  col.summary.tolerances = PolicyName(o.tolerances);
   for (CaseResult& r : unreadable) col.Add(std::move(r));
   uint64_t implementation_defined = 0;
   for (const auto& [file, f] : files) {
@@ -1265,7 +1274,7 @@ int CommandRun(const RunOptions& o) {
     std::cout << implementation_defined
               << " implementation-defined elements were not compared (the spec leaves them open)\n";
   }
-  PrintSumBound(s);
+  PrintSumBound(s, o.tolerances);
   std::cout << s.Line() << std::endl;
   if (s.errors) return 2;
   return s.failed ? 1 : 0;
@@ -1765,7 +1774,7 @@ void JudgeResult(const Case& c, const ResultEntry& e, const CheckOptions& opt, C
           derive ? std::vector<double>{} : OutputSumBounds(*b.graph, id, table, kept_value),
           derived.get(), id);
       const Tolerance& tol = judged.tolerance;
-      o.tolerance = tol.Describe() + (judged.fallback.empty() ? "" : " (" + judged.fallback + ")");
+      o.tolerance = judged.Describe();
       o.tol_ulp = tol.ulp;
       // Problems of the given value are the results file's.
       try {
@@ -1846,6 +1855,7 @@ int CommandCheck(const CheckOptions& opt) {
     for (const Case& c : files.back().second.cases) total += InShard(opt.shard, c.name);
   }
   Collector col(false, total);
+  col.summary.tolerances = PolicyName(opt.tolerances);
   const auto add = [&](CaseResult r) { col.Add(std::move(r)); };
   std::map<std::string, bool> known;  // case names of the case files
   for (const auto& [file, f] : files) {
@@ -1911,7 +1921,7 @@ int CommandCheck(const CheckOptions& opt) {
   const Summary& s = col.summary;
   PrintOperatorTable(s);
   PrintSkips(s);
-  PrintSumBound(s);
+  PrintSumBound(s, opt.tolerances);
   std::cout << s.Line() << std::endl;
   if (s.errors) return 2;
   return s.failed ? 1 : 0;

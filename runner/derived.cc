@@ -29,6 +29,13 @@ Tolerance DerivedTolerance() {
 
 }  // namespace
 
+std::string Judgement::Describe() const {
+  if (policy == TolerancePolicy::kDerived && fallback.empty()) {
+    return "derived bounds (per element)";
+  }
+  return tolerance.Describe() + (fallback.empty() ? "" : " (" + fallback + ")");
+}
+
 Judgement OperatorJudgement(TolerancePolicy policy, const Graph& graph, size_t index,
                             size_t output, std::span<const OperandValue* const> inputs,
                             std::span<const OperandValue> outputs) {

@@ -34,6 +34,10 @@ struct Judgement {
   std::string fallback;
   // Derived: 1 for elements where the spec's steps leave the type's range (ErrorModelArgs).
   std::vector<uint8_t> overflow;
+
+  // For reports: "derived bounds (per element)", or the table's tolerance (and, under the
+  // derived policy, why the table judged).
+  std::string Describe() const;
 };
 
 // Operator `index`'s output `output` judged alone on the reference's values of its inputs (the
