@@ -19,6 +19,37 @@
 // time. Input bounds are honoured (every operand is a Bounded). Overflow flags: an element of any
 // output is flagged when a step of its (direction, batch) row up to its time step left the type's
 // range.
+//
+// Carried as intervals alone, a state's error is multiplied by the absolute Jacobian of every
+// step, and bounds grow with the steps (10-65x the output's scale at hidden 4 and 5-6 tanh
+// steps) although the signed products of the Jacobians mostly cancel. So each value also holds
+// its error as a signed first-order combination of independent local errors (affine
+// arithmetic, Signed): value - exact = sum_i c_i eps_i + rho with |eps_i| <= 1, c_i the exact
+// derivative of the value with respect to local error i times that error's bound, |rho| <= own.
+//  - a local error (symbol) is everything a step adds beyond the first-order propagation of its
+//    inputs' errors: its roundings and the primitives' own errors at their stated maximum, the
+//    bounds of the other operands (x, the weights, the biases: input bounds), products of two
+//    errors and the activations' remainders f(x + d) - f(x) - f'(x) d (Remainder). For a step
+//    bounded by an additive interval form (ErrorArith's add and mul, Pre's sums) it is that
+//    bound less the form's first-order part sum |d_k| e_k (Signed::Additive), the form holding
+//    each |d_k| e_k once; for the activations and gru's update it is written out;
+//  - the first-order part is propagated signed: c(y) = sum_k d_k c(x_k), d_k the exact partial
+//    derivatives at the exact values (a gate row's recurrent weights, f'(x), h - n, z, 1 - z,
+//    f, c, i, g, o...). A product of Jacobians is thus summed before its absolute value;
+//  - a value used once (a gate, r * h for resetAfter, tanh(c')) passes its own error on unsigned
+//    (own, scaled by |d|: exact); a value used more than once (the states, r * h, each row of
+//    the new gate) turns it into a new symbol, so that its uses stay correlated;
+//  - |sum_i c_i eps_i + rho| <= sum_i |c_i| + own: each local error at its stated maximum in
+//    the direction of its coefficient's sign, which any legitimate implementation may choose,
+//    so the bound holds for every one of them. It is a bound, not an estimate: the
+//    second-order terms are local errors too. The interval bound being valid as well, each
+//    value's bound is the smaller of the two (never more than the intervals alone), and the
+//    smaller feeds the next steps' magnitudes, remainders and own errors. Where the interval
+//    bound is much the smaller (1.5x), the value restarts from it as one unsigned error.
+// The combinations cost about gates * H^3 * steps^2 per row (H states of 2 H new symbols a
+// step, H terms per gate row): larger operators keep the interval bounds alone (SignedFits).
+// The adverse variants (ops/variants/rnn.cc, emulation-gpu-adverse) attain about half of the
+// bound on the corpus's float16 cases (rnn_test.cc).
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -26,6 +57,8 @@
 #include <initializer_list>
 #include <limits>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "numerics/float16.h"
 #include "ops/error_model_internal.h"
@@ -220,9 +253,11 @@ double Own(const Track& t, Act act, double x) {
 
 // An activation of a bounded input: the exact function's change over the input's interval (both
 // are monotone: its ends) plus the steps' own error at exact inputs, the largest of the
-// interval's ends and middle. Never more than the steps evaluated on the interval, which treat
-// the two uses of exp(2x) in (exp(2x) - 1) / (exp(2x) + 1) as independent.
-Bounded Activate(Track& t, Act act, Bounded x) {
+// interval's ends and middle (`local`: that own error; 0 for relu). Never more than the steps
+// evaluated on the interval, which treat the two uses of exp(2x) in (exp(2x) - 1) / (exp(2x) + 1)
+// as independent.
+Bounded Activate(Track& t, Act act, Bounded x, double& local) {
+  local = 0;
   if (act == Act::kRelu) {
     // max(0, x), exact; over the interval it moves by at most its ends' move (0 below 0).
     if (std::isnan(x.v)) return x;
@@ -234,12 +269,16 @@ Bounded Activate(Track& t, Act act, Bounded x) {
   const Bounded chain = Steps(t.m, act, x);
   const double own = Own(t, act, x.v);
   t.Note();
+  local = std::numeric_limits<double>::infinity();
   if (!std::isfinite(x.v) || !std::isfinite(x.e)) return chain;
-  if (x.e == 0) return {chain.v, std::min(chain.e, own)};
+  if (x.e == 0) {
+    local = std::min(chain.e, own);
+    return {chain.v, local};
+  }
   const auto f = [act](double v) { return act == Act::kSigmoid ? Sigmoid(v) : std::tanh(v); };
   const double fv = f(x.v);
   const double spread = std::max(std::fabs(f(x.v + x.e) - fv), std::fabs(f(x.v - x.e) - fv));
-  const double local = std::max({own, Own(t, act, x.v - x.e), Own(t, act, x.v + x.e)});
+  local = std::max({own, Own(t, act, x.v - x.e), Own(t, act, x.v + x.e)});
   t.Discard();
   return {chain.v, std::min(chain.e, spread + local)};
 }
@@ -248,18 +287,190 @@ Bounded Activate(Track& t, Act act, Bounded x) {
 // For bounded z, h, n (errors a, b, c) the exact change is a (h - n) + z b + (1 - z) c +
 // a (b - c), plus the larger of the two forms' roundings at the exact values; each of the four
 // roundings moves by at most u times its operand's change. Never more than either form
-// evaluated on the intervals (which count z's or n's two uses apart).
-Bounded Update(const ErrorArith& m, Bounded z, Bounded h, Bounded n) {
+// evaluated on the intervals (which count z's or n's two uses apart). `rest`: the bound less its
+// first-order part |h - n| a + |z| b + |1 - z| c.
+Bounded Update(const ErrorArith& m, Bounded z, Bounded h, Bounded n, double& rest) {
   const Bounded spec = m.Add(m.Mul(z, h), m.Mul(n, m.Sub(X(1), z)));
   const Bounded lerp = m.Add(n, m.Mul(z, m.Sub(h, n)));
   const Bounded zx = X(z.v), hx = X(h.v), nx = X(n.v);
   const double own = std::max(m.Add(m.Mul(zx, hx), m.Mul(nx, m.Sub(X(1), zx))).e,
                               m.Add(nx, m.Mul(zx, m.Sub(hx, nx))).e);
-  const double prop = z.e * std::fabs(h.v - n.v) + std::fabs(z.v) * h.e + std::fabs(1 - z.v) * n.e +
-                      z.e * (h.e + n.e);
+  const double first = z.e * std::fabs(h.v - n.v) + std::fabs(z.v) * h.e + std::fabs(1 - z.v) * n.e;
   const double in = z.e + h.e + n.e;
   const double slack = 4 * m.u() * in * (2 + std::fabs(z.v) + std::fabs(h.v) + std::fabs(n.v) + in);
-  return {spec.v, std::min(std::max(spec.e, lerp.e), prop + own + slack)};
+  rest = z.e * (h.e + n.e) + own + slack;
+  return {spec.v, std::min(std::max(spec.e, lerp.e), first + rest)};
+}
+
+// --- The signed first-order model (the header comment) ---
+
+// An error as signed coefficients of the symbols (independent errors in [-1, 1], each
+// coefficient holding its symbol's size) plus `own`, a bound on a part not yet given a symbol:
+// an intermediate with one use passes it on (scaled by the use's |derivative|); a state, used
+// by every gate of the next step, gives it a symbol.
+struct Lin {
+  std::vector<double> c;
+  double own = 0;
+};
+
+// A step's value: its interval bound (b.e, tightened to the signed model's radius) and its
+// error in symbols. Invariant: value - b.v = sum_i l.c[i] eps_i + rho, |eps_i| <= 1,
+// |rho| <= l.own, and |value - b.v| <= b.e.
+struct Val {
+  Bounded b;
+  Lin l;
+};
+
+using Part = std::pair<double, const Val*>;  // a first-order derivative and its input
+
+// The signed model of one (direction, batch) row; off beyond its budget or once a value is not
+// finite (the interval bounds stand alone).
+class Signed {
+ public:
+  explicit Signed(bool on) : on_(on) {}
+  bool on() const { return on_; }
+
+  // y, whose error is sum (d * the part's error) + a remainder bounded by `rest`.
+  Val Make(Bounded y, std::initializer_list<Part> parts, double rest) {
+    Val v{y, {}};
+    if (!(rest >= 0)) on_ = false;  // NaN
+    if (!on_) return v;
+    for (const auto& [d, x] : parts) Axpy(v.l, d, x->l);
+    v.l.own += rest;
+    Tighten(v);
+    return v;
+  }
+  // y bounded by an additive interval form (the primitives of numerics/error_bound.h, Pre): the
+  // form holds sum |d| * (the part's bound) once, plus a bound on everything else (roundings,
+  // products of errors, the other operands' bounds), which is y.e less the first-order sum.
+  Val Additive(Bounded y, std::initializer_list<Part> parts) {
+    double first = 0;
+    for (const auto& [d, x] : parts) first += std::fabs(d) * x->b.e;
+    const double rest = y.e - first;
+    return Make(y, parts, rest < 0 ? 0 : rest);
+  }
+  // A gate's pre-activation `v` (Pre: additive) over states s through the weights r (and the
+  // cell state c through the peephole p).
+  void Through(Val& v, const Bounded* r, std::span<const Val> s, const Val* c = nullptr,
+               const Bounded* p = nullptr) {
+    if (!on_) return;
+    double first = 0;
+    for (size_t k = 0; k < s.size(); ++k) {
+      Axpy(v.l, r[k].v, s[k].l);
+      first += std::fabs(r[k].v) * s[k].b.e;
+    }
+    if (c != nullptr && p != nullptr) {
+      Axpy(v.l, p->v, c->l);
+      first += std::fabs(p->v) * c->b.e;
+    }
+    const double rest = v.b.e - first;
+    if (std::isnan(rest)) on_ = false;
+    v.l.own += rest < 0 ? 0 : rest;
+    Tighten(v);
+  }
+  // Gives v's unassigned part a symbol (v is used more than once).
+  void Symbol(Val& v) {
+    if (!on_ || v.l.own == 0) return;
+    if (!std::isfinite(v.l.own)) {
+      on_ = false;
+      return;
+    }
+    v.l.c.resize(symbols_ + 1, 0.0);
+    v.l.c[symbols_++] = v.l.own;
+    v.l.own = 0;
+  }
+
+ private:
+  void Axpy(Lin& d, double s, const Lin& x) const {
+    if (s == 0) return;
+    if (d.c.size() < x.c.size()) d.c.resize(x.c.size(), 0.0);
+    for (size_t i = 0; i < x.c.size(); ++i) d.c[i] += s * x.c[i];
+    d.own += std::fabs(s) * x.own;
+  }
+  // |sum c_i eps_i + rho| <= sum |c_i| + own: the smaller of it and the interval bound. Where
+  // the interval bound is much the smaller (kReset), the error is that bound, unassigned: the
+  // coefficients' cancellations downstream are then unlikely to recover what they lost.
+  void Tighten(Val& v) {
+    double radius = v.l.own;
+    for (double c : v.l.c) radius += std::fabs(c);
+    if (!std::isfinite(radius) || !std::isfinite(v.b.v) || std::isnan(v.b.e)) {
+      on_ = false;
+      return;
+    }
+    if (radius <= v.b.e) {
+      v.b.e = radius;
+    } else if (radius > kReset * v.b.e) {
+      v.l = Lin{{}, v.b.e};
+    }
+  }
+  static constexpr double kReset = 1.5;
+
+  bool on_;
+  size_t symbols_ = 0;
+};
+
+// The largest |f''| of sigmoid or tanh on [lo, hi]: at the ends or at the extremes of f'' inside
+// (sigmoid: +-ln(2 + sqrt(3)); tanh: +-atanh(1 / sqrt(3))).
+double Curvature(Act act, double lo, double hi) {
+  const bool sigmoid = act == Act::kSigmoid;
+  const auto f2 = [sigmoid](double x) {
+    if (sigmoid) {
+      const double s = Sigmoid(x);
+      return std::fabs(s * (1 - s) * (1 - 2 * s));
+    }
+    const double th = std::tanh(x);
+    return std::fabs(2 * th * (1 - th * th));
+  };
+  const double peak = sigmoid ? 1.3169578969248166 : 0.6584789484624084;
+  double most = std::max(f2(lo), f2(hi));
+  for (double c : {-peak, peak}) {
+    if (lo <= c && c <= hi) most = std::max(most, f2(c));
+  }
+  return most;
+}
+
+// The largest |f(v + d) - f(v) - f'(v) d| over |d| <= e for sigmoid and tanh: f' is even and
+// decreasing in |x|, so the remainder's derivative f'(v + d) - f'(v) vanishes at d = 0 and
+// d = -2v only, and its extremes are at d = +-e and -2v. Computed in double (8 double ULPs of
+// |f(v)| + e added for its cancellation), and never more than Taylor's |f''| / 2 e^2.
+double Remainder(Act act, double v, double e) {
+  const auto f = [act](double x) { return act == Act::kSigmoid ? Sigmoid(x) : std::tanh(x); };
+  const double fv = f(v);
+  const double d1 = act == Act::kSigmoid ? fv * (1 - fv) : 1 - fv * fv;
+  const auto rem = [&](double d) { return std::fabs(f(v + d) - fv - d1 * d); };
+  double most = std::max(rem(e), rem(-e));
+  if (2 * std::fabs(v) <= e) most = std::max(most, rem(-2 * v));
+  most += 0x1p-50 * (std::fabs(fv) + e);
+  return std::min(most, 0.5 * Curvature(act, v - e, v + e) * e * e);
+}
+
+// An activation: f(x + d) - f(x) = f'(x) d + a remainder (relu: its kink; sigmoid and tanh:
+// Remainder), plus the steps' own error.
+Val Activation(Track& t, Signed& sg, Act act, const Val& x) {
+  double local = 0;
+  const Bounded y = Activate(t, act, x.b, local);
+  if (!sg.on()) return {y, {}};
+  const double v = x.b.v, e = x.b.e;
+  double d = 0, rest = 0;
+  if (act == Act::kRelu) {
+    d = v > 0 ? 1 : 0;
+    rest = v > 0 ? std::max(0.0, e - v) : std::max(0.0, v + e);
+  } else {
+    const double fv = act == Act::kSigmoid ? Sigmoid(v) : std::tanh(v);
+    d = act == Act::kSigmoid ? fv * (1 - fv) : 1 - fv * fv;
+    rest = Remainder(act, v, e);
+  }
+  return sg.Make(y, {{d, &x}}, rest + local);
+}
+
+Val Product(const ErrorArith& m, Signed& sg, const Val& a, const Val& b) {
+  return sg.Additive(m.Mul(a.b, b.b), {{b.b.v, &a}, {a.b.v, &b}});
+}
+
+std::vector<Bounded> Intervals(std::span<const Val> v) {
+  std::vector<Bounded> b(v.size());
+  for (size_t i = 0; i < v.size(); ++i) b[i] = v[i].b;
+  return b;
 }
 
 // One direction's operands (the rows of its gates); null where the option is absent.
@@ -273,68 +484,91 @@ struct Params {
 
 const Bounded* Row(const Bounded* v, size_t row) { return v == nullptr ? nullptr : v + row; }
 
-// gruCell (§api-mlgraphbuilder-grucell) for one batch row: x [inputSize], h [H] -> h'.
-std::vector<Bounded> GruCell(Track& t, const RecurrentAttributes& at, const Params& q,
-                             std::span<const Bounded> x, std::span<const Bounded> h) {
+// gruCell (§api-mlgraphbuilder-grucell) for one batch row: x [inputSize], h [H] -> h' (each
+// element given a symbol).
+std::vector<Val> GruCell(Track& t, Signed& sg, const RecurrentAttributes& at, const Params& q,
+                         std::span<const Bounded> x, std::span<const Val> h) {
   const ErrorArith& m = t.m;
   const size_t in = x.size(), hs = h.size();
   const bool zrn = at.gru_layout == MLGruWeightLayout::kZrn;
   const size_t z_row = zrn ? 0 : hs, r_row = zrn ? hs : 0, n_row = 2 * hs;
   const Act gate = at.activations[0], cell = at.activations[1];
-  const auto gate_pre = [&](size_t row, std::span<const Bounded> s) {
-    return Pre(t, {Row(q.b, row), Row(q.rb, row)}, x, q.w + row * in, s, q.r + row * hs);
+  const std::vector<Bounded> hb = Intervals(h);
+  const auto gate_pre = [&](size_t row, std::span<const Val> s, std::span<const Bounded> sb) {
+    const Bounded* rw = q.r + row * hs;
+    Val v{Pre(t, {Row(q.b, row), Row(q.rb, row)}, x, q.w + row * in, sb, rw), {}};
+    sg.Through(v, rw, s);
+    return v;
   };
-  std::vector<Bounded> r(hs), rh(hs), out(hs);
+  std::vector<Val> r(hs), rh(hs), out(hs);
   for (size_t j = 0; j < hs; ++j) {
-    r[j] = Activate(t, gate, gate_pre(r_row + j, h));
-    rh[j] = m.Mul(r[j], h[j]);
+    r[j] = Activation(t, sg, gate, gate_pre(r_row + j, h, hb));
+    if (!at.reset_after) {
+      rh[j] = Product(m, sg, r[j], h[j]);
+      sg.Symbol(rh[j]);  // used by every row of the new gate
+    }
   }
+  const std::vector<Bounded> rhb = Intervals(rh);
   for (size_t j = 0; j < hs; ++j) {
-    const Bounded z = Activate(t, gate, gate_pre(z_row + j, h));
+    const Val z = Activation(t, sg, gate, gate_pre(z_row + j, h, hb));
     const size_t row = n_row + j;
-    Bounded pre;
+    Val pre;
     if (at.reset_after) {
       // b + (x · Wn + r * (rb + h · Rn)); each part also as one sum with its bias.
+      const Bounded* rw = q.r + row * hs;
+      Val hr{Pre(t, {Row(q.rb, row)}, {}, nullptr, hb, rw), {}};
+      sg.Through(hr, rw, h);
       const Bounded xb = Pre(t, {Row(q.b, row)}, x, q.w + row * in, {}, nullptr);
-      const Bounded hb = Pre(t, {Row(q.rb, row)}, {}, nullptr, h, q.r + row * hs);
       const Bounded x_part = Pre(t, {}, x, q.w + row * in, {}, nullptr);
-      const Bounded inner = m.Add(x_part, m.Mul(r[j], hb));
-      pre = q.b != nullptr ? m.Add(q.b[row], inner) : inner;
-      pre = Larger(pre, m.Add(xb, m.Mul(r[j], hb)));
+      const Bounded inner = m.Add(x_part, m.Mul(r[j].b, hr.b));
+      Bounded p = q.b != nullptr ? m.Add(q.b[row], inner) : inner;
+      p = Larger(p, m.Add(xb, m.Mul(r[j].b, hr.b)));
+      pre = sg.Additive(p, {{r[j].b.v, &hr}, {hr.b.v, &r[j]}});
     } else {
       // (b + rb) + (x · Wn + (r * h) · Rn).
-      pre = gate_pre(row, rh);
+      pre = gate_pre(row, rh, rhb);
     }
-    const Bounded n = Activate(t, cell, pre);
-    out[j] = Update(m, z, h[j], n);
+    const Val n = Activation(t, sg, cell, pre);
+    double rest = 0;
+    const Bounded y = Update(m, z.b, h[j].b, n.b, rest);
+    out[j] = sg.Make(y, {{h[j].b.v - n.b.v, &z}, {z.b.v, &h[j]}, {1 - z.b.v, &n}}, rest);
+    sg.Symbol(out[j]);
   }
   return out;
 }
 
 // lstmCell (§api-mlgraphbuilder-lstmcell) for one batch row: x [inputSize], h, c [H] -> h', c'.
 // The peepholes use the incoming cell state and are packed i, o, f (as ops/rnn.cc).
-void LstmCell(Track& t, const RecurrentAttributes& at, const Params& q, std::span<const Bounded> x,
-              std::span<const Bounded> h, std::span<const Bounded> c, std::vector<Bounded>& h_out,
-              std::vector<Bounded>& c_out) {
+void LstmCell(Track& t, Signed& sg, const RecurrentAttributes& at, const Params& q,
+              std::span<const Bounded> x, std::span<const Val> h, std::span<const Val> c,
+              std::vector<Val>& h_out, std::vector<Val>& c_out) {
   const ErrorArith& m = t.m;
   const size_t in = x.size(), hs = h.size();
   const bool iofg = at.lstm_layout == MLLstmWeightLayout::kIofg;
   const size_t i_row = 0, o_row = iofg ? hs : 3 * hs, f_row = iofg ? 2 * hs : hs,
                g_row = iofg ? 3 * hs : 2 * hs;
   const Act gate = at.activations[0], cell = at.activations[1], filter = at.activations[2];
-  h_out.resize(hs);
-  c_out.resize(hs);
+  const std::vector<Bounded> hb = Intervals(h);
+  h_out.assign(hs, {});
+  c_out.assign(hs, {});
   for (size_t j = 0; j < hs; ++j) {
     const auto pre = [&](size_t row, const Bounded* peep) {
-      return Pre(t, {Row(q.b, row), Row(q.rb, row)}, x, q.w + row * in, h, q.r + row * hs,
-                 peep != nullptr ? &c[j] : nullptr, peep);
+      const Bounded* rw = q.r + row * hs;
+      Val v{Pre(t, {Row(q.b, row), Row(q.rb, row)}, x, q.w + row * in, hb, rw,
+                peep != nullptr ? &c[j].b : nullptr, peep),
+            {}};
+      sg.Through(v, rw, h, &c[j], peep);
+      return v;
     };
-    const Bounded i = Activate(t, gate, pre(i_row + j, Row(q.p, j)));
-    const Bounded f = Activate(t, gate, pre(f_row + j, Row(q.p, 2 * hs + j)));
-    const Bounded g = Activate(t, cell, pre(g_row + j, nullptr));
-    const Bounded o = Activate(t, gate, pre(o_row + j, Row(q.p, hs + j)));
-    c_out[j] = m.Add(m.Mul(f, c[j]), m.Mul(i, g));
-    h_out[j] = m.Mul(o, Activate(t, filter, c_out[j]));
+    const Val i = Activation(t, sg, gate, pre(i_row + j, Row(q.p, j)));
+    const Val f = Activation(t, sg, gate, pre(f_row + j, Row(q.p, 2 * hs + j)));
+    const Val g = Activation(t, sg, cell, pre(g_row + j, nullptr));
+    const Val o = Activation(t, sg, gate, pre(o_row + j, Row(q.p, hs + j)));
+    const Bounded ct = m.Add(m.Mul(f.b, c[j].b), m.Mul(i.b, g.b));
+    c_out[j] = sg.Additive(ct, {{c[j].b.v, &f}, {f.b.v, &c[j]}, {g.b.v, &i}, {i.b.v, &g}});
+    sg.Symbol(c_out[j]);  // carried, and used by h'
+    h_out[j] = Product(m, sg, o, Activation(t, sg, filter, c_out[j]));
+    sg.Symbol(h_out[j]);
   }
 }
 
@@ -353,11 +587,27 @@ const Bounded* At(const std::vector<Bounded>& v, size_t offset) {
   return v.empty() ? nullptr : v.data() + offset;
 }
 
-// `count` elements of `init` from `offset`, or zeros (exact) when the option is absent.
-std::vector<Bounded> State(const std::vector<Bounded>& init, size_t offset, size_t count) {
-  if (init.empty()) return std::vector<Bounded>(count, X(0));
-  return {init.begin() + static_cast<std::ptrdiff_t>(offset),
-          init.begin() + static_cast<std::ptrdiff_t>(offset + count)};
+// `count` elements of `init` from `offset`, or zeros (exact) when the option is absent; each
+// bounded element's error is a symbol.
+std::vector<Val> State(Signed& sg, const std::vector<Bounded>& init, size_t offset, size_t count) {
+  std::vector<Val> s(count, Val{X(0), {}});
+  if (init.empty()) return s;
+  for (size_t j = 0; j < count; ++j) {
+    s[j].b = init[offset + j];
+    s[j].l.own = s[j].b.e;
+    sg.Symbol(s[j]);
+  }
+  return s;
+}
+
+// The signed model's work, at most gates * H^3 * steps^2 multiply-adds a (direction, batch) row
+// (each gate row combines H states' coefficients over the up to 2 H symbols a step adds; about
+// 0.5 s for a gru, 1 s for an lstm at the limit: hidden 128 and 26-30 steps), and its memory,
+// H states of 2 H (steps + 1) coefficients: larger operators keep the interval bounds alone.
+bool SignedFits(size_t gates, size_t hs, size_t steps, size_t rows) {
+  const double h = static_cast<double>(hs), t = static_cast<double>(steps);
+  const double work = static_cast<double>(gates) * h * h * h * t * t * static_cast<double>(rows);
+  return work <= 6e9 && h * 2 * h * (t + 1) <= 0x1p21;
 }
 
 }  // namespace
@@ -399,7 +649,8 @@ std::optional<Bounds> RnnBounds(const ErrorModelArgs& a) {
     out[k][index] = m.Judge(v, ref[k][index]);
     flags[k][index] = flagged ? 1 : 0;
   };
-  std::vector<Bounded> h_next, c_next;
+  const bool signed_on = SignedFits(gates, hs, steps, dirs * batch);
+  std::vector<Val> h_next, c_next;
   for (size_t dir = 0; dir < dirs; ++dir) {
     const bool reverse =
         dir == 1 || (!cell && at->direction == MLRecurrentNetworkDirection::kBackward);
@@ -407,29 +658,30 @@ std::optional<Bounds> RnnBounds(const ErrorModelArgs& a) {
                    At(b, dir * gates * hs), At(rb, dir * gates * hs), At(p, dir * 3 * hs)};
     for (size_t n = 0; n < batch; ++n) {
       const size_t state = (dir * batch + n) * hs;
-      std::vector<Bounded> h = State(h0, state, hs), c = State(c0, state, hs);
+      Signed sg(signed_on);
+      std::vector<Val> h = State(sg, h0, state, hs), c = State(sg, c0, state, hs);
       m.TakeOverflow();
       Track track{m, a.graph.operand(node.outputs[0]).desc.dataType};
       for (size_t step = 0; step < steps; ++step) {
         const size_t t = reverse ? steps - step - 1 : step;
         const std::span<const Bounded> xt(x.data() + (t * batch + n) * in, in);
         if (lstm) {
-          LstmCell(track, *at, q, xt, h, c, h_next, c_next);
+          LstmCell(track, sg, *at, q, xt, h, c, h_next, c_next);
           c.swap(c_next);
           h.swap(h_next);
         } else {
-          h = GruCell(track, *at, q, xt, h);
+          h = GruCell(track, sg, *at, q, xt, h);
         }
         track.Note();
         if (seq < n_out) {
           for (size_t j = 0; j < hs; ++j) {
-            put(seq, ((t * dirs + dir) * batch + n) * hs + j, h[j], track.overflow);
+            put(seq, ((t * dirs + dir) * batch + n) * hs + j, h[j].b, track.overflow);
           }
         }
       }
       for (size_t j = 0; j < hs; ++j) {
-        put(0, state + j, h[j], track.overflow);
-        if (lstm) put(1, state + j, c[j], track.overflow);
+        put(0, state + j, h[j].b, track.overflow);
+        if (lstm) put(1, state + j, c[j].b, track.overflow);
       }
     }
   }

@@ -10,19 +10,27 @@
 //    accuracy, upwards / downwards (elementwise_internal.h);
 //  - "fused-kernel": each gate one fma sum over [x, h] x [W, R] from the biases (a kernel that
 //    concatenates the matrices), gru's update as n + z * (h - n) (PyTorch's fused gru cell),
-//    lstm's cell state as fma(f, c, i * g).
+//    lstm's cell state as fma(f, c, i * g);
+//  - "emulation-gpu-adverse", "emulation-gpu-sinh-cosh-adverse": the emulation in the operand
+//    type whose every exp and division errs, call by call, at the side of its stated accuracy
+//    that moves the output element furthest from the exact value (first-order sensitivities
+//    from probe runs, Steer); tanh from exp(2x) or as sinh / cosh. They show how much of the
+//    derived bound (ops/rnn_error.cc) is attainable.
 // Mutants (double arithmetic, rounded once per output): gates swapped (z and r; i and f), the
 // recurrent weight ignored, the bias ignored, resetAfter inverted, sigmoid for the candidate's
 // tanh (gru's new gate, lstm's cell gate), the state not carried (every step from the initial
 // state).
 #include "ops/rnn.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <utility>
 
 #include "numerics/cast.h"
+#include "numerics/error_bound.h"
 #include "numerics/float16.h"
 #include "ops/variants/elementwise_internal.h"
 #include "ops/variants/sums_internal.h"
@@ -32,15 +40,33 @@ namespace {
 
 using Act = MLRecurrentNetworkActivation;
 using elementwise_variants::Arith;
+using elementwise_variants::AtBound;
 using elementwise_variants::Format;
+using elementwise_variants::FormatOf;
 using elementwise_variants::Primitive;
+using elementwise_variants::UlpOf;
 using sums::Acc;
+
+// The primitives of an adverse run ("emulation-gpu-adverse"): call k (exp, a division) errs by
+// its full stated accuracy in the operand type (ErrorArith::Accuracy: exp 3 + 2|x| ULP, float16
+// 1 + 2|x|; division 2.5 ULP) in direction signs[k] (0: correctly rounded), the ULPs WGSL's of
+// the exact result (adverse.cc's rules: results below the normal range and divisors outside the
+// stated range correctly rounded, exp >= 0, tanh in [-1, 1]). A probe run (double arithmetic)
+// moves call `probe` alone by its bound upwards: the outputs' sensitivities to it.
+struct Steer {
+  DataType type = DataType::kFloat32;
+  bool sinh_cosh = false;  // tanh as (exp(x) - exp(-x)) / (exp(x) + exp(-x)), else from exp(2x)
+  std::vector<int8_t> signs;
+  size_t probe = SIZE_MAX;
+  size_t calls = 0;
+};
 
 // How an alternative evaluates the steps.
 struct Plan {
-  Arith a;             // working format and primitives (kFloat64: the mutants)
-  bool fma = false;    // products fused into the sums
-  bool fused = false;  // "fused-kernel"
+  Arith a;                 // working format and primitives (kFloat64: the mutants)
+  bool fma = false;        // products fused into the sums
+  bool fused = false;      // "fused-kernel"
+  Steer* steer = nullptr;  // the adverse variants' primitives
 };
 
 struct Mutation {
@@ -68,14 +94,64 @@ double Dot(const Plan& p, double acc, std::span<const double> x, const double* w
   return acc;
 }
 
+// A steered primitive call whose exact result is `exact` and stated bound `bound` (absolute).
+double Steered(const Plan& pl, double exact, double bound) {
+  Steer& s = *pl.steer;
+  const size_t k = s.calls++;
+  if (pl.a.format == Format::kFloat64) {
+    return k == s.probe && std::isfinite(bound) && std::isfinite(exact) ? exact + bound : exact;
+  }
+  const int dir = k < s.signs.size() ? s.signs[k] : 0;
+  const double min_normal = pl.a.format == Format::kFloat16 ? 0x1p-14 : 0x1p-126;
+  if (dir == 0 || !std::isfinite(exact) || std::fabs(exact) < min_normal) return pl.a.R(exact);
+  return AtBound(exact, bound, dir, pl.a.format);
+}
+
+double SteeredExp(const Plan& pl, double x) {
+  const double exact = std::exp(x);
+  const FunctionAccuracy acc = ErrorArith::Accuracy(pl.steer->type, "exp");
+  const double ulps = acc.ulp + acc.ulp_per_x * std::fabs(x);
+  return std::max(0.0, Steered(pl, exact, ulps * UlpOf(exact, FormatOf(pl.steer->type))));
+}
+
+double SteeredDiv(const Plan& pl, double a, double b) {
+  const double q = a / b;
+  const bool half = pl.steer->type == DataType::kFloat16;
+  const double range = half ? 0x1p14 : 0x1p126, m = std::fabs(b);
+  const double ulps = m >= 1 / range && m <= range ? 2.5 : 0;  // correctly rounded outside
+  return Steered(pl, q, ulps * UlpOf(q, FormatOf(pl.steer->type)));
+}
+
+// tanh from exp(2x) (the spec's emulation) or as sinh / cosh (Vulkan's inherited tanh), every
+// call made whatever the values (the calls' order is the same in every run); +-1 where an exp
+// overflows.
+double SteeredTanh(const Plan& pl, double x) {
+  const Arith& a = pl.a;
+  if (pl.steer->sinh_cosh) {
+    const double ep = SteeredExp(pl, x), em = SteeredExp(pl, -x);
+    const double q = SteeredDiv(pl, a.Sub(ep, em), a.Add(ep, em));
+    if (std::isnan(x)) return x;
+    if (std::isinf(ep) || std::isinf(em)) return std::copysign(1.0, x);
+    return std::clamp(q, -1.0, 1.0);
+  }
+  const double e = SteeredExp(pl, a.Mul(2, x));
+  const double q = SteeredDiv(pl, a.Sub(e, 1), a.Add(e, 1));
+  if (std::isnan(x)) return x;
+  if (std::isinf(e)) return 1;
+  return std::clamp(q, -1.0, 1.0);
+}
+
 // The activations as the spec's operators: sigmoid 1 / (1 + exp(-x)), tanh the primitive.
-double Activate(const Arith& a, Act act, double v) {
+double Activate(const Plan& pl, Act act, double v) {
+  const Arith& a = pl.a;
   switch (act) {
     case Act::kRelu:
       return std::isnan(v) ? v : (v > 0 ? v : 0.0);
     case Act::kSigmoid:
+      if (pl.steer != nullptr) return SteeredDiv(pl, 1, a.Add(SteeredExp(pl, -v), 1));
       return a.Div(1, a.Add(a.Exp(-v), 1));
     case Act::kTanh:
+      if (pl.steer != nullptr) return SteeredTanh(pl, v);
       return a.Fn(Primitive::kTanh, v);
   }
   return v;
@@ -126,11 +202,11 @@ std::vector<double> GruCell(const Plan& pl, const RecurrentAttributes& at, const
   const bool reset_after = at.reset_after != mu.invert_reset_after;
   std::vector<double> r(hs), rh(hs), out(hs);
   for (size_t j = 0; j < hs; ++j) {
-    r[j] = Activate(a, gate, Pre(pl, q, r_row + j, x, h));
+    r[j] = Activate(pl, gate, Pre(pl, q, r_row + j, x, h));
     rh[j] = a.Mul(r[j], h[j]);
   }
   for (size_t j = 0; j < hs; ++j) {
-    const double z = Activate(a, gate, Pre(pl, q, z_row + j, x, h));
+    const double z = Activate(pl, gate, Pre(pl, q, z_row + j, x, h));
     const size_t row = 2 * hs + j;
     double pre;
     if (!reset_after) {
@@ -144,7 +220,7 @@ std::vector<double> GruCell(const Plan& pl, const RecurrentAttributes& at, const
       const double hb = a.Add(B(q.rb, row), Dot(pl, -0.0, h, q.r + row * hs));
       pre = a.Add(B(q.b, row), a.Add(Dot(pl, -0.0, x, q.w + row * q.in), a.Mul(r[j], hb)));
     }
-    const double n = Activate(a, cell, pre);
+    const double n = Activate(pl, cell, pre);
     if (!pl.fused) {
       out[j] = a.Add(a.Mul(z, h[j]), a.Mul(n, a.Sub(1, z)));
     } else {
@@ -176,14 +252,14 @@ void LstmCell(const Plan& pl, const RecurrentAttributes& at, const Mutation& mu,
   for (size_t j = 0; j < hs; ++j) {
     const double* cj = &c[j];
     const auto peep = [&](size_t k) { return q.p == nullptr ? nullptr : q.p + k + j; };
-    const double i = Activate(a, gate, Pre(pl, q, i_row + j, x, h, cj, peep(pi)));
-    const double f = Activate(a, gate, Pre(pl, q, f_row + j, x, h, cj, peep(pf)));
-    const double g = Activate(a, cell, Pre(pl, q, g_row + j, x, h));
-    const double o = Activate(a, gate, Pre(pl, q, o_row + j, x, h, cj, peep(po)));
+    const double i = Activate(pl, gate, Pre(pl, q, i_row + j, x, h, cj, peep(pi)));
+    const double f = Activate(pl, gate, Pre(pl, q, f_row + j, x, h, cj, peep(pf)));
+    const double g = Activate(pl, cell, Pre(pl, q, g_row + j, x, h));
+    const double o = Activate(pl, gate, Pre(pl, q, o_row + j, x, h, cj, peep(po)));
     const double ct =
         pl.fused && pl.fma ? Fma(a, f, c[j], a.Mul(i, g)) : a.Add(a.Mul(f, c[j]), a.Mul(i, g));
     c_out[j] = ct;
-    h_out[j] = a.Mul(o, Activate(a, filter, ct));
+    h_out[j] = a.Mul(o, Activate(pl, filter, ct));
   }
 }
 
@@ -324,6 +400,97 @@ Alternative MakeRnn(const std::string& op, std::string name, bool legitimate, st
   return alt;
 }
 
+// The outputs' elements in one list (output by output).
+std::vector<double> Flat(const Outputs& v) {
+  std::vector<double> f;
+  for (const std::vector<double>& o : v) f.insert(f.end(), o.begin(), o.end());
+  return f;
+}
+
+// An adverse variant (Steer): for each output element, the sensitivities of that element to
+// every primitive call (probe runs in double) give the directions that move it furthest from
+// the exact value, upwards or downwards; of the two runs in the operand type (and the correctly
+// rounded one) the farther is kept for that element. Every run is a legitimate evaluation; the
+// bounds being per element, each element shows what a legitimate run attains there.
+Alternative MakeAdverse(const std::string& op, std::string name, std::string what, bool sinh_cosh) {
+  Alternative alt;
+  alt.op = op;
+  alt.name = std::move(name);
+  alt.legitimate = true;
+  alt.what = std::move(what);
+  alt.compute =
+      [op, sinh_cosh](
+          const Graph& graph, size_t index,
+          std::span<const OperandValue* const> inputs) -> std::optional<std::vector<Tensor>> {
+    const OperatorNode& node = graph.operators()[index];
+    const auto* at = node.Attributes<RecurrentAttributes>();
+    if (node.op != op || at == nullptr) return std::nullopt;
+    const DataType type = graph.operand(node.outputs[0]).desc.dataType;
+    if (type != DataType::kFloat16 && type != DataType::kFloat32) return std::nullopt;
+    Steer steer{type, sinh_cosh, {}, SIZE_MAX, 0};
+    const Plan exact{Arith{Format::kFloat64, 0}, false, false, &steer};
+    const std::optional<Outputs> base = Run(*at, exact, {}, inputs);
+    if (!base || base->size() != node.outputs.size()) return std::nullopt;
+    const std::vector<double> want = Flat(*base);
+    const size_t calls = steer.calls, n = want.size();
+    // Work: calls + 2 n + 1 runs of at most steps * 2 directions * batch * 4 gates * H *
+    // (H + inputSize + 4) operations each.
+    const auto real = [](size_t v) { return static_cast<double>(v); };
+    const double run = real(at->cell ? 1 : at->steps) * 8 * real(at->batch) *
+                       real(at->hidden_size) * (real(at->hidden_size) + real(at->input_size) + 4);
+    if (static_cast<double>(calls + 2 * n + 1) * run > 5e7) return std::nullopt;
+    std::vector<double> sens(calls * n);
+    for (size_t c = 0; c < calls; ++c) {
+      steer.calls = 0;
+      steer.probe = c;
+      const std::optional<Outputs> v = Run(*at, exact, {}, inputs);
+      if (!v) return std::nullopt;
+      const std::vector<double> f = Flat(*v);
+      for (size_t e = 0; e < n; ++e) sens[c * n + e] = f[e] - want[e];
+    }
+    steer.probe = SIZE_MAX;
+    const Plan plan{Arith{FormatOf(type), 0}, false, false, &steer};
+    steer.calls = 0;
+    steer.signs.assign(calls, 0);
+    const std::optional<Outputs> nearest = Run(*at, plan, {}, inputs);
+    if (!nearest) return std::nullopt;
+    std::vector<double> worst = Flat(*nearest);
+    for (size_t e = 0; e < n; ++e) {
+      for (const int dir : {1, -1}) {
+        for (size_t c = 0; c < calls; ++c) {
+          const double d = sens[c * n + e];
+          steer.signs[c] = static_cast<int8_t>(d > 0 ? dir : (d < 0 ? -dir : 0));
+        }
+        steer.calls = 0;
+        const std::optional<Outputs> v = Run(*at, plan, {}, inputs);
+        if (!v) return std::nullopt;
+        const double got = Flat(*v)[e];
+        if (std::isfinite(got) && (!std::isfinite(worst[e]) ||
+                                   std::fabs(got - want[e]) > std::fabs(worst[e] - want[e]))) {
+          worst[e] = got;
+        }
+      }
+    }
+    std::vector<Tensor> out;
+    size_t e = 0;
+    for (size_t k = 0; k < base->size(); ++k) {
+      const OperandDescriptor& desc = graph.operand(node.outputs[k]).desc;
+      if ((*base)[k].size() != desc.ElementCount()) return std::nullopt;
+      Tensor t = Tensor::Allocate(desc.dataType, desc.shape);
+      for (size_t i = 0; i < (*base)[k].size(); ++i, ++e) {
+        if (desc.dataType == DataType::kFloat16) {
+          t.base<Float16>()[i] = RoundTo<Float16>(worst[e]);
+        } else {
+          t.base<float>()[i] = RoundTo<float>(worst[e]);
+        }
+      }
+      out.push_back(std::move(t));
+    }
+    return out;
+  };
+  return alt;
+}
+
 }  // namespace
 
 void AddRnnAlternatives(std::vector<Alternative>& out) {
@@ -349,6 +516,17 @@ void AddRnnAlternatives(std::vector<Alternative>& out) {
                                 (gpu > 0 ? "+" : "-") + "their stated accuracy",
                             Acc::kOperand, gpu, false, false, {}));
     }
+    out.push_back(MakeAdverse(
+        op, "emulation-gpu-adverse",
+        "the spec's emulation in the operand type, tanh from exp(2x); each exp (3 + 2|x| ULP, "
+        "float16 1 + 2|x|) and division (2.5 ULP) at the side of its bound that moves the element "
+        "furthest, by its first-order sensitivity",
+        false));
+    out.push_back(MakeAdverse(
+        op, "emulation-gpu-sinh-cosh-adverse",
+        "emulation-gpu-adverse with tanh as (exp(x) - exp(-x)) / (exp(x) + exp(-x)) (Vulkan's "
+        "inherited tanh)",
+        true));
     const auto mutant = [&](std::string name, std::string what, Mutation mu) {
       out.push_back(
           MakeRnn(op, std::move(name), false, std::move(what), Acc::kExact, 0, false, false, mu));
