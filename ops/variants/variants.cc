@@ -37,7 +37,7 @@ Alternative OutputMutant(
     std::function<std::optional<std::vector<double>>(const std::vector<double>&, const Shape&)>
         f) {
   Alternative a;
-  a.op = "*";
+  a.op = std::nullopt;
   a.name = std::move(name);
   a.legitimate = false;
   a.what = std::move(what);
@@ -116,10 +116,10 @@ const std::vector<Alternative>& AllAlternatives() {
   return all;
 }
 
-std::vector<const Alternative*> AlternativesFor(std::string_view op) {
+std::vector<const Alternative*> AlternativesFor(OpId op) {
   std::vector<const Alternative*> r;
   for (const Alternative& a : AllAlternatives()) {
-    if (a.op == op || a.op == "*") r.push_back(&a);
+    if (!a.op || *a.op == op) r.push_back(&a);
   }
   return r;
 }
