@@ -189,37 +189,54 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
   const OperatorNode& node = graph.operators()[index];
   LayoutParams p;
   bool found = true;  // reshape, expand and tile need none: the descriptors say everything
-  if (node.op == OpId::transpose) {
-    const auto* a = node.Attributes<TransposeAttributes>();
-    if ((found = a != nullptr)) p.permutation = a->permutation;
-  } else if (node.op == OpId::slice) {
-    const auto* a = node.Attributes<SliceAttributes>();
-    if ((found = a != nullptr)) {
-      p.starts = a->starts;
-      p.steps = a->strides;
+  switch (node.op) {
+    case OpId::transpose: {
+      const auto* a = node.Attributes<TransposeAttributes>();
+      if ((found = a != nullptr)) p.permutation = a->permutation;
+      break;
     }
-  } else if (node.op == OpId::reverse) {
-    const auto* a = node.Attributes<ReverseAttributes>();
-    if ((found = a != nullptr)) p.axes = a->axes;
-  } else if (node.op == OpId::split) {
-    const auto* a = node.Attributes<SplitAttributes>();
-    if ((found = a != nullptr)) p.axis = a->axis;
-  } else if (node.op == OpId::concat) {
-    const auto* a = node.Attributes<ConcatAttributes>();
-    if ((found = a != nullptr)) p.axis = a->axis;
-  } else if (node.op == OpId::pad) {
-    const auto* a = node.Attributes<PadAttributes>();
-    if ((found = a != nullptr)) {
-      p.beginningPadding = a->beginningPadding;
-      p.mode = a->mode;
-      p.value = a->value;
+    case OpId::slice: {
+      const auto* a = node.Attributes<SliceAttributes>();
+      if ((found = a != nullptr)) {
+        p.starts = a->starts;
+        p.steps = a->strides;
+      }
+      break;
     }
-  } else if (node.op == OpId::triangular) {
-    const auto* a = node.Attributes<TriangularAttributes>();
-    if ((found = a != nullptr)) {
-      p.upper = a->upper;
-      p.diagonal = a->diagonal;
+    case OpId::reverse: {
+      const auto* a = node.Attributes<ReverseAttributes>();
+      if ((found = a != nullptr)) p.axes = a->axes;
+      break;
     }
+    case OpId::split: {
+      const auto* a = node.Attributes<SplitAttributes>();
+      if ((found = a != nullptr)) p.axis = a->axis;
+      break;
+    }
+    case OpId::concat: {
+      const auto* a = node.Attributes<ConcatAttributes>();
+      if ((found = a != nullptr)) p.axis = a->axis;
+      break;
+    }
+    case OpId::pad: {
+      const auto* a = node.Attributes<PadAttributes>();
+      if ((found = a != nullptr)) {
+        p.beginningPadding = a->beginningPadding;
+        p.mode = a->mode;
+        p.value = a->value;
+      }
+      break;
+    }
+    case OpId::triangular: {
+      const auto* a = node.Attributes<TriangularAttributes>();
+      if ((found = a != nullptr)) {
+        p.upper = a->upper;
+        p.diagonal = a->diagonal;
+      }
+      break;
+    }
+    default:
+      break;
   }
   if (!found) {
     why = std::string(OpName(node.op)) + " node without attributes";
