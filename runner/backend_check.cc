@@ -2,6 +2,7 @@
 
 #include "ops/tolerance_table.h"
 #include "ref/error.h"
+#include "runner/derived.h"
 #include "runner/sum_bound.h"
 
 namespace nnref {
@@ -21,6 +22,12 @@ Tolerance OperatorTolerance(const Graph& graph, size_t index, size_t output) {
 BackendCheck CheckAgainstReference(const Graph& graph, const BackendGraph& kernels,
                                    const std::map<std::string, Tensor>& inputs,
                                    size_t max_reported) {
+  return CheckAgainstReference(graph, kernels, inputs, max_reported, TolerancePolicy::kWpt);
+}
+
+BackendCheck CheckAgainstReference(const Graph& graph, const BackendGraph& kernels,
+                                   const std::map<std::string, Tensor>& inputs,
+                                   size_t max_reported, TolerancePolicy policy) {
   BackendCheck check;
   graph.Compute(inputs,
                 [&](OperandId id, const OperandValue& v) { check.reference[id.value] = v; });
@@ -38,8 +45,12 @@ BackendCheck CheckAgainstReference(const Graph& graph, const BackendGraph& kerne
       oc.label = node.label;
       oc.output = k;
       oc.operand = node.outputs[k];
-      const Tolerance tol = OperatorTolerance(graph, index, k);
-      oc.tolerance = tol.Describe();
+      std::vector<OperandValue> ref_out;
+      for (OperandId out : node.outputs) ref_out.push_back(check.reference.at(out.value));
+      const Judgement judged = OperatorJudgement(policy, graph, index, k, in, ref_out);
+      const Tolerance& tol = judged.tolerance;
+      oc.tolerance =
+          judged.Describe();
       const Tensor& data = got.at(k).data;
       if (data.dtype() != want.data.dtype() || data.shape() != want.data.shape()) {
         oc.cmp.shape_ok = false;
@@ -47,12 +58,10 @@ BackendCheck CheckAgainstReference(const Graph& graph, const BackendGraph& kerne
             "the backend gives " + OperandDescriptor{data.dtype(), data.shape()}.ToString() +
             " instead of " + OperandDescriptor{want.data.dtype(), want.data.shape()}.ToString();
       } else {
-        // Sums judged by their terms too (runner/sum_bound.h): the operator's own row, on the
-        // reference's inputs.
-        const std::vector<double> bounds =
-            k == 0 ? OperatorSumBounds(graph, index, in, tol.ulp) : std::vector<double>{};
+        // Sums judged by their terms too (wpt: runner/sum_bound.h, the operator's own row on the
+        // reference's inputs) or the derived bounds.
         oc.cmp = CompareTensors(want.data, data, want.latitude, tol, max_reported,
-                                want.one_of.get(), ReferenceSide::kExpected, bounds);
+                                want.one_of.get(), ReferenceSide::kExpected, judged.bounds);
       }
       if (!oc.cmp.passed() && !check.first_divergence) {
         check.first_divergence = check.operators.size();

@@ -38,6 +38,12 @@ struct BackendCheck {
 };
 
 // `kernels` holds one backend kernel per operator of `graph`.
+// `policy` (runner/derived.h): the operators' table rows with their sum bounds (wpt) or their
+// derived bounds.
+enum class TolerancePolicy : uint8_t;
+BackendCheck CheckAgainstReference(const Graph& graph, const BackendGraph& kernels,
+                                   const std::map<std::string, Tensor>& inputs,
+                                   size_t max_reported, TolerancePolicy policy);
 BackendCheck CheckAgainstReference(const Graph& graph, const BackendGraph& kernels,
                                    const std::map<std::string, Tensor>& inputs,
                                    size_t max_reported = 5);

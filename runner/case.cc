@@ -1,5 +1,6 @@
 #include "runner/case.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <set>
@@ -282,5 +283,28 @@ void DecodeCases(CaseFile& f) {
 }
 
 }  // namespace
+
+// Case files named on the command line: files as given, directories searched for *.json.
+std::vector<std::string> CollectFiles(const std::vector<std::string>& paths) {
+  std::vector<std::string> files;
+  for (const std::string& p : paths) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(p, ec)) {
+      std::vector<std::string> found;
+      for (const auto& e : std::filesystem::recursive_directory_iterator(p, ec)) {
+        // A folder with a graph.nnef is an NNEF case (`nnref nnef --case`), not WebNN cases.
+        if (e.is_regular_file() && e.path().extension() == ".json" &&
+            !std::filesystem::exists(e.path().parent_path() / "graph.nnef", ec)) {
+          found.push_back(e.path().string());
+        }
+      }
+      std::sort(found.begin(), found.end());
+      files.insert(files.end(), found.begin(), found.end());
+    } else {
+      files.push_back(p);
+    }
+  }
+  return files;
+}
 
 }  // namespace nnref

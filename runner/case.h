@@ -62,6 +62,10 @@ struct CaseFile {
   std::vector<std::tuple<size_t, std::string, std::string>> broken;
 };
 
+// Case files named on the command line: files as given, directories searched for *.json (a
+// folder with a graph.nnef is an NNEF case and is left out).
+std::vector<std::string> CollectFiles(const std::vector<std::string>& paths);
+
 // Loads and decodes a case file. A malformed file throws InputError; a malformed case is listed in
 // `broken` so the rest of the file still runs.
 CaseFile LoadCaseFile(const std::string& path);

@@ -32,6 +32,7 @@
 #include "runner/execute.h"
 #include "runner/fault_injection.h"
 #include "runner/json.h"
+#include "runner/derived.h"
 #include "runner/sum_bound.h"
 #include "runner/timeline.h"
 
@@ -191,6 +192,7 @@ struct Summary {
   std::map<std::string, OperatorRow> operators;  // per-operator table
   // Output elements that passed by the sum bound alone, and the passing cases that needed it.
   uint64_t sum_bound_elements = 0, sum_bound_cases = 0;
+  std::string tolerances = "wpt";  // the policy that judged (--tolerances)
   void Add(const CaseResult& r) {
     Add(r.verdict);
     uint64_t by_bound = 0;
@@ -261,29 +263,6 @@ struct Summary {
     return s;
   }
 };
-
-// Case files named on the command line: files as given, directories searched for *.json.
-std::vector<std::string> CollectFiles(const std::vector<std::string>& paths) {
-  std::vector<std::string> files;
-  for (const std::string& p : paths) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(p, ec)) {
-      std::vector<std::string> found;
-      for (const auto& e : std::filesystem::recursive_directory_iterator(p, ec)) {
-        // A folder with a graph.nnef is an NNEF case (`nnref nnef --case`), not WebNN cases.
-        if (e.is_regular_file() && e.path().extension() == ".json" &&
-            !std::filesystem::exists(e.path().parent_path() / "graph.nnef", ec)) {
-          found.push_back(e.path().string());
-        }
-      }
-      std::sort(found.begin(), found.end());
-      files.insert(files.end(), found.begin(), found.end());
-    } else {
-      files.push_back(p);
-    }
-  }
-  return files;
-}
 
 Value Num(double d) {
   Number n;
@@ -441,7 +420,8 @@ void WriteReportValues(const std::string& path, const Summary& s, std::vector<Va
       {"failed", Num(static_cast<double>(s.failed))},
       {"errors", Num(static_cast<double>(s.errors))},
       {"skipped", Num(static_cast<double>(s.skipped))},
-      {"skippedByReason", Value::Object(std::move(reasons))}};
+      {"skippedByReason", Value::Object(std::move(reasons))},
+      {"tolerances", Value::Str(s.tolerances)}};
   if (!missing.empty()) summary.emplace_back("backendMissing", Value::Object(std::move(missing)));
   if (s.sum_bound_elements) {
     summary.emplace_back("sumBoundElements", Num(static_cast<double>(s.sum_bound_elements)));
@@ -470,7 +450,7 @@ std::string MismatchLines(const Comparison& c) {
     }
     std::string detail = buf;
     if (m.sum_bound > 0) {
-      std::snprintf(buf, sizeof buf, ", sum bound %.6g", m.sum_bound);
+      std::snprintf(buf, sizeof buf, ", bound %.6g", m.sum_bound);
       detail += buf;
     }
     s += "      at " + m.coordinates + " (index " + std::to_string(m.index) + "): expected " +
@@ -508,6 +488,7 @@ CaseResult RunTimelineCase(const Case& c, const BuilderLimits& limits, bool exac
 struct Engine {
   std::shared_ptr<const Backend> backend;
   bool against_reference = false;
+  TolerancePolicy policy = TolerancePolicy::kWpt;  // --tolerances
   size_t max_mismatches = 5;  // mismatch samples kept per output (--max-mismatches)
   std::string dump;           // --dump DIR
 };
@@ -561,6 +542,15 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
     const BuiltCase& b = a.built;
     r.warnings = b.warnings;
     std::map<std::string, OperandValue> values;
+    // The derived policy's bounds (runner/derived.h) read the reference's value of every operand:
+    // the check mode keeps them; otherwise the graph runs once more, observed, before the
+    // dispatch takes the input data.
+    const bool derive = engine.policy == TolerancePolicy::kDerived && !exact && !c.tolerance;
+    std::map<uint32_t, OperandValue> all;
+    if (derive && !(engine.backend && engine.against_reference)) {
+      b.graph->Compute(b.input_values,
+                       [&](OperandId id, const OperandValue& v) { all[id.value] = v; });
+    }
     // A backend's outputs are judged with the sum bounds too (runner/sum_bound.h); the
     // reference's own outputs against a case's data are not (they are correctly rounded).
     std::map<uint32_t, OperandValue> kept;
@@ -581,7 +571,7 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
         return r.check ? r.check->reference.at(id.value) : kept.at(id.value);
       };
       if (engine.against_reference) {
-        r.check = CheckAgainstReference(*b.graph, *compiled, b.input_values);
+        r.check = CheckAgainstReference(*b.graph, *compiled, b.input_values, 5, engine.policy);
         r.graph = b.graph;
         r.operand_names = b.operand_names;
         for (const auto& [name, id] : b.graph->outputs()) {
@@ -600,6 +590,13 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
     } else {
       values = DispatchCase(a);
     }
+    std::unique_ptr<DerivedGraphBounds> derived;
+    if (derive) {
+      derived = std::make_unique<DerivedGraphBounds>(
+          *b.graph, [&](OperandId id) -> const OperandValue& {
+            return r.check ? r.check->reference.at(id.value) : all.at(id.value);
+          });
+    }
     for (const TensorSpec& exp : c.expected_outputs) {
       const std::string field = c.Where() + ": graph.expectedOutputs." + exp.name;
       if (!exp.data) throw InputError(field + ": missing 'data'");
@@ -609,7 +606,16 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
       Tolerance tol = Tolerance::Ulp(0, "--exact: bit-exact, signed zeros included");
       tol.sign_exact = true;
       if (!exact) tol = ToleranceFor(c, b, exp.name);
-      o.tolerance = tol.Describe();
+      // Sums judged by their terms too (wpt: the sum bound of a backend's outputs; the reference's
+      // own outputs against a case's data are correctly rounded), or the derived bounds.
+      Judgement judged = GraphOutputJudgement(
+          derived ? TolerancePolicy::kDerived : TolerancePolicy::kWpt, tol,
+          sum_bound_value && !exact
+              ? OutputSumBounds(*b.graph, b.named.at(exp.name).id, tol, sum_bound_value)
+              : std::vector<double>{},
+          derived.get(), b.named.at(exp.name).id);
+      tol = judged.tolerance;
+      o.tolerance = judged.Describe();
       o.tol_ulp = tol.ulp;
       if (exp.desc != b.graph->output_descriptor(exp.name)) {
         o.cmp.shape_ok = false;
@@ -620,14 +626,10 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact = fals
         // Check the expected data's size before decoding (hostile shapes are caught above).
         const Tensor expected = DecodeTensorData(*exp.data, exp.desc.dataType, exp.desc.shape,
                                                  field + ".data", c.base_dir);
-        const std::vector<double> bounds =
-            sum_bound_value ? OutputSumBounds(*b.graph, b.named.at(exp.name).id, tol,
-                                              sum_bound_value)
-                            : std::vector<double>{};
         o.cmp = CompareTensors(expected, got.data, got.latitude, tol, engine.max_mismatches,
                                got.one_of.get(),
                                engine.backend ? ReferenceSide::kNeither : ReferenceSide::kActual,
-                               bounds);
+                               judged.bounds);
         if (!o.cmp.passed() && !engine.dump.empty()) {
           o.dumped = DumpOutput(engine.dump, c.name, exp.name, expected, got.data);
         }
@@ -754,8 +756,14 @@ void PrintCheck(const CaseResult& r, bool verbose, std::ostream& out) {
 }
 
 // How many output elements passed by the sum bound alone (docs/numerics.md, "The sum bound").
-void PrintSumBound(const Summary& s) {
+void PrintSumBound(const Summary& s, TolerancePolicy policy) {
   if (s.sum_bound_elements == 0) return;
+  if (policy == TolerancePolicy::kDerived) {
+    std::cout << "tolerances: derived; " << s.sum_bound_elements
+              << " elements were not bit-exact and passed within their bound ("
+              << s.sum_bound_cases << " passing cases had such elements)\n";
+    return;
+  }
   std::cout << s.sum_bound_elements << " elements of sums passed by the sum bound alone ("
             << s.sum_bound_cases << " passing cases needed it)\n";
 }
@@ -1215,6 +1223,7 @@ int CommandRun(const RunOptions& o) {
     throw InputError("--against-reference needs --backend NAME (a backend to compare)");
   }
   engine.against_reference = o.against_reference;
+  engine.policy = o.tolerances;
   engine.max_mismatches = o.max_mismatches;
   engine.dump = o.dump;
   // Every file is loaded first: the progress line needs the total.
@@ -1234,6 +1243,7 @@ int CommandRun(const RunOptions& o) {
     for (const Case& c : files.back().second.cases) total += InShard(o.shard, c.name);
   }
   Collector col(o.verbose, total + unreadable.size());
+  col.summary.tolerances = PolicyName(o.tolerances);
   for (CaseResult& r : unreadable) col.Add(std::move(r));
   uint64_t implementation_defined = 0;
   for (const auto& [file, f] : files) {
@@ -1265,7 +1275,7 @@ int CommandRun(const RunOptions& o) {
     std::cout << implementation_defined
               << " implementation-defined elements were not compared (the spec leaves them open)\n";
   }
-  PrintSumBound(s);
+  PrintSumBound(s, o.tolerances);
   std::cout << s.Line() << std::endl;
   if (s.errors) return 2;
   return s.failed ? 1 : 0;
@@ -1740,17 +1750,32 @@ void JudgeResult(const Case& c, const ResultEntry& e, const CheckOptions& opt, C
     for (const std::string& name : names) {
       if (b.named.count(name)) outputs.push_back(b.named.at(name).id);
     }
-    const std::map<uint32_t, OperandValue> kept =
-        ComputeForSumBounds(*b.graph, outputs, b.input_values);
+    const bool derive = opt.tolerances == TolerancePolicy::kDerived && !c.tolerance;
+    std::map<uint32_t, OperandValue> kept;
+    if (derive) {
+      // The derived bounds read every operand's reference value (runner/derived.h).
+      b.graph->Compute(b.input_values,
+                       [&](OperandId id, const OperandValue& v) { kept[id.value] = v; });
+    } else {
+      kept = ComputeForSumBounds(*b.graph, outputs, b.input_values);
+    }
     const auto values = DispatchCase(a);
     const auto kept_value = [&](OperandId id) -> const OperandValue& { return kept.at(id.value); };
+    std::unique_ptr<DerivedGraphBounds> derived;
+    if (derive) derived = std::make_unique<DerivedGraphBounds>(*b.graph, kept_value);
     for (const auto& [name, given] : e.outputs->members()) {
       const std::string p = outs + "/" + PointerToken(name);
       const OperandValue& ref = values.at(name);
       OutputResult o;
       o.name = name;
-      const Tolerance tol = ToleranceFor(c, b, name);
-      o.tolerance = tol.Describe();
+      const OperandId id = b.named.at(name).id;
+      const Tolerance table = ToleranceFor(c, b, name);
+      const Judgement judged = GraphOutputJudgement(
+          derive ? TolerancePolicy::kDerived : TolerancePolicy::kWpt, table,
+          derive ? std::vector<double>{} : OutputSumBounds(*b.graph, id, table, kept_value),
+          derived.get(), id);
+      const Tolerance& tol = judged.tolerance;
+      o.tolerance = judged.Describe();
       o.tol_ulp = tol.ulp;
       // Problems of the given value are the results file's.
       try {
@@ -1771,8 +1796,7 @@ void JudgeResult(const Case& c, const ResultEntry& e, const CheckOptions& opt, C
               DecodeTensorData(*data, desc.dataType, desc.shape, p,
                                std::filesystem::path(opt.actual).parent_path().string());
           o.cmp = CompareTensors(ref.data, got, ref.latitude, tol, opt.max_mismatches,
-                                 ref.one_of.get(), ReferenceSide::kExpected,
-                                 OutputSumBounds(*b.graph, b.named.at(name).id, tol, kept_value));
+                                 ref.one_of.get(), ReferenceSide::kExpected, judged.bounds);
           if (!o.cmp.passed() && !opt.dump.empty()) {
             o.dumped = DumpOutput(opt.dump, c.name, name, ref.data, got);
           }
@@ -1832,6 +1856,7 @@ int CommandCheck(const CheckOptions& opt) {
     for (const Case& c : files.back().second.cases) total += InShard(opt.shard, c.name);
   }
   Collector col(false, total);
+  col.summary.tolerances = PolicyName(opt.tolerances);
   const auto add = [&](CaseResult r) { col.Add(std::move(r)); };
   std::map<std::string, bool> known;  // case names of the case files
   for (const auto& [file, f] : files) {
@@ -1897,7 +1922,7 @@ int CommandCheck(const CheckOptions& opt) {
   const Summary& s = col.summary;
   PrintOperatorTable(s);
   PrintSkips(s);
-  PrintSumBound(s);
+  PrintSumBound(s, opt.tolerances);
   std::cout << s.Line() << std::endl;
   if (s.errors) return 2;
   return s.failed ? 1 : 0;
@@ -2132,6 +2157,7 @@ int CommandTolerance(bool markdown) {
         "the smallest subnormal) of the expected value, with T the ULP tolerance, u the unit "
         "roundoff of the output type and M the sum of the |terms| (docs/numerics.md, \"The sum "
         "bound\").\n");
+    PrintDerivedPolicy(true);
     return 0;
   }
   std::printf("%-16s %-6s %10s %10s %8s  %s\n", "operator", "metric", "float32", "float16",
@@ -2151,6 +2177,7 @@ int CommandTolerance(bool markdown) {
       "the sum of the rows of the operators feeding it; an element passes within either\n"
       "the ULP or the ATOL bound. ULP+S: the sum bound applies too when an implementation\n"
       "is judged (docs/numerics.md, \"The sum bound\").\n");
+  PrintDerivedPolicy(false);
   return 0;
 }
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "runner/derived.h"
+
 namespace nnref {
 
 // --shard K/N: run only the cases of part K (1..N) of N disjoint parts.
@@ -41,6 +43,7 @@ struct RunOptions {
   std::string junit;                  // --junit FILE
   std::string html;                   // --html FILE
   Shard shard;                        // --shard K/N
+  TolerancePolicy tolerances = TolerancePolicy::kWpt;  // --tolerances
 };
 
 struct CheckOptions {
@@ -53,6 +56,7 @@ struct CheckOptions {
   std::string junit;           // --junit FILE
   std::string html;            // --html FILE
   Shard shard;                 // --shard K/N
+  TolerancePolicy tolerances = TolerancePolicy::kWpt;  // --tolerances
 };
 
 // --max-mismatches: a count or "all"; throws InputError otherwise.

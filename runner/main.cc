@@ -4,6 +4,7 @@
 
 #include "ref/error.h"
 #include "ref/parallel/parallel.h"
+#include "runner/audit.h"
 #include "runner/commands.h"
 #include "runner/nnef_command.h"
 
@@ -55,6 +56,12 @@ int main(int argc, char** argv) {
 
   std::string run_shard, check_shard;
   run_cmd->add_option("--junit", run.junit, "write a JUnit XML file here (one testcase a case)");
+  std::string run_policy = "wpt";
+  run_cmd
+      ->add_option("--tolerances", run_policy,
+                   "the tolerance policy: wpt (the per-operator table and sum bound) or derived "
+                   "(per-element bounds of the operators' error models)")
+      ->check(CLI::IsMember({"derived", "wpt"}));
   run_cmd->add_option("--html", run.html,
                       "write a self-contained HTML page here (tables, error histograms)");
   run_cmd->add_option("--shard", run_shard,
@@ -94,6 +101,12 @@ int main(int argc, char** argv) {
 
   check_cmd->add_option("--junit", check.junit,
                         "write a JUnit XML file here (one testcase a case)");
+  std::string check_policy = "wpt";
+  check_cmd
+      ->add_option("--tolerances", check_policy,
+                   "the tolerance policy: wpt (the per-operator table and sum bound) or derived "
+                   "(per-element bounds of the operators' error models)")
+      ->check(CLI::IsMember({"derived", "wpt"}));
   check_cmd->add_option("--html", check.html,
                         "write a self-contained HTML page here (tables, error histograms)");
   check_cmd->add_option("--shard", check_shard, "check only part K of N disjoint parts (K/N)");
@@ -128,6 +141,30 @@ int main(int argc, char** argv) {
   auto* tol_cmd = app.add_subcommand("tolerance", "print the default tolerance table");
   tol_cmd->add_flag("--markdown", tol_markdown,
                     "print it as the markdown of docs/tolerance-table.md");
+  nnref::AuditOptions audit;
+  std::string audit_policy = "derived";
+  tol_cmd->add_option("--audit", audit.paths,
+                      "hold the policy against the operators' variants and mutants on these "
+                      "case files or directories")
+      ->allow_extra_args(false);
+  tol_cmd->add_option("--tolerances", audit_policy, "the policy to audit: derived or wpt")
+      ->check(CLI::IsMember({"derived", "wpt"}));
+  tol_cmd->add_option("--filter,-k", audit.filters, "audit only cases whose name contains this")
+      ->allow_extra_args(false);
+  tol_cmd->add_option("--json", audit.json, "write the audit rows as JSON here");
+  tol_cmd->add_flag("--verbose,-v", audit.verbose, "list every row");
+
+  nnref::AuditOptions suite;
+  suite.suite = true;
+  auto* audit_cmd = app.add_subcommand(
+      "audit",
+      "audit a conformance suite's data and tolerances: published values against the reference, "
+      "case tolerances against the operators' variants and mutants");
+  audit_cmd->add_option("paths", suite.paths, "case files or directories")->required();
+  audit_cmd->add_option("--filter,-k", suite.filters, "audit only cases whose name contains this")
+      ->allow_extra_args(false);
+  audit_cmd->add_option("--json", suite.json, "write the tolerance rows as JSON here");
+  audit_cmd->add_flag("--verbose,-v", suite.verbose, "list every row");
 
   std::vector<std::string> cov_paths;
   auto* cov_cmd = app.add_subcommand("coverage", "print the operator coverage table (markdown)");
@@ -170,6 +207,8 @@ int main(int argc, char** argv) {
     if (!check_max_mismatches.empty()) {
       check.max_mismatches = nnref::ParseMaxMismatches(check_max_mismatches);
     }
+    run.tolerances = *nnref::ParseTolerancePolicy(run_policy);
+    check.tolerances = *nnref::ParseTolerancePolicy(check_policy);
     if (*run_cmd) return nnref::CommandRun(run);
     if (*gen_cmd) {
       nnref::SetReferenceThreads(gen_threads);
@@ -180,6 +219,11 @@ int main(int argc, char** argv) {
     if (*trace_cmd) return nnref::CommandTrace(trace_file, trace_case, trace_values, max_bytes);
     if (*ops_cmd) return nnref::CommandOps(ops_json, ops_backend);
     if (*devices_cmd) return nnref::CommandDevices(devices_json);
+    if (*audit_cmd) return nnref::CommandAudit(suite);
+    if (*tol_cmd && !audit.paths.empty()) {
+      audit.policy = *nnref::ParseTolerancePolicy(audit_policy);
+      return nnref::CommandAudit(audit);
+    }
     if (*tol_cmd) return nnref::CommandTolerance(tol_markdown);
     if (*cov_cmd) return nnref::CommandCoverage(cov_paths);
     if (*nnef_cmd) {

@@ -43,6 +43,10 @@ struct Alternative {
       compute;
 };
 
+// The operator named `name` (a registration's method name; an unknown name is a programming
+// error and throws std::logic_error).
+OpId OpNamed(std::string_view name);
+
 // Every alternative of every operator, in a stable order.
 const std::vector<Alternative>& AllAlternatives();
 // The alternatives of operator `op`, in the same order.
@@ -52,5 +56,7 @@ std::vector<const Alternative*> AlternativesFor(OpId op);
 void AddGenericAlternatives(std::vector<Alternative>& out);      // variants.cc: output-level
 void AddSumAlternatives(std::vector<Alternative>& out);          // sums.cc
 void AddElementwiseAlternatives(std::vector<Alternative>& out);  // elementwise.cc
+void AddRnnAlternatives(std::vector<Alternative>& out);          // rnn.cc
+void AddAdverseAlternatives(std::vector<Alternative>& out);      // adverse.cc
 
 }  // namespace nnref
