@@ -1121,6 +1121,7 @@ int CommandMergeReports(const std::vector<std::string>& reports, const std::stri
   std::map<std::string, OperatorRow> ops;
   std::map<std::string, uint64_t> reasons, missing;
   uint64_t passed = 0, failed = 0, errors = 0, skipped = 0;
+  std::string tolerances;  // the shards' policy (all the same, or a mix named as such)
   const auto count = [](const Value* v) {
     return v && v->is_number() ? static_cast<uint64_t>(v->number().d) : uint64_t{0};
   };
@@ -1164,6 +1165,9 @@ int CommandMergeReports(const std::vector<std::string>& reports, const std::stri
     if (const Value* m = root.Find("summary")->Find("backendMissing"); m && m->is_object()) {
       for (const auto& [what, n] : m->members()) missing[what] += count(&n);
     }
+    if (const Value* t = root.Find("summary")->Find("tolerances"); t && t->is_string()) {
+      tolerances = tolerances.empty() || tolerances == t->str() ? t->str() : "mixed";
+    }
     if (const Value* o = root.Find("operators"); o && o->is_object()) {
       for (const auto& [op, row] : o->members()) {
         OperatorRow& r = ops[op];
@@ -1188,6 +1192,7 @@ int CommandMergeReports(const std::vector<std::string>& reports, const std::stri
   s.skip_reasons = reasons;
   s.backend_missing = missing;
   s.operators = ops;
+  if (!tolerances.empty()) s.tolerances = tolerances;
   WriteReportValues(output, s, std::move(cases));
   PrintSkips(s);
   std::cout << "merged " << reports.size() << " reports into " << output << ": " << s.Line()
