@@ -1,18 +1,14 @@
-// Tolerances (case-format "Tolerance") and the default per-operator table: one place, each row
-// with its reason. `nnref tolerance` prints the table.
+// Tolerances (case-format "Tolerance"): the two metrics, their sum, and the sum bound's
+// arithmetic. The default per-operator table is ops/tolerance_table.h.
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
-#include <string_view>
-#include <vector>
+#include <utility>
 
 #include "numerics/dtype.h"
 
 namespace nnref {
-
-enum class ToleranceMetric : uint8_t { kUlp, kAtol };
 
 // An element passes when its ULP distance is <= ulp OR its absolute error is <= atol. A tolerance
 // from a case file sets one of the two; a graph's default sums each operator's row per metric.
@@ -29,30 +25,6 @@ struct Tolerance {
   std::string Describe() const;
 };
 
-// What an operator tells the table about itself: its name, output type, and the size parameter
-// that some rows scale with (e.g. the reduced element count).
-struct ToleranceQuery {
-  std::string_view op;
-  DataType output = DataType::kFloat32;
-  uint64_t size = 0;
-};
-
-// One row of the table. `per_size` rows scale with ToleranceQuery::size: value = base +
-// per_size*size. A ULP row may also carry an absolute bound (`or_atol_*`, 0: none): an element
-// then passes within either (log: ULP away from 0, absolute near the zero at x = 1).
-struct ToleranceRow {
-  std::string_view op;
-  ToleranceMetric metric;
-  double float32;   // base for float32 outputs
-  double float16;   // base for float16 outputs
-  double per_size;  // extra per unit of ToleranceQuery::size (0: none)
-  std::string_view reason;
-  double or_atol_float32 = 0;  // ULP rows only: an absolute bound accepted as well
-  double or_atol_float16 = 0;
-};
-
-const std::vector<ToleranceRow>& DefaultToleranceTable();
-
 // The sum bound (docs/numerics.md, "The sum bound"). The rows of the operators whose result is a
 // sum (of products, or of elements) count roundings in ULPs of the result. But an accumulator in
 // the operand type rounds its partial sums, and each such rounding is off by up to
@@ -61,12 +33,11 @@ const std::vector<ToleranceRow>& DefaultToleranceTable();
 // gives 0 in float32). So an element of such an operator also passes when
 //   |actual - expected| <= SumBound(output, T, M) = T * (u * M + smallest subnormal)
 // with T the ULP tolerance (its roundings; the subnormal term covers products that underflow).
-// Where the terms do not cancel (M ~ |result|) this is no looser than the ULP bound.
-bool HasSumBound(std::string_view op);
+// Where the terms do not cancel (M ~ |result|) this is no looser than the ULP bound. Which
+// operators have one: HasSumBound (ops/tolerance_table.h).
+
 // 2^-24 for float32, 2^-11 for float16, 0 for the other types.
 double UnitRoundoff(DataType dtype);
 double SumBound(DataType output, double roundings, double magnitude);
-// nullopt when the operator has no row (callers treat that as an internal error).
-std::optional<Tolerance> DefaultTolerance(const ToleranceQuery& q);
 
 }  // namespace nnref

@@ -61,30 +61,30 @@ enum class Act : uint8_t {
   kTanh
 };
 
-const char* ActName(Act op) {
+OpId ActId(Act op) {
   switch (op) {
     case Act::kElu:
-      return "elu";
+      return OpId::elu;
     case Act::kGelu:
-      return "gelu";
+      return OpId::gelu;
     case Act::kHardSigmoid:
-      return "hardSigmoid";
+      return OpId::hardSigmoid;
     case Act::kHardSwish:
-      return "hardSwish";
+      return OpId::hardSwish;
     case Act::kLeakyRelu:
-      return "leakyRelu";
+      return OpId::leakyRelu;
     case Act::kRelu:
-      return "relu";
+      return OpId::relu;
     case Act::kSigmoid:
-      return "sigmoid";
+      return OpId::sigmoid;
     case Act::kSoftplus:
-      return "softplus";
+      return OpId::softplus;
     case Act::kSoftsign:
-      return "softsign";
+      return OpId::softsign;
     case Act::kTanh:
-      return "tanh";
+      return OpId::tanh;
   }
-  return "?";
+  return OpId::elu;  // unreachable: every op is listed
 }
 
 // max(0, x) + slope * min(0, x) for a non-NaN x: x for x > 0, +0 for x = ±0, slope * x (exact in
@@ -240,12 +240,12 @@ double CastOption(DataType type, double v) {
 // "Make graph connections": the output is a copy of the input operand.
 Operand Connect(GraphBuilder& builder, Act op, const Operand& input, const OperandDescriptor& d,
                 const std::string& label, double alpha = 0, double beta = 0) {
-  OperatorNode node{ActName(op),
+  OperatorNode node{ActId(op),
                     label,
                     {input.id},
                     {},
                     std::make_shared<ActivationKernel>(op, alpha, beta),
-                    {ActName(op), d.dataType, 0}};
+                    {ActId(op), d.dataType, 0}};
   auto attributes = std::make_shared<ActivationAttributes>();
   attributes->alpha = alpha;
   attributes->beta = beta;
@@ -255,7 +255,7 @@ Operand Connect(GraphBuilder& builder, Act op, const Operand& input, const Opera
 
 Operand SimpleActivation(GraphBuilder& builder, Act op, const Operand& input,
                          const MLOperatorOptions& options, const OpLimits& limits) {
-  const std::string name = OperatorDisplayName(ActName(op), options);
+  const std::string name = OperatorDisplayName(ActId(op), options);
   const OperandDescriptor d = ValidateInput(builder, name, input, limits);  // steps 1-3
   return Connect(builder, op, input, d, options.label);                     // steps 4-5
 }
@@ -331,12 +331,12 @@ Operand Prelu(GraphBuilder& builder, const Operand& input, const Operand& slope,
                    " but input is " + std::string(DataTypeName(di.dataType)));
   }
   const Shape shape = BroadcastOrThrow(name, ds.shape, di.shape);  // step 4
-  OperatorNode node{"prelu",
+  OperatorNode node{OpId::prelu,
                     options.label,
                     {input.id, slope.id},
                     {},
                     std::make_shared<PreluKernel>(),
-                    {"prelu", di.dataType, 0}};
+                    {OpId::prelu, di.dataType, 0}};
   return builder.AddOperator(std::move(node), {{di.dataType, shape}})[0];  // steps 5-7
 }
 

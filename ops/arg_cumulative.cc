@@ -323,7 +323,7 @@ class CumulativeSumKernel final : public Kernel {
 
 Operand ArgMinMax(GraphBuilder& builder, bool is_max, const Operand& input, uint32_t axis,
                   const MLArgMinMaxOptions& options) {
-  const char* op = is_max ? "argMax" : "argMin";  // step 1
+  const OpId op = is_max ? OpId::argMax : OpId::argMin;  // step 1
   const std::string name = OperatorDisplayName(op, options);
   builder.CheckCanBuild(name);                    // step 2
   builder.ValidateOperand(name, "input", input);  // step 3
@@ -373,12 +373,12 @@ Operand CumulativeSum(GraphBuilder& builder, const Operand& input, uint32_t axis
                    Str(in.shape.size()));
   }
   OperatorNode node{
-      "cumulativeSum",
+      OpId::cumulativeSum,
       options.label,
       {input.id},
       {},
       std::make_shared<CumulativeSumKernel>(axis, options.exclusive, options.reversed),
-      {"cumulativeSum", in.dataType, in.shape[axis]}};
+      {OpId::cumulativeSum, in.dataType, in.shape[axis]}};
   auto attributes = std::make_shared<CumulativeSumAttributes>();
   attributes->axis = axis;
   attributes->exclusive = options.exclusive;

@@ -14,7 +14,7 @@ std::optional<BackendGraph> CompileForBackend(const Graph& graph,
     std::string reason;
     std::shared_ptr<const Kernel> kernel = backend->MakeKernel(graph, i, reason);
     if (!kernel) {
-      const std::string what = graph.operators()[i].op + ": " +
+      const std::string what = std::string(OpName(graph.operators()[i].op)) + ": " +
                                (reason.empty() ? std::string("not implemented") : reason);
       if (missing.insert(what).second) why += (why.empty() ? "" : "; ") + what;
     }

@@ -32,7 +32,7 @@ class Backend {
   virtual std::string Describe() const = 0;
   // Why the backend has no kernel for `op` with inputs of `type` (nullopt: it has one). Used for
   // `nnref ops --backend`; MakeKernel may still refuse a particular node (e.g. a layout).
-  virtual std::optional<std::string> Unsupported(std::string_view op, DataType type) const = 0;
+  virtual std::optional<std::string> Unsupported(OpId op, DataType type) const = 0;
   // The kernel for operator `index` of `graph`, or null with `why` set when there is none.
   virtual std::shared_ptr<const Kernel> MakeKernel(const Graph& graph, size_t index,
                                                    std::string& why) const = 0;

@@ -104,8 +104,9 @@ Operand Cast(GraphBuilder& builder, const Operand& input, DataType type,
   builder.ValidateOperand(name, "input", input);                           // step 2
   CheckDataType(name, "output", type, kCastLimits.Find("output")->types);  // step 3
   const OperandDescriptor& d = builder.Desc(input);
-  OperatorNode node{"cast",           options.label, {input.id}, {}, std::make_shared<CastKernel>(),
-                    {"cast", type, 0}};
+  OperatorNode node{
+      OpId::cast,           options.label, {input.id}, {}, std::make_shared<CastKernel>(),
+      {OpId::cast, type, 0}};
   return builder.AddOperator(std::move(node), {{type, d.shape}})[0];  // step 4
 }
 
@@ -130,12 +131,12 @@ Operand Clamp(GraphBuilder& builder, const Operand& input, const MLClampOptions&
     ThrowTypeError(name + ": minValue is greater than maxValue after casting to " +
                    std::string(DataTypeName(d.dataType)));
   }
-  OperatorNode node{"clamp",
+  OperatorNode node{OpId::clamp,
                     options.label,
                     {input.id},
                     {},
                     std::make_shared<ClampKernel>(lo, hi),
-                    {"clamp", d.dataType, 0}};
+                    {OpId::clamp, d.dataType, 0}};
   auto attributes = std::make_shared<ClampAttributes>();
   attributes->min = std::move(lo);
   attributes->max = std::move(hi);
@@ -160,12 +161,12 @@ Operand Where(GraphBuilder& builder, const Operand& condition, const Operand& tr
   }
   Shape shape = BroadcastOrThrow(name, t.shape, f.shape);  // step 4
   shape = BroadcastOrThrow(name, c.shape, shape);          // step 5
-  OperatorNode node{"where",
+  OperatorNode node{OpId::where,
                     options.label,
                     {condition.id, true_value.id, false_value.id},
                     {},
                     std::make_shared<WhereKernel>(),
-                    {"where", t.dataType, 0}};
+                    {OpId::where, t.dataType, 0}};
   return builder.AddOperator(std::move(node), {{t.dataType, shape}})[0];  // steps 6-7
 }
 

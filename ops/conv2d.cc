@@ -407,12 +407,13 @@ Operand Conv2d(GraphBuilder& builder, const Operand& input, const Operand& filte
   g->filter = fa;
   std::vector<OperandId> inputs = {input.id, filter.id};
   if (options.bias) inputs.push_back(options.bias->id);
-  OperatorNode node{"conv2d",
-                    options.label,
-                    std::move(inputs),
-                    {},
-                    std::make_shared<Conv2dKernel>(*g),
-                    {"conv2d", in.dataType, filter_height * filter_width * filter_input_channels}};
+  OperatorNode node{
+      OpId::conv2d,
+      options.label,
+      std::move(inputs),
+      {},
+      std::make_shared<Conv2dKernel>(*g),
+      {OpId::conv2d, in.dataType, filter_height * filter_width * filter_input_channels}};
   node.attributes = std::move(g);
   return builder.AddOperator(std::move(node), {{in.dataType, output_shape}})[0];  // step 18
 }

@@ -260,13 +260,13 @@ Operand ConvTranspose2d(GraphBuilder& builder, const Operand& input, const Opera
   g->filter = fa;
   std::vector<OperandId> inputs = {input.id, filter.id};
   if (options.bias) inputs.push_back(options.bias->id);
-  OperatorNode node{
-      "convTranspose2d",
-      options.label,
-      std::move(inputs),
-      {},
-      std::make_shared<ConvTranspose2dKernel>(*g),
-      {"convTranspose2d", in.dataType, filter_height * filter_width * (input_channels / groups)}};
+  OperatorNode node{OpId::convTranspose2d,
+                    options.label,
+                    std::move(inputs),
+                    {},
+                    std::make_shared<ConvTranspose2dKernel>(*g),
+                    {OpId::convTranspose2d, in.dataType,
+                     filter_height * filter_width * (input_channels / groups)}};
   node.attributes = std::move(g);
   return builder.AddOperator(std::move(node), {{in.dataType, output_shape}})[0];  // step 22
 }

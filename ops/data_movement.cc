@@ -175,7 +175,7 @@ class SplitKernel final : public Kernel {
   size_t axis_;
 };
 
-OperatorNode Node(const char* op, const MLOperatorOptions& options, const Operand& input,
+OperatorNode Node(OpId op, const MLOperatorOptions& options, const Operand& input,
                   std::shared_ptr<const Kernel> kernel, DataType type,
                   std::shared_ptr<const OpAttributes> attributes = nullptr) {
   OperatorNode node{op, options.label, {input.id}, {}, std::move(kernel), {op, type, 0}};
@@ -210,7 +210,7 @@ Operand Reshape(GraphBuilder& builder, const Operand& input, const std::vector<u
   }
   // Steps 9-12.
   return builder.AddOperator(
-      Node("reshape", options, input, std::make_shared<ReshapeKernel>(), d.dataType),
+      Node(OpId::reshape, options, input, std::make_shared<ReshapeKernel>(), d.dataType),
       {{d.dataType, shape}})[0];
 }
 
@@ -239,8 +239,8 @@ Operand Transpose(GraphBuilder& builder, const Operand& input, const MLTranspose
   auto attributes = std::make_shared<TransposeAttributes>();
   attributes->permutation = permutation;
   return builder.AddOperator(
-      Node("transpose", options, input, std::make_shared<TransposeKernel>(permutation), d.dataType,
-           std::move(attributes)),
+      Node(OpId::transpose, options, input, std::make_shared<TransposeKernel>(permutation),
+           d.dataType, std::move(attributes)),
       {{d.dataType, shape}})[0];
 }
 
@@ -259,7 +259,7 @@ Operand Expand(GraphBuilder& builder, const Operand& input, const std::vector<ui
   CheckAllowedRank(name, "output", shape->size(), *kExpandLimits.Find("output"));  // step 4
   // Steps 5-6; a 0 in newShape is rejected as an invalid output dimension by AddOperator.
   return builder.AddOperator(
-      Node("expand", options, input, std::make_shared<ExpandKernel>(), d.dataType),
+      Node(OpId::expand, options, input, std::make_shared<ExpandKernel>(), d.dataType),
       {{d.dataType, *shape}})[0];
 }
 
@@ -313,7 +313,7 @@ Operand Slice(GraphBuilder& builder, const Operand& input, const std::vector<uin
   attributes->sizes.assign(sizes.begin(), sizes.end());
   attributes->strides = steps;
   return builder.AddOperator(
-      Node("slice", options, input, std::make_shared<SliceKernel>(first, steps), d.dataType,
+      Node(OpId::slice, options, input, std::make_shared<SliceKernel>(first, steps), d.dataType,
            std::move(attributes)),
       {{d.dataType, shape}})[0];
 }
@@ -337,7 +337,7 @@ Operand Reverse(GraphBuilder& builder, const Operand& input, const MLReverseOpti
   auto attributes = std::make_shared<ReverseAttributes>();
   attributes->axes = axes;
   return builder.AddOperator(  // step 7
-      Node("reverse", options, input, std::make_shared<ReverseKernel>(axes), d.dataType,
+      Node(OpId::reverse, options, input, std::make_shared<ReverseKernel>(axes), d.dataType,
            std::move(attributes)),
       {d})[0];
 }
@@ -357,7 +357,7 @@ std::vector<Operand> AddSplit(GraphBuilder& builder, const Operand& input,
   auto attributes = std::make_shared<SplitAttributes>();
   attributes->axis = axis;
   attributes->sizes = sizes;
-  return builder.AddOperator(Node("split", options, input, std::make_shared<SplitKernel>(axis),
+  return builder.AddOperator(Node(OpId::split, options, input, std::make_shared<SplitKernel>(axis),
                                   d.dataType, std::move(attributes)),
                              std::move(outputs));
 }

@@ -334,12 +334,12 @@ Operand Concat(GraphBuilder& builder, const std::vector<Operand>& inputs, uint32
     }
     ids.push_back(inputs[index].id);
   }
-  OperatorNode node{"concat",
+  OperatorNode node{OpId::concat,
                     options.label,
                     std::move(ids),
                     {},
                     std::make_shared<ConcatKernel>(axis),
-                    {"concat", first.dataType, 0}};
+                    {OpId::concat, first.dataType, 0}};
   auto attributes = std::make_shared<ConcatAttributes>();
   attributes->axis = axis;
   node.attributes = std::move(attributes);
@@ -392,14 +392,14 @@ Operand Pad(GraphBuilder& builder, const Operand& input,
   attributes->endingPadding.assign(endingPadding.begin(), endingPadding.end());
   attributes->mode = options.mode;
   attributes->value = value;
-  OperatorNode node{"pad",
+  OperatorNode node{OpId::pad,
                     options.label,
                     {input.id},
                     {},
                     std::make_shared<PadKernel>(
                         std::vector<uint64_t>(beginningPadding.begin(), beginningPadding.end()),
                         options.mode, std::move(value)),
-                    {"pad", d.dataType, 0}};
+                    {OpId::pad, d.dataType, 0}};
   node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), {{d.dataType, shape}})[0];  // steps 9-11
 }
@@ -424,12 +424,12 @@ Operand Tile(GraphBuilder& builder, const Operand& input, const std::vector<uint
   // dimension or element count that is not valid.
   Shape shape = d.shape;
   for (size_t i = 0; i < shape.size(); ++i) shape[i] *= repetitions[i];
-  OperatorNode node{"tile",
+  OperatorNode node{OpId::tile,
                     options.label,
                     {input.id},
                     {},
                     std::make_shared<TileKernel>(Shape(repetitions.begin(), repetitions.end())),
-                    {"tile", d.dataType, 0}};
+                    {OpId::tile, d.dataType, 0}};
   auto attributes = std::make_shared<TileAttributes>();
   attributes->repetitions.assign(repetitions.begin(), repetitions.end());
   node.attributes = std::move(attributes);
@@ -443,12 +443,12 @@ Operand Triangular(GraphBuilder& builder, const Operand& input,
   builder.ValidateOperand(name, "input", input);  // step 2
   const OperandDescriptor d = builder.Desc(input);
   CheckAllowedRank(name, "input", d.shape.size(), *kTriangularLimits.Find("input"));  // step 3
-  OperatorNode node{"triangular",
+  OperatorNode node{OpId::triangular,
                     options.label,
                     {input.id},
                     {},
                     std::make_shared<TriangularKernel>(options.upper, options.diagonal),
-                    {"triangular", d.dataType, 0}};
+                    {OpId::triangular, d.dataType, 0}};
   auto attributes = std::make_shared<TriangularAttributes>();
   attributes->upper = options.upper;
   attributes->diagonal = options.diagonal;

@@ -19,24 +19,24 @@
 
 namespace nnref {
 
-const char* BinaryOpName(BinaryOp op) {
+OpId BinaryOpId(BinaryOp op) {
   switch (op) {
     case BinaryOp::kAdd:
-      return "add";
+      return OpId::add;
     case BinaryOp::kSub:
-      return "sub";
+      return OpId::sub;
     case BinaryOp::kMul:
-      return "mul";
+      return OpId::mul;
     case BinaryOp::kDiv:
-      return "div";
+      return OpId::div;
     case BinaryOp::kMax:
-      return "max";
+      return OpId::max;
     case BinaryOp::kMin:
-      return "min";
+      return OpId::min;
     case BinaryOp::kPow:
-      return "pow";
+      return OpId::pow;
   }
-  return "?";
+  return OpId::add;  // unreachable: every op is listed
 }
 
 // §tensor-limits-elementwise-binary
@@ -178,7 +178,7 @@ class BinaryKernel final : public Kernel {
 
 Operand ElementwiseBinary(GraphBuilder& builder, BinaryOp op, const Operand& a, const Operand& b,
                           const MLOperatorOptions& options) {
-  const std::string name = OperatorDisplayName(BinaryOpName(op), options);
+  const std::string name = OperatorDisplayName(BinaryOpId(op), options);
   builder.CheckCanBuild(name);            // step 2
   builder.ValidateOperand(name, "a", a);  // step 3
   builder.ValidateOperand(name, "b", b);
@@ -189,12 +189,12 @@ Operand ElementwiseBinary(GraphBuilder& builder, BinaryOp op, const Operand& a, 
                    std::string(DataTypeName(db.dataType)));
   }
   const Shape shape = BroadcastOrThrow(name, da.shape, db.shape);  // step 5
-  OperatorNode node{BinaryOpName(op),
+  OperatorNode node{BinaryOpId(op),
                     options.label,
                     {a.id, b.id},
                     {},
                     std::make_shared<BinaryKernel>(op),
-                    {BinaryOpName(op), da.dataType, 0}};
+                    {BinaryOpId(op), da.dataType, 0}};
   return builder.AddOperator(std::move(node), {{da.dataType, shape}})[0];  // steps 6-8
 }
 

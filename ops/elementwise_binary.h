@@ -11,7 +11,7 @@ namespace nnref {
 
 enum class BinaryOp : uint8_t { kAdd, kSub, kMul, kDiv, kMax, kMin, kPow };
 
-const char* BinaryOpName(BinaryOp op);
+OpId BinaryOpId(BinaryOp op);
 extern const OpLimits kBinaryLimits;
 
 // "create an element-wise binary operation" given op, a, b and options.

@@ -7,34 +7,34 @@
 
 namespace nnref {
 
-const char* LogicalOpName(LogicalOp op) {
+OpId LogicalOpId(LogicalOp op) {
   switch (op) {
     case LogicalOp::kEqual:
-      return "equal";
+      return OpId::equal;
     case LogicalOp::kNotEqual:
-      return "notEqual";
+      return OpId::notEqual;
     case LogicalOp::kGreater:
-      return "greater";
+      return OpId::greater;
     case LogicalOp::kGreaterOrEqual:
-      return "greaterOrEqual";
+      return OpId::greaterOrEqual;
     case LogicalOp::kLesser:
-      return "lesser";
+      return OpId::lesser;
     case LogicalOp::kLesserOrEqual:
-      return "lesserOrEqual";
+      return OpId::lesserOrEqual;
     case LogicalOp::kLogicalNot:
-      return "logicalNot";
+      return OpId::logicalNot;
     case LogicalOp::kLogicalAnd:
-      return "logicalAnd";
+      return OpId::logicalAnd;
     case LogicalOp::kLogicalOr:
-      return "logicalOr";
+      return OpId::logicalOr;
     case LogicalOp::kLogicalXor:
-      return "logicalXor";
+      return OpId::logicalXor;
     case LogicalOp::kIsNaN:
-      return "isNaN";
+      return OpId::isNaN;
     case LogicalOp::kIsInfinite:
-      return "isInfinite";
+      return OpId::isInfinite;
   }
-  return "?";
+  return OpId::equal;  // unreachable: every op is listed
 }
 
 bool IsUnaryLogical(LogicalOp op) {
@@ -143,7 +143,7 @@ const OpLimits& LogicalLimits(LogicalOp op) {
 
 Operand ElementwiseLogical(GraphBuilder& builder, LogicalOp op, const Operand& a,
                            const std::optional<Operand>& b, const MLOperatorOptions& options) {
-  const std::string name = OperatorDisplayName(LogicalOpName(op), options);
+  const std::string name = OperatorDisplayName(LogicalOpId(op), options);
   builder.CheckCanBuild(name);            // step 2
   builder.ValidateOperand(name, "a", a);  // step 3
   const OperandDescriptor& da = builder.Desc(a);
@@ -161,12 +161,12 @@ Operand ElementwiseLogical(GraphBuilder& builder, LogicalOp op, const Operand& a
     shape = BroadcastOrThrow(name, da.shape, db.shape);
     inputs.push_back(b->id);
   }
-  OperatorNode node{LogicalOpName(op),
+  OperatorNode node{LogicalOpId(op),
                     options.label,
                     std::move(inputs),
                     {},
                     std::make_shared<LogicalKernel>(op),
-                    {LogicalOpName(op), DataType::kUint8, 0}};
+                    {LogicalOpId(op), DataType::kUint8, 0}};
   return builder.AddOperator(std::move(node), {{DataType::kUint8, shape}})[0];  // steps 8-10
 }
 

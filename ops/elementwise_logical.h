@@ -24,7 +24,7 @@ enum class LogicalOp : uint8_t {
   kIsInfinite,
 };
 
-const char* LogicalOpName(LogicalOp op);
+OpId LogicalOpId(LogicalOp op);
 bool IsUnaryLogical(LogicalOp op);
 const OpLimits& LogicalLimits(LogicalOp op);
 

@@ -212,7 +212,7 @@ TEST_CASE("errors name the operator's label, sanitized") {
     CHECK(std::string(e.what()).rfind("add [label 'my\\x0Aadd\\u202E']", 0) == 0);
   }
   ElementwiseBinary(b, BinaryOp::kAdd, f, f, {"sum"});
-  CHECK(b.operators().back().op == "add");  // the node keeps the method name; the label apart
+  CHECK(b.operators().back().op == OpId::add);  // the node keeps the method name; the label apart
   CHECK(b.operators().back().label == "sum");
 }
 

@@ -13,40 +13,40 @@
 
 namespace nnref {
 
-const char* UnaryOpName(UnaryOp op) {
+OpId UnaryOpId(UnaryOp op) {
   switch (op) {
     case UnaryOp::kAbs:
-      return "abs";
+      return OpId::abs;
     case UnaryOp::kCeil:
-      return "ceil";
+      return OpId::ceil;
     case UnaryOp::kCos:
-      return "cos";
+      return OpId::cos;
     case UnaryOp::kErf:
-      return "erf";
+      return OpId::erf;
     case UnaryOp::kExp:
-      return "exp";
+      return OpId::exp;
     case UnaryOp::kFloor:
-      return "floor";
+      return OpId::floor;
     case UnaryOp::kIdentity:
-      return "identity";
+      return OpId::identity;
     case UnaryOp::kLog:
-      return "log";
+      return OpId::log;
     case UnaryOp::kNeg:
-      return "neg";
+      return OpId::neg;
     case UnaryOp::kReciprocal:
-      return "reciprocal";
+      return OpId::reciprocal;
     case UnaryOp::kRoundEven:
-      return "roundEven";
+      return OpId::roundEven;
     case UnaryOp::kSin:
-      return "sin";
+      return OpId::sin;
     case UnaryOp::kSign:
-      return "sign";
+      return OpId::sign;
     case UnaryOp::kSqrt:
-      return "sqrt";
+      return OpId::sqrt;
     case UnaryOp::kTan:
-      return "tan";
+      return OpId::tan;
   }
-  return "?";
+  return OpId::abs;  // unreachable: every op is listed
 }
 
 namespace {
@@ -158,17 +158,17 @@ const OpLimits& UnaryLimits(UnaryOp op) {
 
 Operand ElementwiseUnary(GraphBuilder& builder, UnaryOp op, const Operand& input,
                          const MLOperatorOptions& options) {
-  const std::string name = OperatorDisplayName(UnaryOpName(op), options);
+  const std::string name = OperatorDisplayName(UnaryOpId(op), options);
   builder.CheckCanBuild(name);                    // step 2
   builder.ValidateOperand(name, "input", input);  // step 3
   const OperandDescriptor& d = builder.Desc(input);
   CheckDataType(name, "input", d.dataType, UnaryLimits(op).Find("input")->types);  // step 4
-  OperatorNode node{UnaryOpName(op),
+  OperatorNode node{UnaryOpId(op),
                     options.label,
                     {input.id},
                     {},
                     std::make_shared<UnaryKernel>(op),
-                    {UnaryOpName(op), d.dataType, 0}};
+                    {UnaryOpId(op), d.dataType, 0}};
   return builder.AddOperator(std::move(node), {d})[0];  // step 5: copy of the input operand
 }
 

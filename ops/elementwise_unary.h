@@ -26,7 +26,7 @@ enum class UnaryOp : uint8_t {
   kTan,
 };
 
-const char* UnaryOpName(UnaryOp op);
+OpId UnaryOpId(UnaryOp op);
 const OpLimits& UnaryLimits(UnaryOp op);
 
 // "create an element-wise unary operation" given op, input, allowed data types and options.

@@ -33,7 +33,7 @@ ErrorArith ArithFor(const ErrorModelArgs& a, size_t output = 0);
 bool FloatOutput(const ErrorModelArgs& a, size_t output = 0);
 
 // The operator's method name (the models' tables are keyed by it).
-inline std::string_view NameOf(const OperatorNode& node) { return node.op; }
+inline std::string_view NameOf(const OperatorNode& node) { return OpName(node.op); }
 
 // The family models: nullopt when the operator is not of the family (or has no model for these
 // input bounds). Element-wise operators and activations: ops/elementwise_error.cc; sums,

@@ -249,12 +249,12 @@ Operand Gather(GraphBuilder& builder, const Operand& input, const Operand& indic
   Shape shape(in.shape.begin(), in.shape.begin() + options.axis);
   shape.insert(shape.end(), idx.shape.begin(), idx.shape.end());
   shape.insert(shape.end(), in.shape.begin() + options.axis + 1, in.shape.end());
-  OperatorNode node{"gather",
+  OperatorNode node{OpId::gather,
                     options.label,
                     {input.id, indices.id},
                     {},
                     std::make_shared<GatherKernel>(options.axis),
-                    {"gather", in.dataType, 0}};
+                    {OpId::gather, in.dataType, 0}};
   auto attributes = std::make_shared<GatherAttributes>();
   attributes->axis = options.axis;
   node.attributes = std::move(attributes);
@@ -288,12 +288,12 @@ Operand GatherElements(GraphBuilder& builder, const Operand& input, const Operan
   }
   // Step 10 copies the input's descriptor, but the worked example (and every framework) gives the
   // output the indices' shape (spec-notes #5, docs/deviations.md).
-  OperatorNode node{"gatherElements",
+  OperatorNode node{OpId::gatherElements,
                     options.label,
                     {input.id, indices.id},
                     {},
                     std::make_shared<GatherElementsKernel>(options.axis),
-                    {"gatherElements", in.dataType, 0}};
+                    {OpId::gatherElements, in.dataType, 0}};
   auto attributes = std::make_shared<GatherAttributes>();
   attributes->axis = options.axis;
   node.attributes = std::move(attributes);
@@ -315,12 +315,12 @@ Operand GatherND(GraphBuilder& builder, const Operand& input, const Operand& ind
   // Steps 5-10 (coordinateSize at most the input rank), 11-13: the indices' leading axes, then
   // the input's axes from coordinateSize on.
   const Shape shape = GatherNDShape(name, in.shape, idx.shape);
-  OperatorNode node{"gatherND",
+  OperatorNode node{OpId::gatherND,
                     options.label,
                     {input.id, indices.id},
                     {},
                     std::make_shared<GatherNDKernel>(),
-                    {"gatherND", in.dataType, 0}};
+                    {OpId::gatherND, in.dataType, 0}};
   return builder.AddOperator(std::move(node), {{in.dataType, shape}})[0];  // steps 14-16
 }
 

@@ -252,12 +252,12 @@ Operand Matmul(GraphBuilder& builder, const Operand& a, const Operand& b,
   Shape output_shape = *batch;
   output_shape.push_back(rows_a);  // step 4.14
   output_shape.push_back(cols_b);
-  OperatorNode node{"matmul",
+  OperatorNode node{OpId::matmul,
                     options.label,
                     {a.id, b.id},
                     {},
                     std::make_shared<MatmulKernel>(),
-                    {"matmul", da.dataType, cols_a}};  // 2*K roundings: the row's per_size is 2
+                    {OpId::matmul, da.dataType, cols_a}};  // 2*K roundings: the row's per_size is 2
   return builder.AddOperator(std::move(node), {{da.dataType, output_shape}})[0];  // steps 5-6
 }
 
@@ -305,13 +305,13 @@ Operand Gemm(GraphBuilder& builder, const Operand& a, const Operand& b,
   // beta*C when beta != 1 (the gemm row has per_size 1).
   const uint64_t roundings =
       2 * shape_a[1] + (alpha != 1 ? 1 : 0) + (options.c ? 1 + (beta != 1 ? 1 : 0) : 0);
-  OperatorNode node{"gemm",
+  OperatorNode node{OpId::gemm,
                     options.label,
                     std::move(inputs),
                     {},
                     std::make_shared<GemmKernel>(alpha, beta, options.aTranspose,
                                                  options.bTranspose, options.c.has_value()),
-                    {"gemm", da.dataType, roundings}};
+                    {OpId::gemm, da.dataType, roundings}};
   auto attributes = std::make_shared<GemmAttributes>();
   attributes->alpha = alpha;
   attributes->beta = beta;
@@ -329,12 +329,12 @@ Operand Linear(GraphBuilder& builder, const Operand& input, const MLLinearOption
   CheckDataType(name, "input", d.dataType, kLinearLimits.Find("input")->types);  // step 3
   const double alpha = CastOptionTo(d.dataType, options.alpha);                  // step 4
   const double beta = CastOptionTo(d.dataType, options.beta);                    // step 5
-  OperatorNode node{"linear",
+  OperatorNode node{OpId::linear,
                     options.label,
                     {input.id},
                     {},
                     std::make_shared<LinearKernel>(alpha, beta),
-                    {"linear", d.dataType, 0}};
+                    {OpId::linear, d.dataType, 0}};
   auto attributes = std::make_shared<LinearAttributes>();
   attributes->alpha = alpha;
   attributes->beta = beta;

@@ -74,7 +74,7 @@ TEST_CASE("matmul: the tolerance query carries K") {
   const Operand y = b.Input("y", {DataType::kFloat32, {7, 3}});
   Matmul(b, x, y);
   CHECK(b.operators().back().tolerance.size == 7);
-  CHECK(b.operators().back().tolerance.op == "matmul");
+  CHECK(b.operators().back().tolerance.op == OpId::matmul);
 }
 
 TEST_CASE("matmul validation: every method step") {

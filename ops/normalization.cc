@@ -270,12 +270,12 @@ Operand BatchNormalization(GraphBuilder& builder, const Operand& input, const Op
   }
   std::vector<OperandId> inputs{input.id, mean.id, variance.id};
   const OptionalInputs where = AppendOptional(inputs, options.scale, options.bias);
-  OperatorNode node{"batchNormalization",
+  OperatorNode node{OpId::batchNormalization,
                     options.label,
                     std::move(inputs),
                     {},
                     std::make_shared<BatchNormalizationKernel>(options.axis, epsilon, where),
-                    {"batchNormalization", d.dataType, 0}};
+                    {OpId::batchNormalization, d.dataType, 0}};
   node.attributes = MakeAttributes({}, {options.axis}, epsilon, where);
   return builder.AddOperator(std::move(node), {d})[0];  // steps 12-13
 }
@@ -312,13 +312,13 @@ Operand InstanceNormalization(GraphBuilder& builder, const Operand& input,
   // Mean and variance per sample and channel, over the spatial axes.
   std::vector<size_t> spatial = nchw ? std::vector<size_t>{2, 3} : std::vector<size_t>{1, 2};
   auto attributes = MakeAttributes(spatial, {axis}, epsilon, where);
-  OperatorNode node{"instanceNormalization",
+  OperatorNode node{OpId::instanceNormalization,
                     options.label,
                     std::move(inputs),
                     {},
                     std::make_shared<GroupNormalizationKernel>(
                         std::move(spatial), std::vector<size_t>{axis}, epsilon, where),
-                    {"instanceNormalization", d.dataType, 0}};
+                    {OpId::instanceNormalization, d.dataType, 0}};
   node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), {d})[0];  // steps 9-10
 }
@@ -376,13 +376,13 @@ Operand LayerNormalization(GraphBuilder& builder, const Operand& input,
   std::vector<size_t> reduce_axes = axes;  // summation order: ascending axes (memory order)
   std::sort(reduce_axes.begin(), reduce_axes.end());
   auto attributes = MakeAttributes(reduce_axes, axes, epsilon, where);
-  OperatorNode node{"layerNormalization",
+  OperatorNode node{OpId::layerNormalization,
                     options.label,
                     std::move(inputs),
                     {},
                     std::make_shared<GroupNormalizationKernel>(std::move(reduce_axes),
                                                                std::move(axes), epsilon, where),
-                    {"layerNormalization", d.dataType, 0}};
+                    {OpId::layerNormalization, d.dataType, 0}};
   node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), {d})[0];  // steps 10-11
 }

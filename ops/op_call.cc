@@ -7,8 +7,8 @@
 
 namespace nnref {
 
-std::string OperatorDisplayName(const char* op, const MLOperatorOptions& options) {
-  if (options.label.empty()) return op;
+std::string OperatorDisplayName(std::string_view op, const MLOperatorOptions& options) {
+  if (options.label.empty()) return std::string(op);
   std::string clean;
   const std::string& l = options.label;
   for (size_t i = 0; i < l.size(); ++i) {

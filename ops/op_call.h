@@ -24,7 +24,10 @@ struct MLOperatorOptions {
 // How errors name an operator: "add", or "add [label 'mul#1234']" when a label was given. The
 // label is sanitized (control and bidirectional-override characters escaped), as the spec's
 // advisement on MLOperatorOptions.label asks.
-std::string OperatorDisplayName(const char* op, const MLOperatorOptions& options);
+std::string OperatorDisplayName(std::string_view op, const MLOperatorOptions& options);
+inline std::string OperatorDisplayName(OpId op, const MLOperatorOptions& options) {
+  return OperatorDisplayName(OpName(op), options);
+}
 
 struct PositionalArg {
   std::string key;

@@ -39,16 +39,16 @@ const OpLimits kAveragePool2dL2Pool2dLimits = {
 const OpLimits kMaxPool2dLimits = {
     {{"input", DataTypeSet::All(), "", 4, 4}, {"output", {}, "input", 4, 4}}};
 
-const char* PoolOpName(PoolOp op) {
+OpId PoolOpId(PoolOp op) {
   switch (op) {
     case PoolOp::kAverage:
-      return "averagePool2d";
+      return OpId::averagePool2d;
     case PoolOp::kL2:
-      return "l2Pool2d";
+      return OpId::l2Pool2d;
     case PoolOp::kMax:
-      return "maxPool2d";
+      return OpId::maxPool2d;
   }
-  return "?";
+  return OpId::averagePool2d;  // unreachable: every op is listed
 }
 
 namespace {
@@ -233,7 +233,7 @@ std::string PairToString(uint64_t a, uint64_t b) {
 // "create a pooling operation". Step 1 (the assertion on op) holds by the PoolOp type.
 Operand Pool2d(GraphBuilder& builder, PoolOp op, const Operand& input,
                const MLPool2dOptions& options) {
-  const std::string name = OperatorDisplayName(PoolOpName(op), options);
+  const std::string name = OperatorDisplayName(PoolOpId(op), options);
   const OpLimits& limits = op == PoolOp::kMax ? kMaxPool2dLimits : kAveragePool2dL2Pool2dLimits;
   builder.CheckCanBuild(name);                    // step 2
   builder.ValidateOperand(name, "input", input);  // step 3
@@ -314,12 +314,12 @@ Operand Pool2d(GraphBuilder& builder, PoolOp op, const Operand& input,
   g->dilation_height = dilations[0];
   g->dilation_width = dilations[1];
   g->image = ia;
-  OperatorNode node{PoolOpName(op),
+  OperatorNode node{PoolOpId(op),
                     options.label,
                     {input.id},
                     {},
                     std::make_shared<Pool2dKernel>(op, *g),
-                    {PoolOpName(op), in.dataType, uint64_t{window[0]} * window[1]}};
+                    {PoolOpId(op), in.dataType, uint64_t{window[0]} * window[1]}};
   node.attributes = std::move(g);
   return builder.AddOperator(std::move(node), {{in.dataType, output_shape}})[0];  // step 22
 }

@@ -16,7 +16,7 @@ extern const OpLimits kAveragePool2dL2Pool2dLimits;
 extern const OpLimits kMaxPool2dLimits;
 
 enum class PoolOp : uint8_t { kAverage, kL2, kMax };
-const char* PoolOpName(PoolOp op);  // "averagePool2d", "l2Pool2d", "maxPool2d"
+OpId PoolOpId(PoolOp op);  // OpId::averagePool2d, l2Pool2d or maxPool2d
 
 enum class MLRoundingType : uint8_t { kFloor, kCeil };
 

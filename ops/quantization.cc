@@ -343,12 +343,12 @@ Operand QuantizeLinear(GraphBuilder& builder, const Operand& input, const Operan
                 kQuantizeLinearLimits.Find("zeroPoint")->types);  // step 6
   CheckParameterShapes(name, di, ds, dz);                         // steps 7-10
   const OperandDescriptor output{dz.dataType, di.shape};          // step 11
-  OperatorNode node{"quantizeLinear",
+  OperatorNode node{OpId::quantizeLinear,
                     options.label,
                     {input.id, scale.id, zeroPoint.id},
                     {},
                     std::make_shared<QuantizeLinearKernel>(),
-                    {"quantizeLinear", dz.dataType, 0}};
+                    {OpId::quantizeLinear, dz.dataType, 0}};
   return builder.AddOperator(std::move(node), {output})[0];  // steps 12-13
 }
 
@@ -371,12 +371,12 @@ Operand DequantizeLinear(GraphBuilder& builder, const Operand& input, const Oper
   }
   CheckParameterShapes(name, di, ds, dz);                 // steps 7-10
   const OperandDescriptor output{ds.dataType, di.shape};  // step 11
-  OperatorNode node{"dequantizeLinear",
+  OperatorNode node{OpId::dequantizeLinear,
                     options.label,
                     {input.id, scale.id, zeroPoint.id},
                     {},
                     std::make_shared<DequantizeLinearKernel>(),
-                    {"dequantizeLinear", ds.dataType, 0}};
+                    {OpId::dequantizeLinear, ds.dataType, 0}};
   return builder.AddOperator(std::move(node), {output})[0];  // steps 12-13
 }
 

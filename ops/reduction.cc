@@ -35,30 +35,30 @@
 
 namespace nnref {
 
-const char* ReduceOpName(ReduceOp op) {
+OpId ReduceOpId(ReduceOp op) {
   switch (op) {
     case ReduceOp::kL1:
-      return "reduceL1";
+      return OpId::reduceL1;
     case ReduceOp::kL2:
-      return "reduceL2";
+      return OpId::reduceL2;
     case ReduceOp::kLogSum:
-      return "reduceLogSum";
+      return OpId::reduceLogSum;
     case ReduceOp::kLogSumExp:
-      return "reduceLogSumExp";
+      return OpId::reduceLogSumExp;
     case ReduceOp::kMax:
-      return "reduceMax";
+      return OpId::reduceMax;
     case ReduceOp::kMean:
-      return "reduceMean";
+      return OpId::reduceMean;
     case ReduceOp::kMin:
-      return "reduceMin";
+      return OpId::reduceMin;
     case ReduceOp::kProduct:
-      return "reduceProduct";
+      return OpId::reduceProduct;
     case ReduceOp::kSum:
-      return "reduceSum";
+      return OpId::reduceSum;
     case ReduceOp::kSumSquare:
-      return "reduceSumSquare";
+      return OpId::reduceSumSquare;
   }
-  return "?";
+  return OpId::reduceL1;  // unreachable: every op is listed
 }
 
 namespace {
@@ -387,7 +387,7 @@ const OpLimits& ReduceLimits(ReduceOp op) {
 
 Operand Reduce(GraphBuilder& builder, ReduceOp op, const Operand& input,
                const MLReduceOptions& options) {
-  const std::string name = OperatorDisplayName(ReduceOpName(op), options);
+  const std::string name = OperatorDisplayName(ReduceOpId(op), options);
   builder.CheckCanBuild(name);                    // step 2
   builder.ValidateOperand(name, "input", input);  // step 3
   const OperandDescriptor d = builder.Desc(input);
@@ -420,12 +420,12 @@ Operand Reduce(GraphBuilder& builder, ReduceOp op, const Operand& input,
   attributes->op = op;
   attributes->reduced = reduced;
   attributes->keepDimensions = options.keepDimensions;
-  OperatorNode node{ReduceOpName(op),
+  OperatorNode node{ReduceOpId(op),
                     options.label,
                     {input.id},
                     {},
                     std::make_shared<ReduceKernel>(op, std::move(reduced)),
-                    {ReduceOpName(op), d.dataType, count}};
+                    {ReduceOpId(op), d.dataType, count}};
   node.attributes = std::move(attributes);
   return builder.AddOperator(std::move(node), {{d.dataType, shape}})[0];  // steps 6-8
 }

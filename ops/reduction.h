@@ -23,7 +23,7 @@ enum class ReduceOp : uint8_t {
   kSumSquare,
 };
 
-const char* ReduceOpName(ReduceOp op);  // the method name, e.g. "reduceSum"
+OpId ReduceOpId(ReduceOp op);  // OpId::reduceSum, ...
 const OpLimits& ReduceLimits(ReduceOp op);
 
 struct MLReduceOptions : MLOperatorOptions {

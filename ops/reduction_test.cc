@@ -218,7 +218,7 @@ TEST_CASE("reductions: the tolerance size is the reduced element count") {
   CHECK(b.operators().back().tolerance.size == 24);
   ReduceL2(b, x, Axes({}));
   CHECK(b.operators().back().tolerance.size == 1);
-  CHECK(b.operators().back().tolerance.op == "reduceL2");
+  CHECK(b.operators().back().tolerance.op == OpId::reduceL2);
 }
 
 TEST_CASE("reduction validation: every step of 'create reduction operation'") {

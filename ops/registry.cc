@@ -23,7 +23,7 @@ namespace nnref {
 
 const std::vector<OpInfo>& Registry() {
   static const std::vector<OpInfo> kRegistry = {
-#define NNREF_OP(name, section, call, limits) {#name, (section), &(call), &(limits)},
+#define NNREF_OP(name, section, call, limits) {OpId::name, #name, (section), &(call), &(limits)},
 #include "ops/op_list.inc"
 #undef NNREF_OP
   };

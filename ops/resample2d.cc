@@ -240,12 +240,12 @@ Operand Resample2d(GraphBuilder& builder, const Operand& input,
   // Step 11: make graph connections. Tolerance size: 0 for nearest-neighbor (a copy), 3 for
   // linear (three interpolations per output element).
   const bool linear = options.mode == MLInterpolationMode::kLinear;
-  OperatorNode node{"resample2d",
+  OperatorNode node{OpId::resample2d,
                     options.label,
                     {input.id},
                     {},
                     std::make_shared<Resample2dKernel>(options.mode, axes[0], axes[1]),
-                    {"resample2d", in.dataType, linear ? 3u : 0u}};
+                    {OpId::resample2d, in.dataType, linear ? 3u : 0u}};
   auto attributes = std::make_shared<Resample2dAttributes>();
   attributes->mode = options.mode;
   attributes->axis_y = axes[0];

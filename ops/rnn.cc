@@ -84,7 +84,7 @@ using Act = MLRecurrentNetworkActivation;
 
 // The tolerance query's size per time step beyond inputSize + hiddenSize (the rows have
 // per_size 2, so these are half the per-step ULP budget of the non-dot-product work; see
-// numerics/tolerance.cc).
+// ops/tolerance_table.cc).
 constexpr uint64_t kGruStepExtra = 46;
 constexpr uint64_t kLstmStepExtra = 55;
 
@@ -596,12 +596,12 @@ std::vector<Operand> Gru(GraphBuilder& builder, const Operand& input, const Oper
   const GruCellGeometry g{batch,          input_size, hs,     options.resetAfter,
                           options.layout, acts[0],    acts[1]};
   OperatorNode node{
-      "gru",
+      OpId::gru,
       options.label,
       std::move(inputs),
       {},
       std::make_shared<GruKernel>(g, slots, steps, options.direction, options.returnSequence),
-      {"gru", type, uint64_t{steps} * (input_size + hs + kGruStepExtra)}};
+      {OpId::gru, type, uint64_t{steps} * (input_size + hs + kGruStepExtra)}};
   auto attributes = MakeAttributes(false, false, steps, batch, input_size, hs, acts, slots);
   attributes->direction = options.direction;
   attributes->return_sequence = options.returnSequence;
@@ -650,12 +650,12 @@ Operand GruCell(GraphBuilder& builder, const Operand& input, const Operand& weig
   slots.recurrentBias = Append(inputs, options.recurrentBias);
   const GruCellGeometry g{batch,          input_size, hs,     options.resetAfter,
                           options.layout, acts[0],    acts[1]};
-  OperatorNode node{"gruCell",
+  OperatorNode node{OpId::gruCell,
                     options.label,
                     std::move(inputs),
                     {},
                     std::make_shared<GruCellKernel>(g, slots),
-                    {"gruCell", type, input_size + hs + kGruStepExtra}};
+                    {OpId::gruCell, type, input_size + hs + kGruStepExtra}};
   auto attributes = MakeAttributes(false, true, 1, batch, input_size, hs, acts, slots);
   attributes->reset_after = options.resetAfter;
   attributes->gru_layout = options.layout;
@@ -717,12 +717,12 @@ std::vector<Operand> Lstm(GraphBuilder& builder, const Operand& input, const Ope
   slots.initialCellState = Append(inputs, options.initialCellState);
   const LstmCellGeometry g{batch, input_size, hs, options.layout, acts[0], acts[1], acts[2]};
   OperatorNode node{
-      "lstm",
+      OpId::lstm,
       options.label,
       std::move(inputs),
       {},
       std::make_shared<LstmKernel>(g, slots, steps, options.direction, options.returnSequence),
-      {"lstm", type, uint64_t{steps} * (input_size + hs + kLstmStepExtra)}};
+      {OpId::lstm, type, uint64_t{steps} * (input_size + hs + kLstmStepExtra)}};
   auto attributes = MakeAttributes(true, false, steps, batch, input_size, hs, acts, slots);
   attributes->direction = options.direction;
   attributes->return_sequence = options.returnSequence;
@@ -779,12 +779,12 @@ std::vector<Operand> LstmCell(GraphBuilder& builder, const Operand& input, const
   slots.recurrentBias = Append(inputs, options.recurrentBias);
   slots.peepholeWeight = Append(inputs, options.peepholeWeight);
   const LstmCellGeometry g{batch, input_size, hs, options.layout, acts[0], acts[1], acts[2]};
-  OperatorNode node{"lstmCell",
+  OperatorNode node{OpId::lstmCell,
                     options.label,
                     std::move(inputs),
                     {},
                     std::make_shared<LstmCellKernel>(g, slots),
-                    {"lstmCell", type, input_size + hs + kLstmStepExtra}};
+                    {OpId::lstmCell, type, input_size + hs + kLstmStepExtra}};
   auto attributes = MakeAttributes(true, true, 1, batch, input_size, hs, acts, slots);
   attributes->lstm_layout = options.layout;
   node.attributes = std::move(attributes);

@@ -227,12 +227,12 @@ Operand ScatterElements(GraphBuilder& builder, const Operand& input, const Opera
     ThrowTypeError(name + ": updates shape " + ShapeToString(upd.shape) +
                    " is not the indices' shape " + ShapeToString(idx.shape));
   }
-  OperatorNode node{"scatterElements",
+  OperatorNode node{OpId::scatterElements,
                     options.label,
                     {input.id, indices.id, updates.id},
                     {},
                     std::make_shared<ScatterElementsKernel>(options.axis),
-                    {"scatterElements", in.dataType, 0}};
+                    {OpId::scatterElements, in.dataType, 0}};
   auto attributes = std::make_shared<ScatterAttributes>();
   attributes->axis = options.axis;
   node.attributes = std::move(attributes);
@@ -257,12 +257,12 @@ Operand ScatterND(GraphBuilder& builder, const Operand& input, const Operand& in
   }
   // Steps 16-17: the output has the input's shape (the "Returns" text carries gatherND's rank
   // formula; spec-notes #6).
-  OperatorNode node{"scatterND",
+  OperatorNode node{OpId::scatterND,
                     options.label,
                     {input.id, indices.id, updates.id},
                     {},
                     std::make_shared<ScatterNDKernel>(),
-                    {"scatterND", in.dataType, 0}};
+                    {OpId::scatterND, in.dataType, 0}};
   return builder.AddOperator(std::move(node), {in})[0];  // steps 18-19
 }
 

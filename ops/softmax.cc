@@ -106,12 +106,13 @@ Operand Softmax(GraphBuilder& builder, const Operand& input, uint32_t axis,
     ThrowTypeError(name + ": axis " + std::to_string(axis) + " is out of range for rank " +
                    std::to_string(d.shape.size()));
   }
-  OperatorNode node{"softmax",
-                    options.label,
-                    {input.id},
-                    {},
-                    std::make_shared<SoftmaxKernel>(axis),
-                    {"softmax", d.dataType, d.shape[axis]}};  // tolerance scales with the axis size
+  OperatorNode node{
+      OpId::softmax,
+      options.label,
+      {input.id},
+      {},
+      std::make_shared<SoftmaxKernel>(axis),
+      {OpId::softmax, d.dataType, d.shape[axis]}};  // tolerance scales with the axis size
   auto attributes = std::make_shared<SoftmaxAttributes>();
   attributes->axis = axis;
   node.attributes = std::move(attributes);

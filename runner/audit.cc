@@ -226,7 +226,7 @@ int CommandAudit(const AuditOptions& o) {
               got = alt->compute(graph, index, in);
             } catch (const std::exception& e) {
               std::fprintf(stderr, "%s: operator %zu (%s): alternative %s threw: %s\n",
-                           c.Where().c_str(), index, node.op.c_str(), alt->name.c_str(),
+                           c.Where().c_str(), index, std::string(OpName(node.op)).c_str(), alt->name.c_str(),
                            e.what());
               ++errors;
               continue;
@@ -283,8 +283,9 @@ int CommandAudit(const AuditOptions& o) {
             for (auto& [alt, t] : trials_k) {
               t.envelope = envelope;
               const std::string type = TypeOf(graph, node);
-              Row& row = rows[{node.op, type, alt->name}];
-              row.op = node.op;
+              const std::string op_name(OpName(node.op));
+              Row& row = rows[{op_name, type, alt->name}];
+              row.op = op_name;
               row.type = type;
               row.name = alt->name;
               row.what = alt->what;

@@ -1,5 +1,6 @@
 #include "runner/backend_check.h"
 
+#include "ops/tolerance_table.h"
 #include "ref/error.h"
 #include "runner/derived.h"
 #include "runner/sum_bound.h"
@@ -12,7 +13,9 @@ Tolerance OperatorTolerance(const Graph& graph, size_t index, size_t output) {
     return Tolerance::Ulp(0, "integer output: exact");
   }
   const std::optional<Tolerance> t = DefaultTolerance(node.tolerance);
-  if (!t) throw InputError("internal: no default tolerance row for operator " + node.op);
+  if (!t)
+    throw InputError("internal: no default tolerance row for operator " +
+                     std::string(OpName(node.op)));
   return *t;
 }
 

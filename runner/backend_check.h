@@ -2,7 +2,7 @@
 //
 // The reference computes the whole graph and keeps every operand. Then each backend kernel runs
 // alone on the reference's values of its operator's inputs, and its outputs are compared with
-// the reference's outputs under that operator's own default tolerance (numerics/tolerance.cc;
+// the reference's outputs under that operator's own default tolerance (ops/tolerance_table.cc;
 // exact for integer outputs), skipping what the spec leaves open. Feeding the reference's inputs
 // judges every operator on its own, so an error is blamed on the operator that made it, not on
 // the ones downstream that inherit it: the first operator in graph order that leaves its
@@ -20,8 +20,8 @@
 namespace nnref {
 
 struct OperatorCheck {
-  size_t index = 0;       // in Graph::operators()
-  std::string op;         // method name
+  size_t index = 0;  // in Graph::operators()
+  OpId op = OpId::identity;
   std::string label;      // MLOperatorOptions.label
   size_t output = 0;      // which output of the operator
   OperandId operand;      // that output's operand

@@ -50,7 +50,7 @@ TEST_CASE("check mode: names the first diverging operator and element") {
     const BackendCheck check = CheckAgainstReference(*graph, *compiled, inputs);
     REQUIRE(check.first_divergence);
     const OperatorCheck& bad = check.operators[*check.first_divergence];
-    CHECK(bad.op == "mul");
+    CHECK(bad.op == OpId::mul);
     CHECK(bad.index == 1);
     CHECK(bad.cmp.mismatches == 1);
     REQUIRE(bad.cmp.first.size() == 1);

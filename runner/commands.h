@@ -43,7 +43,7 @@ struct RunOptions {
   std::string junit;                  // --junit FILE
   std::string html;                   // --html FILE
   Shard shard;                        // --shard K/N
-  TolerancePolicy tolerances = TolerancePolicy::kWpt;  // --tolerances
+  TolerancePolicy tolerances = TolerancePolicy::kDerived;  // --tolerances
 };
 
 struct CheckOptions {
@@ -56,7 +56,7 @@ struct CheckOptions {
   std::string junit;           // --junit FILE
   std::string html;            // --html FILE
   Shard shard;                 // --shard K/N
-  TolerancePolicy tolerances = TolerancePolicy::kWpt;  // --tolerances
+  TolerancePolicy tolerances = TolerancePolicy::kDerived;  // --tolerances
 };
 
 // --max-mismatches: a count or "all"; throws InputError otherwise.

@@ -30,7 +30,7 @@ Tolerance DerivedTolerance() {
 }  // namespace
 
 std::string Judgement::Describe() const {
-  if (policy == TolerancePolicy::kDerived && fallback.empty()) {
+  if (policy == TolerancePolicy::kDerived && fallback.empty() && !bounds.empty()) {
     return "derived bounds (per element)";
   }
   return tolerance.Describe() + (fallback.empty() ? "" : " (" + fallback + ")");
@@ -57,6 +57,10 @@ Judgement OperatorJudgement(TolerancePolicy policy, const Graph& graph, size_t i
   j.tolerance = OperatorTolerance(graph, index, output);
   if (output == 0) j.bounds = OperatorSumBounds(graph, index, inputs, j.tolerance.ulp);
   return j;
+}
+
+DataType DerivedGraphBounds::DataTypeOf(OperandId id) const {
+  return graph_.operand(id).desc.dataType;
 }
 
 DerivedGraphBounds::DerivedGraphBounds(const Graph& graph,
@@ -99,7 +103,7 @@ std::optional<std::vector<double>> DerivedGraphBounds::For(OperandId id, std::st
       }
       return memo_[id.value];
     }
-    reason = "operator " + std::to_string(index) + " (" + node.op + ") has no error model";
+    reason = "operator " + std::to_string(index) + " (" + std::string(OpName(node.op)) + ") has no error model";
   }
   for (OperandId out : node.outputs) {
     memo_[out.value] = std::nullopt;
@@ -114,7 +118,9 @@ Judgement GraphOutputJudgement(TolerancePolicy policy, const Tolerance& wpt,
                                OperandId id) {
   Judgement j;
   j.policy = policy;
-  if (policy == TolerancePolicy::kDerived && derived != nullptr) {
+  // Integer outputs are exact under both policies (the table's 0).
+  const bool integer = derived != nullptr && IsInteger(derived->DataTypeOf(id));
+  if (policy == TolerancePolicy::kDerived && derived != nullptr && !integer) {
     std::string why;
     std::optional<std::vector<double>> b = derived->For(id, &why);
     if (b) {

@@ -54,6 +54,7 @@ class DerivedGraphBounds {
                      std::function<const OperandValue&(OperandId)> value_of);
   // The bounds of operand `id`; nullopt (with `why`) when an operator feeding it has no model.
   std::optional<std::vector<double>> For(OperandId id, std::string* why);
+  DataType DataTypeOf(OperandId id) const;
 
  private:
   const Graph& graph_;

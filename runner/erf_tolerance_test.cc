@@ -1,4 +1,4 @@
-// erf's and log's default tolerances (numerics/tolerance.cc) on both sides (issue 14): a good
+// erf's and log's default tolerances (ops/tolerance_table.cc) on both sides (issue 14): a good
 // float32 implementation passes everywhere; an erf that is off by 1.4e-7 (the Abramowitz-Stegun
 // 7.1.26 polynomial's error) or that gives 1e-9 for erf(1.4e-45), and a log off by 1e-4, fail. The
 // old rows, ATOL 2^-10, passed those. Expected values are glibc's double erf/log rounded once to
@@ -12,13 +12,14 @@
 #include <vector>
 
 #include "numerics/tolerance.h"
+#include "ops/tolerance_table.h"
 #include "runner/compare.h"
 
 namespace nnref {
 
 namespace {
 
-Tolerance ErfDefault(DataType t) { return *DefaultTolerance({"erf", t, 0}); }
+Tolerance ErfDefault(DataType t) { return *DefaultTolerance({OpId::erf, t, 0}); }
 
 Tensor F32(const std::vector<float>& v) {
   Tensor t = Tensor::Allocate(DataType::kFloat32, {v.size()});
@@ -94,7 +95,7 @@ TEST_CASE("erf tolerance: 2 ulp passes, 3 ulp fails (float32 and float16)") {
 }
 
 TEST_CASE("log tolerance: glibc logf passes everywhere; a log off by 1e-4 fails") {
-  const Tolerance t = *DefaultTolerance({"log", DataType::kFloat32, 0});
+  const Tolerance t = *DefaultTolerance({OpId::log, DataType::kFloat32, 0});
   std::vector<float> expected, good, bad;
   // Every 4099th positive finite float32 (subnormals to the largest), and values next to 1.
   for (uint32_t bits = 1; bits < 0x7f800000u; bits += 4099) {

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "ops/registry.h"
+#include "ops/tolerance_table.h"
 #include "runner/data.h"
 
 namespace nnref {
@@ -132,10 +133,13 @@ Tolerance DefaultToleranceFor(const Graph& graph, OperandId id) {
   std::string reasons;
   for (const OperatorNode* node : graph.OperatorsFeeding(id)) {
     const std::optional<Tolerance> t = DefaultTolerance(node->tolerance);
-    if (!t) throw InputError("internal: no default tolerance row for operator " + node->op);
+    if (!t) {
+      throw InputError("internal: no default tolerance row for operator " +
+                       std::string(OpName(node->op)));
+    }
     total += *t;
     if (!reasons.empty()) reasons += "; ";
-    reasons += node->op + ": " + t->Describe();
+    reasons += std::string(OpName(node->op)) + ": " + t->Describe();
   }
   total.reason = "default: " + reasons;
   return total;

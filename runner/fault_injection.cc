@@ -1,6 +1,7 @@
 #include "runner/fault_injection.h"
 
 #include <cstdlib>
+#include <optional>
 
 #include "numerics/cast.h"
 #include "ref/error.h"
@@ -42,25 +43,30 @@ class FaultInjectingBackend final : public Backend {
  public:
   FaultInjectingBackend(std::shared_ptr<const Backend> inner, std::string op, uint64_t element,
                         double value)
-      : inner_(std::move(inner)), op_(std::move(op)), element_(element), value_(value) {}
+      : inner_(std::move(inner)),
+        op_(std::move(op)),
+        id_(ParseOpId(op_)),
+        element_(element),
+        value_(value) {}
   std::string_view name() const override { return inner_->name(); }
   std::string Describe() const override {
     return inner_->Describe() + " with a fault injected into " + op_ + " element " +
            std::to_string(element_) + " (test hook)";
   }
-  std::optional<std::string> Unsupported(std::string_view op, DataType type) const override {
+  std::optional<std::string> Unsupported(OpId op, DataType type) const override {
     return inner_->Unsupported(op, type);
   }
   std::shared_ptr<const Kernel> MakeKernel(const Graph& graph, size_t index,
                                            std::string& why) const override {
     std::shared_ptr<const Kernel> k = inner_->MakeKernel(graph, index, why);
-    if (!k || graph.operators()[index].op != op_) return k;
+    if (!k || graph.operators()[index].op != id_) return k;
     return std::make_shared<CorruptKernel>(std::move(k), element_, value_);
   }
 
  private:
   std::shared_ptr<const Backend> inner_;
   std::string op_;
+  std::optional<OpId> id_;  // nullopt (not a method name): no operator is corrupted
   uint64_t element_;
   double value_;
 };

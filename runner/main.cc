@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
 
   std::string run_shard, check_shard;
   run_cmd->add_option("--junit", run.junit, "write a JUnit XML file here (one testcase a case)");
-  std::string run_policy = "wpt";
+  std::string run_policy = "derived";
   run_cmd
       ->add_option("--tolerances", run_policy,
                    "the tolerance policy: wpt (the per-operator table and sum bound) or derived "
@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
 
   check_cmd->add_option("--junit", check.junit,
                         "write a JUnit XML file here (one testcase a case)");
-  std::string check_policy = "wpt";
+  std::string check_policy = "derived";
   check_cmd
       ->add_option("--tolerances", check_policy,
                    "the tolerance policy: wpt (the per-operator table and sum bound) or derived "

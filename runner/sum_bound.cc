@@ -7,6 +7,7 @@
 #include "numerics/cast.h"
 #include "ops/activations.h"
 #include "ops/matmul_gemm.h"
+#include "ops/tolerance_table.h"
 
 namespace nnref {
 namespace {
@@ -53,7 +54,7 @@ std::vector<double> OperatorSumBounds(const Graph& graph, size_t index,
   const OperatorNode& node = graph.operators()[index];
   const DataType out_type = graph.operand(node.outputs[0]).desc.dataType;
   if (!HasSumBound(node.op) || UnitRoundoff(out_type) == 0 || !(roundings > 0)) return {};
-  if (node.op == "linear" || node.op == "hardSigmoid") {
+  if (node.op == OpId::linear || node.op == OpId::hardSigmoid) {
     // alpha * x + beta: M = |alpha| |x| + |beta| (hardSigmoid's clamp to [0, 1] is exact).
     double alpha = 0, beta = 0;
     if (const auto* l = node.Attributes<LinearAttributes>()) {
@@ -82,13 +83,13 @@ std::vector<double> OperatorSumBounds(const Graph& graph, size_t index,
     for (const OperandValue& v : in) ptrs.push_back(&v);
     AddMagnitudes(graph.RunOperator(index, ptrs).at(0).data, m);
   };
-  if (node.op == "batchNormalization") {
+  if (node.op == OpId::batchNormalization) {
     // (x - mean) / sqrt(variance + epsilon) * scale + bias on |x|, -|mean|, the variance as it is,
     // |scale| and |bias|: (|x| + |mean|) / sqrt(variance + epsilon) * |scale| + |bias|.
     abs[1].data = Abs(inputs[1]->data, /*negate=*/true);
     abs[2].data = inputs[2]->data;
     run(abs);
-  } else if (node.op == "gemm" && abs.size() == 3) {
+  } else if (node.op == OpId::gemm && abs.size() == 3) {
     // alpha * A x B + beta * C with alpha, beta of any signs: the two parts, each on |inputs|
     // (the other one zeroed), are |alpha| (|A| x |B|) and |beta| |C|.
     std::vector<OperandValue> products = abs, addend = abs;

@@ -1,4 +1,4 @@
-// The sum bound of the operators whose result is a sum (numerics/tolerance.h, HasSumBound;
+// The sum bound of the operators whose result is a sum (ops/tolerance_table.h, HasSumBound;
 // docs/numerics.md, "The sum bound"): per output element, the absolute error that an accumulator
 // in the operand type may make, from the magnitude M = sum of |terms|. M is the operator's own
 // reference kernel run on |inputs|: for these operators every term is a product of input

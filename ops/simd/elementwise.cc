@@ -36,58 +36,108 @@ constexpr uint8_t C(E e) {
   return static_cast<uint8_t>(e);
 }
 
-const std::map<std::string, OpEntry, std::less<>>& Ops() {
-  static const std::map<std::string, OpEntry, std::less<>> ops = {
-      {"add", {Kind::kBinary, C(RowBinary::kAdd), true}},
-      {"sub", {Kind::kBinary, C(RowBinary::kSub), true}},
-      {"mul", {Kind::kBinary, C(RowBinary::kMul), true}},
-      {"div", {Kind::kBinary, C(RowBinary::kDiv), true}},
-      {"max", {Kind::kBinary, C(RowBinary::kMax), true}},
-      {"min", {Kind::kBinary, C(RowBinary::kMin), true}},
-      {"pow", {Kind::kBinary, C(RowBinary::kPow), true}},
-      {"prelu", {Kind::kBinary, C(RowBinary::kPrelu), true}},
-      {"abs", {Kind::kUnary, C(RowUnary::kAbs), true}},
-      {"ceil", {Kind::kUnary, C(RowUnary::kCeil), false}},
-      {"cos", {Kind::kUnary, C(RowUnary::kCos), false}},
-      {"erf", {Kind::kUnary, C(RowUnary::kErf), false}},
-      {"exp", {Kind::kUnary, C(RowUnary::kExp), false}},
-      {"floor", {Kind::kUnary, C(RowUnary::kFloor), false}},
-      {"identity", {Kind::kUnary, C(RowUnary::kIdentity), true}},
-      {"log", {Kind::kUnary, C(RowUnary::kLog), false}},
-      {"neg", {Kind::kUnary, C(RowUnary::kNeg), true}},
-      {"reciprocal", {Kind::kUnary, C(RowUnary::kReciprocal), false}},
-      {"roundEven", {Kind::kUnary, C(RowUnary::kRoundEven), false}},
-      {"sin", {Kind::kUnary, C(RowUnary::kSin), false}},
-      {"sign", {Kind::kUnary, C(RowUnary::kSign), true}},
-      {"sqrt", {Kind::kUnary, C(RowUnary::kSqrt), false}},
-      {"tan", {Kind::kUnary, C(RowUnary::kTan), false}},
-      {"elu", {Kind::kUnary, C(RowUnary::kElu), false}},
-      {"gelu", {Kind::kUnary, C(RowUnary::kGelu), false}},
-      {"hardSigmoid", {Kind::kUnary, C(RowUnary::kHardSigmoid), false}},
-      {"hardSwish", {Kind::kUnary, C(RowUnary::kHardSwish), false}},
-      {"leakyRelu", {Kind::kUnary, C(RowUnary::kLeakyRelu), false}},
-      {"relu", {Kind::kUnary, C(RowUnary::kRelu), true}},
-      {"sigmoid", {Kind::kUnary, C(RowUnary::kSigmoid), false}},
-      {"softplus", {Kind::kUnary, C(RowUnary::kSoftplus), false}},
-      {"softsign", {Kind::kUnary, C(RowUnary::kSoftsign), false}},
-      {"tanh", {Kind::kUnary, C(RowUnary::kTanh), false}},
-      {"equal", {Kind::kLogical, C(LogicalCode::kEqual), true}},
-      {"notEqual", {Kind::kLogical, C(LogicalCode::kNotEqual), true}},
-      {"greater", {Kind::kLogical, C(LogicalCode::kGreater), true}},
-      {"greaterOrEqual", {Kind::kLogical, C(LogicalCode::kGreaterOrEqual), true}},
-      {"lesser", {Kind::kLogical, C(LogicalCode::kLesser), true}},
-      {"lesserOrEqual", {Kind::kLogical, C(LogicalCode::kLesserOrEqual), true}},
-      {"logicalNot", {Kind::kLogical, C(LogicalCode::kNot), true}},
-      {"logicalAnd", {Kind::kLogical, C(LogicalCode::kAnd), true}},
-      {"logicalOr", {Kind::kLogical, C(LogicalCode::kOr), true}},
-      {"logicalXor", {Kind::kLogical, C(LogicalCode::kXor), true}},
-      {"isNaN", {Kind::kLogical, C(LogicalCode::kIsNaN), true}},
-      {"isInfinite", {Kind::kLogical, C(LogicalCode::kIsInfinite), true}},
-      {"cast", {Kind::kCast, 0, true}},
-      {"clamp", {Kind::kClamp, 0, true}},
-      {"where", {Kind::kWhere, 0, true}},
-  };
-  return ops;
+// The entry of each operator of this family; nullopt for the others.
+std::optional<OpEntry> EntryOf(OpId op) {
+  switch (op) {
+    case OpId::add:
+      return OpEntry{Kind::kBinary, C(RowBinary::kAdd), true};
+    case OpId::sub:
+      return OpEntry{Kind::kBinary, C(RowBinary::kSub), true};
+    case OpId::mul:
+      return OpEntry{Kind::kBinary, C(RowBinary::kMul), true};
+    case OpId::div:
+      return OpEntry{Kind::kBinary, C(RowBinary::kDiv), true};
+    case OpId::max:
+      return OpEntry{Kind::kBinary, C(RowBinary::kMax), true};
+    case OpId::min:
+      return OpEntry{Kind::kBinary, C(RowBinary::kMin), true};
+    case OpId::pow:
+      return OpEntry{Kind::kBinary, C(RowBinary::kPow), true};
+    case OpId::prelu:
+      return OpEntry{Kind::kBinary, C(RowBinary::kPrelu), true};
+    case OpId::abs:
+      return OpEntry{Kind::kUnary, C(RowUnary::kAbs), true};
+    case OpId::ceil:
+      return OpEntry{Kind::kUnary, C(RowUnary::kCeil), false};
+    case OpId::cos:
+      return OpEntry{Kind::kUnary, C(RowUnary::kCos), false};
+    case OpId::erf:
+      return OpEntry{Kind::kUnary, C(RowUnary::kErf), false};
+    case OpId::exp:
+      return OpEntry{Kind::kUnary, C(RowUnary::kExp), false};
+    case OpId::floor:
+      return OpEntry{Kind::kUnary, C(RowUnary::kFloor), false};
+    case OpId::identity:
+      return OpEntry{Kind::kUnary, C(RowUnary::kIdentity), true};
+    case OpId::log:
+      return OpEntry{Kind::kUnary, C(RowUnary::kLog), false};
+    case OpId::neg:
+      return OpEntry{Kind::kUnary, C(RowUnary::kNeg), true};
+    case OpId::reciprocal:
+      return OpEntry{Kind::kUnary, C(RowUnary::kReciprocal), false};
+    case OpId::roundEven:
+      return OpEntry{Kind::kUnary, C(RowUnary::kRoundEven), false};
+    case OpId::sin:
+      return OpEntry{Kind::kUnary, C(RowUnary::kSin), false};
+    case OpId::sign:
+      return OpEntry{Kind::kUnary, C(RowUnary::kSign), true};
+    case OpId::sqrt:
+      return OpEntry{Kind::kUnary, C(RowUnary::kSqrt), false};
+    case OpId::tan:
+      return OpEntry{Kind::kUnary, C(RowUnary::kTan), false};
+    case OpId::elu:
+      return OpEntry{Kind::kUnary, C(RowUnary::kElu), false};
+    case OpId::gelu:
+      return OpEntry{Kind::kUnary, C(RowUnary::kGelu), false};
+    case OpId::hardSigmoid:
+      return OpEntry{Kind::kUnary, C(RowUnary::kHardSigmoid), false};
+    case OpId::hardSwish:
+      return OpEntry{Kind::kUnary, C(RowUnary::kHardSwish), false};
+    case OpId::leakyRelu:
+      return OpEntry{Kind::kUnary, C(RowUnary::kLeakyRelu), false};
+    case OpId::relu:
+      return OpEntry{Kind::kUnary, C(RowUnary::kRelu), true};
+    case OpId::sigmoid:
+      return OpEntry{Kind::kUnary, C(RowUnary::kSigmoid), false};
+    case OpId::softplus:
+      return OpEntry{Kind::kUnary, C(RowUnary::kSoftplus), false};
+    case OpId::softsign:
+      return OpEntry{Kind::kUnary, C(RowUnary::kSoftsign), false};
+    case OpId::tanh:
+      return OpEntry{Kind::kUnary, C(RowUnary::kTanh), false};
+    case OpId::equal:
+      return OpEntry{Kind::kLogical, C(LogicalCode::kEqual), true};
+    case OpId::notEqual:
+      return OpEntry{Kind::kLogical, C(LogicalCode::kNotEqual), true};
+    case OpId::greater:
+      return OpEntry{Kind::kLogical, C(LogicalCode::kGreater), true};
+    case OpId::greaterOrEqual:
+      return OpEntry{Kind::kLogical, C(LogicalCode::kGreaterOrEqual), true};
+    case OpId::lesser:
+      return OpEntry{Kind::kLogical, C(LogicalCode::kLesser), true};
+    case OpId::lesserOrEqual:
+      return OpEntry{Kind::kLogical, C(LogicalCode::kLesserOrEqual), true};
+    case OpId::logicalNot:
+      return OpEntry{Kind::kLogical, C(LogicalCode::kNot), true};
+    case OpId::logicalAnd:
+      return OpEntry{Kind::kLogical, C(LogicalCode::kAnd), true};
+    case OpId::logicalOr:
+      return OpEntry{Kind::kLogical, C(LogicalCode::kOr), true};
+    case OpId::logicalXor:
+      return OpEntry{Kind::kLogical, C(LogicalCode::kXor), true};
+    case OpId::isNaN:
+      return OpEntry{Kind::kLogical, C(LogicalCode::kIsNaN), true};
+    case OpId::isInfinite:
+      return OpEntry{Kind::kLogical, C(LogicalCode::kIsInfinite), true};
+    case OpId::cast:
+      return OpEntry{Kind::kCast, 0, true};
+    case OpId::clamp:
+      return OpEntry{Kind::kClamp, 0, true};
+    case OpId::where:
+      return OpEntry{Kind::kWhere, 0, true};
+    default:
+      return std::nullopt;
+  }
 }
 
 // A value of storage type T as float (float16 widened) or as itself (integers).
@@ -344,22 +394,22 @@ class ElementwiseKernel final : public Kernel {
   Tensor min_, max_;
 };
 
-std::optional<std::string> Unsupported(std::string_view op, DataType type) {
-  const auto it = Ops().find(op);
-  if (it == Ops().end()) return std::nullopt;
-  if (!IsFloat(type) && !it->second.integer) return std::string(DataTypeName(type)) + " not supported";
+std::optional<std::string> Unsupported(OpId op, DataType type) {
+  const std::optional<OpEntry> entry = EntryOf(op);
+  if (!entry) return std::nullopt;
+  if (!IsFloat(type) && !entry->integer) return std::string(DataTypeName(type)) + " not supported";
   return std::string();
 }
 
 std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index, const Config& config,
                                    std::string& why) {
   const OperatorNode& node = graph.operators()[index];
-  const auto it = Ops().find(node.op);
-  if (it == Ops().end()) {
+  const std::optional<OpEntry> entry = EntryOf(node.op);
+  if (!entry) {
     why = "not implemented";
     return nullptr;
   }
-  return std::make_shared<ElementwiseKernel>(it->second, node, config);
+  return std::make_shared<ElementwiseKernel>(*entry, node, config);
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ struct Config {
 struct Family {
   // nullopt: not an operator of this family; "" : covered for `type` (the data type of the first
   // input); otherwise why not ("float16 not supported").
-  std::optional<std::string> (*unsupported)(std::string_view op, DataType type);
+  std::optional<std::string> (*unsupported)(OpId op, DataType type);
   // The kernel for operator `index` of `graph` (an operator of this family), or null with `why`.
   std::shared_ptr<const Kernel> (*make)(const Graph& graph, size_t index, const Config& config,
                                         std::string& why);

@@ -785,32 +785,32 @@ Tensor DequantizeLinear(std::span<const OperandValue* const> in, const OperandDe
 // ---------------------------------------------------------------------------------------------
 // The family.
 
-constexpr std::string_view kOps[] = {"reshape",
-                                     "transpose",
-                                     "expand",
-                                     "slice",
-                                     "reverse",
-                                     "split",
-                                     "concat",
-                                     "pad",
-                                     "tile",
-                                     "triangular",
-                                     "gather",
-                                     "gatherElements",
-                                     "gatherND",
-                                     "scatterElements",
-                                     "scatterND",
-                                     "quantizeLinear",
-                                     "dequantizeLinear",
-                                     "argMin",
-                                     "argMax",
-                                     "cumulativeSum"};
-
-std::optional<std::string> Unsupported(std::string_view op, DataType) {
-  for (std::string_view o : kOps) {
-    if (o == op) return std::string();  // every data type the builder admits
+std::optional<std::string> Unsupported(OpId op, DataType) {
+  switch (op) {
+    case OpId::reshape:
+    case OpId::transpose:
+    case OpId::expand:
+    case OpId::slice:
+    case OpId::reverse:
+    case OpId::split:
+    case OpId::concat:
+    case OpId::pad:
+    case OpId::tile:
+    case OpId::triangular:
+    case OpId::gather:
+    case OpId::gatherElements:
+    case OpId::gatherND:
+    case OpId::scatterElements:
+    case OpId::scatterND:
+    case OpId::quantizeLinear:
+    case OpId::dequantizeLinear:
+    case OpId::argMin:
+    case OpId::argMax:
+    case OpId::cumulativeSum:
+      return std::string();  // every data type the builder admits
+    default:
+      return std::nullopt;
   }
-  return std::nullopt;
 }
 
 // The attributes of `node` as A, or null with `why` set.
@@ -828,124 +828,131 @@ std::shared_ptr<const Kernel> K(ComputeFn fn) {
 std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index, const Config& config,
                                    std::string& why) {
   const OperatorNode& node = graph.operators()[index];
-  const std::string& op = node.op;
+  const OpId op = node.op;
   using In = std::span<const OperandValue* const>;
   using Out = std::span<const OperandDescriptor>;
-  // Views.
-  if (op == "reshape") {
-    return K([](In in, Out out) { return One(in[0]->data.Reshape(out[0].shape)); });
-  }
-  if (op == "expand") {
-    return K([](In in, Out out) { return One(in[0]->data.BroadcastTo(out[0].shape)); });
-  }
-  if (op == "transpose") {
-    const auto* a = Need<TransposeAttributes>(node, why);
-    if (!a) return nullptr;
-    return K([perm = a->permutation](In in, Out) { return One(in[0]->data.Permute(perm)); });
-  }
-  if (op == "slice") {
-    const auto* a = Need<SliceAttributes>(node, why);
-    if (!a) return nullptr;
-    return K([starts = a->starts, steps = a->strides](In in, Out out) {
-      return One(in[0]->data.Slice(starts, out[0].shape, steps));
-    });
-  }
-  if (op == "reverse") {
-    const auto* a = Need<ReverseAttributes>(node, why);
-    if (!a) return nullptr;
-    return K([axes = a->axes](In in, Out) { return One(in[0]->data.Reverse(axes)); });
-  }
-  if (op == "split") {
-    const auto* a = Need<SplitAttributes>(node, why);
-    if (!a) return nullptr;
-    return K([axis = a->axis](In in, Out out) {
-      const Tensor& x = in[0]->data;
-      std::vector<uint64_t> starts(x.rank(), 0);
-      const std::vector<uint64_t> steps(x.rank(), 1);
-      std::vector<OperandValue> result(out.size());
-      for (size_t k = 0; k < out.size(); ++k) {
-        result[k].data = x.Slice(starts, out[k].shape, steps);
-        starts[axis] += out[k].shape[axis];
-      }
-      return result;
-    });
-  }
-  // Copies.
-  if (op == "concat") {
-    const auto* a = Need<ConcatAttributes>(node, why);
-    if (!a) return nullptr;
-    return K(
-        [axis = a->axis, config](In in, Out out) { return One(Concat(in, out[0], axis, config)); });
-  }
-  if (op == "pad") {
-    const auto* a = Need<PadAttributes>(node, why);
-    if (!a) return nullptr;
-    return K([attributes = *a, config](In in, Out out) {
-      return One(Pad(in[0]->data, out[0], attributes, config));
-    });
-  }
-  if (op == "tile") {
-    const auto* a = Need<TileAttributes>(node, why);
-    if (!a) return nullptr;
-    return K([repetitions = Shape(a->repetitions.begin(), a->repetitions.end()), config](
-                 In in, Out out) { return One(Tile(in[0]->data, out[0], repetitions, config)); });
-  }
-  if (op == "triangular") {
-    const auto* a = Need<TriangularAttributes>(node, why);
-    if (!a) return nullptr;
-    return K([attributes = *a, config](In in, Out out) {
-      return One(Triangular(in[0]->data, out[0], attributes, config));
-    });
-  }
-  // Gather and scatter.
-  if (op == "gather" || op == "gatherElements") {
-    const auto* a = Need<GatherAttributes>(node, why);
-    if (!a) return nullptr;
-    if (op == "gather") {
-      return K([axis = a->axis, config](In in, Out out) {
-        return One(Gather(in[0]->data, in[1]->data, out[0], axis, config));
+  switch (op) {
+    // Views.
+    case OpId::reshape: {
+      return K([](In in, Out out) { return One(in[0]->data.Reshape(out[0].shape)); });
+    }
+    case OpId::expand: {
+      return K([](In in, Out out) { return One(in[0]->data.BroadcastTo(out[0].shape)); });
+    }
+    case OpId::transpose: {
+      const auto* a = Need<TransposeAttributes>(node, why);
+      if (!a) return nullptr;
+      return K([perm = a->permutation](In in, Out) { return One(in[0]->data.Permute(perm)); });
+    }
+    case OpId::slice: {
+      const auto* a = Need<SliceAttributes>(node, why);
+      if (!a) return nullptr;
+      return K([starts = a->starts, steps = a->strides](In in, Out out) {
+        return One(in[0]->data.Slice(starts, out[0].shape, steps));
       });
     }
-    return K([axis = a->axis, config](In in, Out out) {
-      return One(GatherElements(in[0]->data, in[1]->data, out[0], axis, config));
-    });
-  }
-  if (op == "gatherND") {
-    return K([config](In in, Out out) {
-      return One(GatherND(in[0]->data, in[1]->data, out[0], config));
-    });
-  }
-  if (op == "scatterElements") {
-    const auto* a = Need<ScatterAttributes>(node, why);
-    if (!a) return nullptr;
-    return K([axis = a->axis, config](In in, Out out) {
-      return One(ScatterElements(in, out[0], axis, config));
-    });
-  }
-  if (op == "scatterND") {
-    return K([config](In in, Out out) { return One(ScatterND(in, out[0], config)); });
-  }
-  // Quantization.
-  if (op == "quantizeLinear") {
-    return K([config](In in, Out out) { return One(QuantizeLinear(in, out[0], config)); });
-  }
-  if (op == "dequantizeLinear") {
-    return K([config](In in, Out out) { return One(DequantizeLinear(in, out[0], config)); });
-  }
-  // Lines along an axis.
-  if (op == "argMin" || op == "argMax") {
-    const auto* a = Need<ArgMinMaxAttributes>(node, why);
-    if (!a) return nullptr;
-    return K([axis = a->axis, is_max = op == "argMax", config](In in, Out out) {
-      return One(ArgMinMax(in[0]->data, out[0], axis, is_max, config));
-    });
-  }
-  if (op == "cumulativeSum") {
-    const auto* a = Need<CumulativeSumAttributes>(node, why);
-    if (!a) return nullptr;
-    return K([attributes = *a, config](In in, Out out) {
-      return One(CumulativeSum(in[0]->data, out[0], attributes, config));
-    });
+    case OpId::reverse: {
+      const auto* a = Need<ReverseAttributes>(node, why);
+      if (!a) return nullptr;
+      return K([axes = a->axes](In in, Out) { return One(in[0]->data.Reverse(axes)); });
+    }
+    case OpId::split: {
+      const auto* a = Need<SplitAttributes>(node, why);
+      if (!a) return nullptr;
+      return K([axis = a->axis](In in, Out out) {
+        const Tensor& x = in[0]->data;
+        std::vector<uint64_t> starts(x.rank(), 0);
+        const std::vector<uint64_t> steps(x.rank(), 1);
+        std::vector<OperandValue> result(out.size());
+        for (size_t k = 0; k < out.size(); ++k) {
+          result[k].data = x.Slice(starts, out[k].shape, steps);
+          starts[axis] += out[k].shape[axis];
+        }
+        return result;
+      });
+    }
+    // Copies.
+    case OpId::concat: {
+      const auto* a = Need<ConcatAttributes>(node, why);
+      if (!a) return nullptr;
+      return K([axis = a->axis, config](In in, Out out) {
+        return One(Concat(in, out[0], axis, config));
+      });
+    }
+    case OpId::pad: {
+      const auto* a = Need<PadAttributes>(node, why);
+      if (!a) return nullptr;
+      return K([attributes = *a, config](In in, Out out) {
+        return One(Pad(in[0]->data, out[0], attributes, config));
+      });
+    }
+    case OpId::tile: {
+      const auto* a = Need<TileAttributes>(node, why);
+      if (!a) return nullptr;
+      return K([repetitions = Shape(a->repetitions.begin(), a->repetitions.end()), config](
+                   In in, Out out) { return One(Tile(in[0]->data, out[0], repetitions, config)); });
+    }
+    case OpId::triangular: {
+      const auto* a = Need<TriangularAttributes>(node, why);
+      if (!a) return nullptr;
+      return K([attributes = *a, config](In in, Out out) {
+        return One(Triangular(in[0]->data, out[0], attributes, config));
+      });
+    }
+    // Gather and scatter.
+    case OpId::gather:
+    case OpId::gatherElements: {
+      const auto* a = Need<GatherAttributes>(node, why);
+      if (!a) return nullptr;
+      if (op == OpId::gather) {
+        return K([axis = a->axis, config](In in, Out out) {
+          return One(Gather(in[0]->data, in[1]->data, out[0], axis, config));
+        });
+      }
+      return K([axis = a->axis, config](In in, Out out) {
+        return One(GatherElements(in[0]->data, in[1]->data, out[0], axis, config));
+      });
+    }
+    case OpId::gatherND: {
+      return K([config](In in, Out out) {
+        return One(GatherND(in[0]->data, in[1]->data, out[0], config));
+      });
+    }
+    case OpId::scatterElements: {
+      const auto* a = Need<ScatterAttributes>(node, why);
+      if (!a) return nullptr;
+      return K([axis = a->axis, config](In in, Out out) {
+        return One(ScatterElements(in, out[0], axis, config));
+      });
+    }
+    case OpId::scatterND: {
+      return K([config](In in, Out out) { return One(ScatterND(in, out[0], config)); });
+    }
+    // Quantization.
+    case OpId::quantizeLinear: {
+      return K([config](In in, Out out) { return One(QuantizeLinear(in, out[0], config)); });
+    }
+    case OpId::dequantizeLinear: {
+      return K([config](In in, Out out) { return One(DequantizeLinear(in, out[0], config)); });
+    }
+    // Lines along an axis.
+    case OpId::argMin:
+    case OpId::argMax: {
+      const auto* a = Need<ArgMinMaxAttributes>(node, why);
+      if (!a) return nullptr;
+      return K([axis = a->axis, is_max = op == OpId::argMax, config](In in, Out out) {
+        return One(ArgMinMax(in[0]->data, out[0], axis, is_max, config));
+      });
+    }
+    case OpId::cumulativeSum: {
+      const auto* a = Need<CumulativeSumAttributes>(node, why);
+      if (!a) return nullptr;
+      return K([attributes = *a, config](In in, Out out) {
+        return One(CumulativeSum(in[0]->data, out[0], attributes, config));
+      });
+    }
+    default:
+      break;
   }
   why = "not implemented";
   return nullptr;

@@ -639,12 +639,12 @@ class ConvTranspose2dKernel final : public Kernel {
 
 // ---- the family ----------------------------------------------------------------------------
 
-bool IsLinearAlgebra(std::string_view op) {
-  return op == "matmul" || op == "gemm" || op == "linear" || op == "conv2d" ||
-         op == "convTranspose2d";
+bool IsLinearAlgebra(OpId op) {
+  return op == OpId::matmul || op == OpId::gemm || op == OpId::linear || op == OpId::conv2d ||
+         op == OpId::convTranspose2d;
 }
 
-std::optional<std::string> Unsupported(std::string_view op, DataType type) {
+std::optional<std::string> Unsupported(OpId op, DataType type) {
   if (!IsLinearAlgebra(op)) return std::nullopt;
   if (!IsFloat(type)) return std::string(DataTypeName(type)) + " not supported";
   return std::string();
@@ -653,23 +653,31 @@ std::optional<std::string> Unsupported(std::string_view op, DataType type) {
 std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index, const Config& config,
                                    std::string& why) {
   const OperatorNode& node = graph.operators()[index];
-  if (node.op == "matmul") return std::make_shared<MatmulKernel>(config);
-  if (node.op == "gemm") {
-    if (const auto* a = node.Attributes<GemmAttributes>()) {
-      return std::make_shared<GemmKernel>(*a, config);
-    }
-  } else if (node.op == "linear") {
-    if (const auto* a = node.Attributes<LinearAttributes>()) {
-      return std::make_shared<LinearKernel>(*a, config);
-    }
-  } else if (node.op == "conv2d") {
-    if (const auto* a = node.Attributes<Conv2dAttributes>()) {
-      return std::make_shared<Conv2dKernel>(*a, config);
-    }
-  } else if (node.op == "convTranspose2d") {
-    if (const auto* a = node.Attributes<ConvTranspose2dAttributes>()) {
-      return std::make_shared<ConvTranspose2dKernel>(*a, config);
-    }
+  switch (node.op) {
+    case OpId::matmul:
+      return std::make_shared<MatmulKernel>(config);
+    case OpId::gemm:
+      if (const auto* a = node.Attributes<GemmAttributes>()) {
+        return std::make_shared<GemmKernel>(*a, config);
+      }
+      break;
+    case OpId::linear:
+      if (const auto* a = node.Attributes<LinearAttributes>()) {
+        return std::make_shared<LinearKernel>(*a, config);
+      }
+      break;
+    case OpId::conv2d:
+      if (const auto* a = node.Attributes<Conv2dAttributes>()) {
+        return std::make_shared<Conv2dKernel>(*a, config);
+      }
+      break;
+    case OpId::convTranspose2d:
+      if (const auto* a = node.Attributes<ConvTranspose2dAttributes>()) {
+        return std::make_shared<ConvTranspose2dKernel>(*a, config);
+      }
+      break;
+    default:
+      break;
   }
   why = "no attributes";
   return nullptr;

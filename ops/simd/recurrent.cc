@@ -17,7 +17,7 @@
 // The hidden (and cell) state is kept in float32 between steps, as a production backend does
 // (float16 operands are widened exactly and computed in float32; the outputs are rounded from the
 // float32 state). The reference keeps its state in double; the per-step tolerance rows
-// (numerics/tolerance.cc) cover the difference.
+// (ops/tolerance_table.cc) cover the difference.
 // Threads: the GEMMs split output tiles over the pool; the gate and state work splits batch rows.
 // Every element is computed by the same operations whatever the split, so results are
 // bit-identical for any thread count.
@@ -268,11 +268,11 @@ class RecurrentKernel final : public Kernel {
 
 // ---- the family ----------------------------------------------------------------------------
 
-bool IsRecurrent(std::string_view op) {
-  return op == "gru" || op == "gruCell" || op == "lstm" || op == "lstmCell";
+bool IsRecurrent(OpId op) {
+  return op == OpId::gru || op == OpId::gruCell || op == OpId::lstm || op == OpId::lstmCell;
 }
 
-std::optional<std::string> Unsupported(std::string_view op, DataType type) {
+std::optional<std::string> Unsupported(OpId op, DataType type) {
   if (!IsRecurrent(op)) return std::nullopt;
   if (!IsFloat(type)) return std::string(DataTypeName(type)) + " not supported";
   return std::string();

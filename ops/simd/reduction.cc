@@ -381,15 +381,32 @@ class GroupNormalizationKernel final : public Kernel {
 
 enum class Kind : uint8_t { kReduce, kSoftmax, kBatchNorm, kGroupNorm };
 
-std::optional<Kind> KindOf(std::string_view op) {
-  if (op == "softmax") return Kind::kSoftmax;
-  if (op == "batchNormalization") return Kind::kBatchNorm;
-  if (op == "instanceNormalization" || op == "layerNormalization") return Kind::kGroupNorm;
-  if (op.starts_with("reduce")) return Kind::kReduce;
-  return std::nullopt;
+std::optional<Kind> KindOf(OpId op) {
+  switch (op) {
+    case OpId::softmax:
+      return Kind::kSoftmax;
+    case OpId::batchNormalization:
+      return Kind::kBatchNorm;
+    case OpId::instanceNormalization:
+    case OpId::layerNormalization:
+      return Kind::kGroupNorm;
+    case OpId::reduceL1:
+    case OpId::reduceL2:
+    case OpId::reduceLogSum:
+    case OpId::reduceLogSumExp:
+    case OpId::reduceMax:
+    case OpId::reduceMean:
+    case OpId::reduceMin:
+    case OpId::reduceProduct:
+    case OpId::reduceSum:
+    case OpId::reduceSumSquare:
+      return Kind::kReduce;
+    default:
+      return std::nullopt;
+  }
 }
 
-std::optional<std::string> Unsupported(std::string_view op, DataType type) {
+std::optional<std::string> Unsupported(OpId op, DataType type) {
   const std::optional<Kind> kind = KindOf(op);
   if (!kind) return std::nullopt;
   // Every data type the builder admits: floats for all; integers for the reductions that allow

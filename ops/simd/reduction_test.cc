@@ -312,7 +312,7 @@ TEST_CASE("simd reductions: axes, keepDimensions, transposed views, float16") {
           const Tensor& in = positive ? x : xs;
           for (const auto& axes : axes_sets) {
             for (bool keep : {false, true}) {
-              CAPTURE(ReduceOpName(op));
+              CAPTURE(OpName(ReduceOpId(op)));
               CAPTURE(DataTypeName(type));
               CAPTURE(transposed);
               CAPTURE(axes.size());
@@ -607,7 +607,7 @@ TEST_CASE("simd pools: both layouts, windows, strides, dilations, padding, integ
         o.dilations = std::vector<uint32_t>{1, 2};
         o.padding = std::vector<uint32_t>{1, 0, 2, 1};
         for (PoolOp op : {PoolOp::kAverage, PoolOp::kL2, PoolOp::kMax}) {
-          CAPTURE(PoolOpName(op));
+          CAPTURE(OpName(PoolOpId(op)));
           CAPTURE(nchw);
           CAPTURE(transposed);
           const Tensor y =

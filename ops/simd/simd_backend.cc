@@ -32,7 +32,7 @@ class SimdBackend final : public Backend {
            (config_.pool->threads() == 1 ? "" : "s") + ")";
   }
 
-  std::optional<std::string> Unsupported(std::string_view op, DataType type) const override {
+  std::optional<std::string> Unsupported(OpId op, DataType type) const override {
     for (const Family* f : kFamilies) {
       if (std::optional<std::string> r = f->unsupported(op, type)) {
         if (r->empty()) return std::nullopt;

@@ -317,19 +317,19 @@ class ResampleKernel final : public Kernel {
 
 // ---------------------------------------------------------------------------------------------
 
-bool IsPool(std::string_view op) {
-  return op == "averagePool2d" || op == "l2Pool2d" || op == "maxPool2d";
+bool IsPool(OpId op) {
+  return op == OpId::averagePool2d || op == OpId::l2Pool2d || op == OpId::maxPool2d;
 }
 
-std::optional<std::string> Unsupported(std::string_view op, DataType type) {
+std::optional<std::string> Unsupported(OpId op, DataType type) {
   if (IsPool(op)) {
     // averagePool2d/l2Pool2d: float types (all the builder admits); maxPool2d: every type.
-    if (op != "maxPool2d" && !IsFloat(type)) {
+    if (op != OpId::maxPool2d && !IsFloat(type)) {
       return std::string(DataTypeName(type)) + " not supported";
     }
     return std::string();
   }
-  if (op == "resample2d") return std::string();  // float32, float16, int8, uint8
+  if (op == OpId::resample2d) return std::string();  // float32, float16, int8, uint8
   return std::nullopt;
 }
 

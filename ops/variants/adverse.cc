@@ -299,7 +299,7 @@ sums::Values1 LogSumBody(const sums::Context& c, sums::Prec p) {
 
 sums::Values1 BatchNormBody(const sums::Context& c, sums::Prec) {
   const auto* g = c.Attributes<NormalizationAttributes>();
-  if (!g || c.node.op != "batchNormalization") return std::nullopt;
+  if (!g || c.node.op != OpId::batchNormalization) return std::nullopt;
   const Shape& shape = c.In(0).shape();
   const std::vector<double> x = sums::Values(c.In(0));
   const std::vector<double> mean = sums::ValuesAlong(c.In(1), shape, g->param_axes);

@@ -23,8 +23,8 @@ namespace nnref {
 namespace {
 
 const Alternative* FindAdverse(const std::string& op, const std::string& name) {
-  for (const Alternative* a : AlternativesFor(op)) {
-    if (a->op == op && a->name == name) return a;
+  for (const Alternative* a : AlternativesFor(OpNamed(op))) {
+    if (a->op == OpNamed(op) && a->name == name) return a;
   }
   return nullptr;
 }
@@ -56,7 +56,7 @@ class Graph1 {
     return Doubles(graph_->RunOperator(0, ptrs)[0].data);
   }
   std::optional<std::vector<double>> Run(const std::string& name) const {
-    const std::string& op = graph_->operators()[0].op;
+    const std::string op(OpName(graph_->operators()[0].op));
     const Alternative* a = FindAdverse(op, name);
     REQUIRE_MESSAGE(a != nullptr, op << " has no alternative " << name);
     std::vector<const OperandValue*> ptrs;
@@ -265,8 +265,8 @@ TEST_CASE("adverse: every adverse variant runs on float32 and float16 and stays 
       Graph1 g;
       g.Build(op.build(g));
       const std::vector<double> ref = g.Reference();
-      for (const Alternative* a : AlternativesFor(op.name)) {
-        if (a->op != op.name || a->name.find("adverse") == std::string::npos) continue;
+      for (const Alternative* a : AlternativesFor(OpNamed(op.name))) {
+        if (a->op != OpNamed(op.name) || a->name.find("adverse") == std::string::npos) continue;
         const std::vector<double> v = g.Values(a->name);
         REQUIRE(v.size() == ref.size());
         // float16: 1 + 2|x| ULP exps and 2^-7 logs compound to a few percent at most here.

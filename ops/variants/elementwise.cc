@@ -288,7 +288,7 @@ using QuantizeFn = std::function<double(double x, double s, double z, Format f)>
 Alternative QuantizeAlternative(std::string name, bool legitimate, std::string what, QuantizeFn q,
                                 bool wrap = false, NodeTest applies = {}) {
   Alternative a;
-  a.op = "quantizeLinear";
+  a.op = OpId::quantizeLinear;
   a.name = std::move(name);
   a.legitimate = legitimate;
   a.what = std::move(what);
@@ -297,7 +297,7 @@ Alternative QuantizeAlternative(std::string name, bool legitimate, std::string w
           const Graph& graph, size_t index,
           std::span<const OperandValue* const> inputs) -> std::optional<std::vector<Tensor>> {
     const OperatorNode& node = graph.operators()[index];
-    if (node.op != "quantizeLinear" || inputs.size() != 3) return std::nullopt;
+    if (node.op != OpId::quantizeLinear || inputs.size() != 3) return std::nullopt;
     const OperandDescriptor& desc = graph.operand(node.outputs[0]).desc;
     NodeInfo n;
     n.values = ExpandInputs(inputs, desc.shape);
@@ -425,7 +425,7 @@ double Interpolate(const Arith& a, Interpolation m, const double (&v)[4], double
 Alternative ResampleAlternative(std::string name, bool legitimate, std::string what, Coordinates c,
                                 Interpolation m, Work w, Rounding rounding = Rounding::kNearest) {
   Alternative a;
-  a.op = "resample2d";
+  a.op = OpId::resample2d;
   a.name = std::move(name);
   a.legitimate = legitimate;
   a.what = std::move(what);
@@ -435,7 +435,7 @@ Alternative ResampleAlternative(std::string name, bool legitimate, std::string w
           std::span<const OperandValue* const> inputs) -> std::optional<std::vector<Tensor>> {
     const OperatorNode& node = graph.operators()[index];
     const auto* attributes = node.Attributes<Resample2dAttributes>();
-    if (node.op != "resample2d" || attributes == nullptr ||
+    if (node.op != OpId::resample2d || attributes == nullptr ||
         attributes->mode != MLInterpolationMode::kLinear) {
       return std::nullopt;
     }

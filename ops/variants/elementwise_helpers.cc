@@ -278,15 +278,16 @@ Tensor ToTensor(DataType type, const Shape& shape, const std::vector<double>& v)
 Alternative ElementAlternative(std::string op, std::string name, bool legitimate, std::string what,
                                ElementFn f, NodeTest applies, Rounding rounding) {
   Alternative a;
-  a.op = op;
+  const OpId id = OpNamed(op);
+  a.op = id;
   a.name = std::move(name);
   a.legitimate = legitimate;
   a.what = std::move(what);
   a.compute =
-      [op, f = std::move(f), applies = std::move(applies), rounding](
+      [id, f = std::move(f), applies = std::move(applies), rounding](
           const Graph& graph, size_t index,
           std::span<const OperandValue* const> inputs) -> std::optional<std::vector<Tensor>> {
-    if (graph.operators()[index].op != op) return std::nullopt;
+    if (graph.operators()[index].op != id) return std::nullopt;
     NodeInfo n;
     Shape shape;
     if (!ReadNode(graph, index, n, shape)) return std::nullopt;
@@ -336,15 +337,16 @@ Alternative ArithAlternative(std::string op, std::string name, std::string what,
 
 Alternative FlushF16Subnormals(std::string op) {
   Alternative a;
-  a.op = op;
+  const OpId id = OpNamed(op);
+  a.op = id;
   a.name = "flush-subnormals-f16";
   a.legitimate = false;
   a.what = "float16 subnormal results flushed to zero (float16 denormals-are-zero hardware)";
   a.compute =
-      [op](const Graph& graph, size_t index,
+      [id](const Graph& graph, size_t index,
            std::span<const OperandValue* const> inputs) -> std::optional<std::vector<Tensor>> {
     const OperatorNode& node = graph.operators()[index];
-    if (node.op != op || node.outputs.size() != 1) return std::nullopt;
+    if (node.op != id || node.outputs.size() != 1) return std::nullopt;
     if (graph.operand(node.outputs[0]).desc.dataType != DataType::kFloat16) return std::nullopt;
     std::vector<OperandValue> ref = graph.RunOperator(index, inputs);
     const Tensor& r = ref[0].data;  // may be a view of an input: copied, never written

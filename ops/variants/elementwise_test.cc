@@ -32,8 +32,8 @@ constexpr DataType kF16 = DataType::kFloat16;
 constexpr double kInfinity64 = std::numeric_limits<double>::infinity();
 
 const Alternative& Find(const std::string& op, const std::string& name) {
-  for (const Alternative* a : AlternativesFor(op)) {
-    if (a->op == op && a->name == name) return *a;
+  for (const Alternative* a : AlternativesFor(OpNamed(op))) {
+    if (a->op == OpNamed(op) && a->name == name) return *a;
   }
   FAIL("no alternative " << op << " / " << name);
   throw 0;  // unreachable
@@ -483,12 +483,13 @@ TEST_CASE("float16 decompositions: each step in float16, or float32 rounded once
 TEST_CASE("registration: unique names per operator, nothing for exact operators' rounding") {
   std::set<std::pair<std::string, std::string>> seen;
   for (const Alternative& a : AllAlternatives()) {
-    CHECK_MESSAGE(seen.insert({a.op, a.name}).second, a.op << " / " << a.name);
+    CHECK_MESSAGE(seen.insert({a.op ? std::string(OpName(*a.op)) : "*", a.name}).second,
+                  (a.op ? OpName(*a.op) : "*") << " / " << a.name);
     CHECK_FALSE(a.what.empty());
     CHECK(static_cast<bool>(a.compute));
   }
-  for (const Alternative* a : AlternativesFor("relu")) CHECK(a->name != "truncate");
-  for (const Alternative* a : AlternativesFor("sqrt")) CHECK(a->name != "libm-f32");
+  for (const Alternative* a : AlternativesFor(OpId::relu)) CHECK(a->name != "truncate");
+  for (const Alternative* a : AlternativesFor(OpId::sqrt)) CHECK(a->name != "libm-f32");
   CHECK(Find("gelu", "decomposition").legitimate);
   CHECK_FALSE(Find("gelu", "tanh-approx").legitimate);
 }
@@ -575,8 +576,8 @@ TEST_CASE("every element-wise alternative runs; variants stay near the reference
       // Loose enough for every stated accuracy (sin/cos: absolute 2^-11, float16 2^-7), tight
       // enough to catch a wrong formula.
       const double tolerance = type == kF16 ? 0x1p-6 : 0x1p-10;
-      for (const Alternative* a : AlternativesFor(s.op)) {
-        if (a->op != s.op) continue;  // the generic output-level mutants
+      for (const Alternative* a : AlternativesFor(OpNamed(s.op))) {
+        if (a->op != OpNamed(s.op)) continue;  // the generic output-level mutants
         const auto r = g.Run(s.op, a->name);
         if (!r) continue;
         REQUIRE(r->size() == 1);

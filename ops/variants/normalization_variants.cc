@@ -85,7 +85,7 @@ std::optional<std::vector<double>> Optional(const Context& c, int input, const S
 Values1 NormalizationBody(const Context& c, Prec p, const NormMethod& method, NormMutation m) {
   const auto* g = c.Attributes<NormalizationAttributes>();
   if (!g) return std::nullopt;
-  const bool batch = c.node.op == "batchNormalization";
+  const bool batch = c.node.op == OpId::batchNormalization;
   if (batch && (method.stats != Stats::kTwoPass || m.unbiased || m.drop_last)) return std::nullopt;
   const Shape& shape = c.In(0).shape();
   const std::vector<double> x = Values(c.In(0));

@@ -355,17 +355,18 @@ bool SameValues(const Tensor& a, const Tensor& b) {
 Alternative MakeRnn(const std::string& op, std::string name, bool legitimate, std::string what,
                     Acc acc, int gpu, bool fma, bool fused, Mutation mu) {
   Alternative alt;
-  alt.op = op;
+  const OpId id = OpNamed(op);
+  alt.op = id;
   alt.name = std::move(name);
   alt.legitimate = legitimate;
   alt.what = std::move(what);
   alt.compute =
-      [op, legitimate, acc, gpu, fma, fused, mu](
+      [id, legitimate, acc, gpu, fma, fused, mu](
           const Graph& graph, size_t index,
           std::span<const OperandValue* const> inputs) -> std::optional<std::vector<Tensor>> {
     const OperatorNode& node = graph.operators()[index];
     const auto* at = node.Attributes<RecurrentAttributes>();
-    if (node.op != op || at == nullptr) return std::nullopt;
+    if (node.op != id || at == nullptr) return std::nullopt;
     const DataType type = graph.operand(node.outputs[0]).desc.dataType;
     const std::optional<sums::Prec> prec = sums::PrecFor(acc, type);
     if (!prec) return std::nullopt;

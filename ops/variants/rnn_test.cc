@@ -31,7 +31,7 @@ Built BuildOne(GraphBuilder& b, const std::vector<Operand>& outs,
   r.graph = b.Build(named);
   REQUIRE(r.graph->operators().size() == 1);
   const OperatorNode& node = r.graph->operators()[0];
-  r.op = node.op;
+  r.op = std::string(OpName(node.op));
   for (OperandId id : node.inputs) {
     const OperandNode& n = r.graph->operand(id);
     r.values.push_back({n.kind == OperandNode::Kind::kInput ? feeds.at(n.name) : n.constant, {}});
@@ -40,9 +40,11 @@ Built BuildOne(GraphBuilder& b, const std::vector<Operand>& outs,
   return r;
 }
 
+// `op` "*": a generic output-level alternative.
 const Alternative& Find(const std::string& op, const std::string& name) {
-  for (const Alternative* a : AlternativesFor(op)) {
-    if (a->op == op && a->name == name) return *a;
+  for (const Alternative& a : AllAlternatives()) {
+    const bool same = op == "*" ? !a.op.has_value() : (a.op && *a.op == OpNamed(op));
+    if (same && a.name == name) return a;
   }
   FAIL("no alternative " << op << " / " << name);
   throw 0;  // unreachable
@@ -232,8 +234,8 @@ TEST_CASE("rnn: registered alternatives: unique names, variants and mutants for 
   for (const char* op : {"gru", "gruCell", "lstm", "lstmCell"}) {
     std::set<std::string> names;
     int variants = 0, mutants = 0;
-    for (const Alternative* a : AlternativesFor(op)) {
-      if (a->op != op) continue;
+    for (const Alternative* a : AlternativesFor(OpNamed(op))) {
+      if (a->op != OpNamed(op)) continue;
       CHECK_MESSAGE(names.insert(a->name).second, op << " " << a->name << " twice");
       (a->legitimate ? variants : mutants) += 1;
     }
@@ -312,8 +314,8 @@ TEST_CASE("rnn: derived bounds accept the float16 emulation and reject the rever
   const Built c = GruF16(false);
   const Judged j = Judge(c);
   int applied = 0;
-  for (const Alternative* a : AlternativesFor("gru")) {
-    if (a->op != "gru" || !a->legitimate) continue;
+  for (const Alternative* a : AlternativesFor(OpId::gru)) {
+    if (a->op != OpId::gru || !a->legitimate) continue;
     const auto got = a->compute(*c.graph, 0, c.ptrs);
     if (!got) continue;
     ++applied;
@@ -340,8 +342,8 @@ TEST_CASE("rnn: lstm bounds: one vector per output, variants accepted, mutants r
   const Judged j = Judge(c);
   REQUIRE(j.bounds.size() == 3);  // hidden, cell, sequence
   CHECK(j.bounds[2].size() == 4);
-  for (const Alternative* a : AlternativesFor("lstm")) {
-    if (a->op != "lstm") continue;
+  for (const Alternative* a : AlternativesFor(OpId::lstm)) {
+    if (a->op != OpId::lstm) continue;
     const auto got = a->compute(*c.graph, 0, c.ptrs);
     if (!got) continue;
     if (a->legitimate) {

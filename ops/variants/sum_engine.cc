@@ -203,7 +203,7 @@ bool SameValues(const std::vector<double>& a, const std::vector<double>& b) {
 Alternative Make(std::string op, std::string name, bool legitimate, std::string what, Acc acc,
                  Body body) {
   Alternative a;
-  a.op = std::move(op);
+  a.op = OpNamed(op);
   a.name = std::move(name);
   a.legitimate = legitimate;
   a.what = std::move(what);

@@ -32,7 +32,7 @@ Built BuildOne(GraphBuilder& b, const Operand& out, const std::map<std::string, 
   r.graph = b.Build({{"out", out}});
   REQUIRE(r.graph->operators().size() == 1);
   const OperatorNode& node = r.graph->operators()[0];
-  r.op = node.op;
+  r.op = std::string(OpName(node.op));
   for (OperandId id : node.inputs) {
     const OperandNode& n = r.graph->operand(id);
     r.values.push_back({n.kind == OperandNode::Kind::kInput ? feeds.at(n.name) : n.constant, {}});
@@ -42,8 +42,8 @@ Built BuildOne(GraphBuilder& b, const Operand& out, const std::map<std::string, 
 }
 
 const Alternative* Find(const std::string& op, const std::string& name) {
-  for (const Alternative* a : AlternativesFor(op)) {
-    if (a->op == op && a->name == name) return a;
+  for (const Alternative* a : AlternativesFor(OpNamed(op))) {
+    if (a->op == OpNamed(op) && a->name == name) return a;
   }
   return nullptr;
 }
@@ -74,8 +74,8 @@ std::vector<double> Reference(const Built& c) {
 // The op's own (not generic "*") alternatives of one kind.
 std::vector<const Alternative*> Own(const std::string& op, bool legitimate) {
   std::vector<const Alternative*> r;
-  for (const Alternative* a : AlternativesFor(op)) {
-    if (a->op == op && a->legitimate == legitimate) r.push_back(a);
+  for (const Alternative* a : AlternativesFor(OpNamed(op))) {
+    if (a->op == OpNamed(op) && a->legitimate == legitimate) r.push_back(a);
   }
   return r;
 }
@@ -141,7 +141,7 @@ TEST_CASE("sums: registered alternatives: unique names, variants and mutants for
         "reduceLogSumExp", "cumulativeSum", "batchNormalization", "instanceNormalization",
         "layerNormalization", "softmax"}) {
     std::set<std::string> names;
-    for (const Alternative* a : AlternativesFor(op)) {
+    for (const Alternative* a : AlternativesFor(OpNamed(op))) {
       CHECK_MESSAGE(names.insert(a->name).second, op << " " << a->name << " twice");
       CHECK(!a->what.empty());
     }

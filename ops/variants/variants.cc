@@ -1,6 +1,7 @@
 #include "ops/variants/variants.h"
 
 #include <cmath>
+#include <stdexcept>
 
 #include "numerics/cast.h"
 #include "numerics/float16.h"
@@ -37,7 +38,7 @@ Alternative OutputMutant(
     std::function<std::optional<std::vector<double>>(const std::vector<double>&, const Shape&)>
         f) {
   Alternative a;
-  a.op = "*";
+  a.op = std::nullopt;
   a.name = std::move(name);
   a.legitimate = false;
   a.what = std::move(what);
@@ -121,10 +122,16 @@ const std::vector<Alternative>& AllAlternatives() {
   return all;
 }
 
-std::vector<const Alternative*> AlternativesFor(std::string_view op) {
+OpId OpNamed(std::string_view name) {
+  const std::optional<OpId> id = ParseOpId(name);
+  if (!id) throw std::logic_error("variants: no operator named " + std::string(name));
+  return *id;
+}
+
+std::vector<const Alternative*> AlternativesFor(OpId op) {
   std::vector<const Alternative*> r;
   for (const Alternative& a : AllAlternatives()) {
-    if (a.op == op || a.op == "*") r.push_back(&a);
+    if (!a.op || *a.op == op) r.push_back(&a);
   }
   return r;
 }

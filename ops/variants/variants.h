@@ -23,7 +23,6 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "ref/graph/graph.h"
@@ -31,10 +30,10 @@
 namespace nnref {
 
 struct Alternative {
-  std::string op;       // the operator it computes (MLGraphBuilder method name)
-  std::string name;     // short stable id, e.g. "f16-sequential-sum"
-  bool legitimate;      // a variant (true) or a mutant (false)
-  std::string what;     // one line: what it computes, or which bug it models
+  std::optional<OpId> op;  // the operator it computes; nullopt: any (an output-level mutant)
+  std::string name;        // short stable id, e.g. "f16-sequential-sum"
+  bool legitimate;         // a variant (true) or a mutant (false)
+  std::string what;        // one line: what it computes, or which bug it models
   // The operator's outputs (declared data types and shapes, in order) computed from `inputs`,
   // the reference's values of operator `index`'s inputs in order; nullopt when the alternative
   // does not apply to this node (e.g. "ignores the bias" on a node without one, or a float16-only
@@ -44,10 +43,14 @@ struct Alternative {
       compute;
 };
 
+// The operator named `name` (a registration's method name; an unknown name is a programming
+// error and throws std::logic_error).
+OpId OpNamed(std::string_view name);
+
 // Every alternative of every operator, in a stable order.
 const std::vector<Alternative>& AllAlternatives();
 // The alternatives of operator `op`, in the same order.
-std::vector<const Alternative*> AlternativesFor(std::string_view op);
+std::vector<const Alternative*> AlternativesFor(OpId op);
 
 // Registration, one function per family file (ops/variants/*.cc).
 void AddGenericAlternatives(std::vector<Alternative>& out);      // variants.cc: output-level

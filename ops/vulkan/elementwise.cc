@@ -26,61 +26,114 @@ struct OpEntry {
   bool integer;  // integer data types are computed for this operator
 };
 
-const std::map<std::string, OpEntry, std::less<>>& Ops() {
-  static const std::map<std::string, OpEntry, std::less<>> ops = {
-      {"add", {NNVK_KIND_BINARY, NNVK_ADD, true}},
-      {"sub", {NNVK_KIND_BINARY, NNVK_SUB, true}},
-      {"mul", {NNVK_KIND_BINARY, NNVK_MUL, true}},
-      {"div", {NNVK_KIND_BINARY, NNVK_DIV, true}},
-      {"max", {NNVK_KIND_BINARY, NNVK_MAX, true}},
-      {"min", {NNVK_KIND_BINARY, NNVK_MIN, true}},
-      {"pow", {NNVK_KIND_BINARY, NNVK_POW, true}},
-      {"prelu", {NNVK_KIND_BINARY, NNVK_PRELU, true}},
-      {"abs", {NNVK_KIND_UNARY, NNVK_ABS, true}},
-      {"ceil", {NNVK_KIND_UNARY, NNVK_CEIL, false}},
-      {"cos", {NNVK_KIND_UNARY, NNVK_COS, false}},
-      {"erf", {NNVK_KIND_UNARY, NNVK_ERF, false}},
-      {"exp", {NNVK_KIND_UNARY, NNVK_EXP, false}},
-      {"floor", {NNVK_KIND_UNARY, NNVK_FLOOR, false}},
-      {"identity", {NNVK_KIND_UNARY, NNVK_IDENTITY, true}},
-      {"log", {NNVK_KIND_UNARY, NNVK_LOG, false}},
-      {"neg", {NNVK_KIND_UNARY, NNVK_NEG, true}},
-      {"reciprocal", {NNVK_KIND_UNARY, NNVK_RECIPROCAL, false}},
-      {"roundEven", {NNVK_KIND_UNARY, NNVK_ROUND_EVEN, false}},
-      {"sin", {NNVK_KIND_UNARY, NNVK_SIN, false}},
-      {"sign", {NNVK_KIND_UNARY, NNVK_SIGN, true}},
-      {"sqrt", {NNVK_KIND_UNARY, NNVK_SQRT, false}},
-      {"tan", {NNVK_KIND_UNARY, NNVK_TAN, false}},
-      {"elu", {NNVK_KIND_UNARY, NNVK_ELU, false}},
-      {"gelu", {NNVK_KIND_UNARY, NNVK_GELU, false}},
-      {"hardSigmoid", {NNVK_KIND_UNARY, NNVK_HARD_SIGMOID, false}},
-      {"hardSwish", {NNVK_KIND_UNARY, NNVK_HARD_SWISH, false}},
-      {"leakyRelu", {NNVK_KIND_UNARY, NNVK_LEAKY_RELU, false}},
-      {"linear", {NNVK_KIND_UNARY, NNVK_LINEAR, false}},
-      {"relu", {NNVK_KIND_UNARY, NNVK_RELU, true}},
-      {"sigmoid", {NNVK_KIND_UNARY, NNVK_SIGMOID, false}},
-      {"softplus", {NNVK_KIND_UNARY, NNVK_SOFTPLUS, false}},
-      {"softsign", {NNVK_KIND_UNARY, NNVK_SOFTSIGN, false}},
-      {"tanh", {NNVK_KIND_UNARY, NNVK_TANH, false}},
-      {"equal", {NNVK_KIND_LOGICAL, NNVK_EQUAL, true}},
-      {"notEqual", {NNVK_KIND_LOGICAL, NNVK_NOT_EQUAL, true}},
-      {"greater", {NNVK_KIND_LOGICAL, NNVK_GREATER, true}},
-      {"greaterOrEqual", {NNVK_KIND_LOGICAL, NNVK_GREATER_OR_EQUAL, true}},
-      {"lesser", {NNVK_KIND_LOGICAL, NNVK_LESSER, true}},
-      {"lesserOrEqual", {NNVK_KIND_LOGICAL, NNVK_LESSER_OR_EQUAL, true}},
-      {"logicalNot", {NNVK_KIND_LOGICAL, NNVK_LOGICAL_NOT, true}},
-      {"logicalAnd", {NNVK_KIND_LOGICAL, NNVK_LOGICAL_AND, true}},
-      {"logicalOr", {NNVK_KIND_LOGICAL, NNVK_LOGICAL_OR, true}},
-      {"logicalXor", {NNVK_KIND_LOGICAL, NNVK_LOGICAL_XOR, true}},
-      {"isNaN", {NNVK_KIND_LOGICAL, NNVK_IS_NAN, true}},
-      {"isInfinite", {NNVK_KIND_LOGICAL, NNVK_IS_INFINITE, true}},
-      {"cast", {NNVK_KIND_CAST, 0, true}},
-      {"clamp", {NNVK_KIND_CLAMP, 0, true}},
-      {"where", {NNVK_KIND_WHERE, 0, true}},
-      {"quantizeLinear", {NNVK_KIND_QUANTIZE, 0, false}},
-      {"dequantizeLinear", {NNVK_KIND_DEQUANTIZE, 0, true}},
-  };
-  return ops;
+// The entry of each operator of this family; nullopt for the others.
+std::optional<OpEntry> EntryOf(OpId op) {
+  switch (op) {
+    case OpId::add:
+      return OpEntry{NNVK_KIND_BINARY, NNVK_ADD, true};
+    case OpId::sub:
+      return OpEntry{NNVK_KIND_BINARY, NNVK_SUB, true};
+    case OpId::mul:
+      return OpEntry{NNVK_KIND_BINARY, NNVK_MUL, true};
+    case OpId::div:
+      return OpEntry{NNVK_KIND_BINARY, NNVK_DIV, true};
+    case OpId::max:
+      return OpEntry{NNVK_KIND_BINARY, NNVK_MAX, true};
+    case OpId::min:
+      return OpEntry{NNVK_KIND_BINARY, NNVK_MIN, true};
+    case OpId::pow:
+      return OpEntry{NNVK_KIND_BINARY, NNVK_POW, true};
+    case OpId::prelu:
+      return OpEntry{NNVK_KIND_BINARY, NNVK_PRELU, true};
+    case OpId::abs:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_ABS, true};
+    case OpId::ceil:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_CEIL, false};
+    case OpId::cos:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_COS, false};
+    case OpId::erf:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_ERF, false};
+    case OpId::exp:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_EXP, false};
+    case OpId::floor:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_FLOOR, false};
+    case OpId::identity:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_IDENTITY, true};
+    case OpId::log:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_LOG, false};
+    case OpId::neg:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_NEG, true};
+    case OpId::reciprocal:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_RECIPROCAL, false};
+    case OpId::roundEven:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_ROUND_EVEN, false};
+    case OpId::sin:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_SIN, false};
+    case OpId::sign:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_SIGN, true};
+    case OpId::sqrt:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_SQRT, false};
+    case OpId::tan:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_TAN, false};
+    case OpId::elu:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_ELU, false};
+    case OpId::gelu:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_GELU, false};
+    case OpId::hardSigmoid:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_HARD_SIGMOID, false};
+    case OpId::hardSwish:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_HARD_SWISH, false};
+    case OpId::leakyRelu:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_LEAKY_RELU, false};
+    case OpId::linear:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_LINEAR, false};
+    case OpId::relu:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_RELU, true};
+    case OpId::sigmoid:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_SIGMOID, false};
+    case OpId::softplus:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_SOFTPLUS, false};
+    case OpId::softsign:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_SOFTSIGN, false};
+    case OpId::tanh:
+      return OpEntry{NNVK_KIND_UNARY, NNVK_TANH, false};
+    case OpId::equal:
+      return OpEntry{NNVK_KIND_LOGICAL, NNVK_EQUAL, true};
+    case OpId::notEqual:
+      return OpEntry{NNVK_KIND_LOGICAL, NNVK_NOT_EQUAL, true};
+    case OpId::greater:
+      return OpEntry{NNVK_KIND_LOGICAL, NNVK_GREATER, true};
+    case OpId::greaterOrEqual:
+      return OpEntry{NNVK_KIND_LOGICAL, NNVK_GREATER_OR_EQUAL, true};
+    case OpId::lesser:
+      return OpEntry{NNVK_KIND_LOGICAL, NNVK_LESSER, true};
+    case OpId::lesserOrEqual:
+      return OpEntry{NNVK_KIND_LOGICAL, NNVK_LESSER_OR_EQUAL, true};
+    case OpId::logicalNot:
+      return OpEntry{NNVK_KIND_LOGICAL, NNVK_LOGICAL_NOT, true};
+    case OpId::logicalAnd:
+      return OpEntry{NNVK_KIND_LOGICAL, NNVK_LOGICAL_AND, true};
+    case OpId::logicalOr:
+      return OpEntry{NNVK_KIND_LOGICAL, NNVK_LOGICAL_OR, true};
+    case OpId::logicalXor:
+      return OpEntry{NNVK_KIND_LOGICAL, NNVK_LOGICAL_XOR, true};
+    case OpId::isNaN:
+      return OpEntry{NNVK_KIND_LOGICAL, NNVK_IS_NAN, true};
+    case OpId::isInfinite:
+      return OpEntry{NNVK_KIND_LOGICAL, NNVK_IS_INFINITE, true};
+    case OpId::cast:
+      return OpEntry{NNVK_KIND_CAST, 0, true};
+    case OpId::clamp:
+      return OpEntry{NNVK_KIND_CLAMP, 0, true};
+    case OpId::where:
+      return OpEntry{NNVK_KIND_WHERE, 0, true};
+    case OpId::quantizeLinear:
+      return OpEntry{NNVK_KIND_QUANTIZE, 0, false};
+    case OpId::dequantizeLinear:
+      return OpEntry{NNVK_KIND_DEQUANTIZE, 0, true};
+    default:
+      return std::nullopt;
+  }
 }
 
 // The raw bits of a scalar tensor's element as two words (low, high).
@@ -173,17 +226,16 @@ class ElementwiseKernel final : public Kernel {
   std::array<uint32_t, 2> min_{}, max_{};
 };
 
-std::optional<std::string> Unsupported(std::string_view op, DataType type,
-                                       const DeviceInfo& device) {
-  const auto it = Ops().find(op);
-  if (it == Ops().end()) return std::nullopt;
-  if (!IsFloat(type) && !it->second.integer) {
+std::optional<std::string> Unsupported(OpId op, DataType type, const DeviceInfo& device) {
+  const std::optional<OpEntry> entry = EntryOf(op);
+  if (!entry) return std::nullopt;
+  if (!IsFloat(type) && !entry->integer) {
     return std::string(DataTypeName(type)) + " not supported";
   }
   if (Is64Bit(type) && !device.shader_int64) {
     return std::string(DataTypeName(type)) + " needs shaderInt64";
   }
-  const uint32_t kind = it->second.kind;
+  const uint32_t kind = entry->kind;
   if ((kind == NNVK_KIND_QUANTIZE || kind == NNVK_KIND_DEQUANTIZE) && !device.shader_int64) {
     return std::string("needs shaderInt64");
   }
@@ -193,12 +245,12 @@ std::optional<std::string> Unsupported(std::string_view op, DataType type,
 std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
                                    const std::shared_ptr<Device>& device, std::string& why) {
   const OperatorNode& node = graph.operators()[index];
-  const auto it = Ops().find(node.op);
-  if (it == Ops().end()) {
+  const std::optional<OpEntry> entry = EntryOf(node.op);
+  if (!entry) {
     why = "not implemented";
     return nullptr;
   }
-  bool wide = it->second.kind == NNVK_KIND_QUANTIZE || it->second.kind == NNVK_KIND_DEQUANTIZE;
+  bool wide = entry->kind == NNVK_KIND_QUANTIZE || entry->kind == NNVK_KIND_DEQUANTIZE;
   for (const auto* ids : {&node.inputs, &node.outputs}) {
     for (OperandId id : *ids) wide = wide || Is64Bit(graph.operand(id).desc.dataType);
   }
@@ -210,16 +262,15 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
     why = "unexpected operand count";
     return nullptr;
   }
-  return std::make_shared<ElementwiseKernel>(it->second, node, device,
+  return std::make_shared<ElementwiseKernel>(*entry, node, device,
                                              wide ? Shader::kElementwise64 : Shader::kElementwise);
 }
 
 // Every operator of the family but quantizeLinear and dequantizeLinear, whose blockwise
 // broadcasting of scale and zeroPoint does not slice with the output.
-bool Splittable(std::string_view op) {
-  const auto it = Ops().find(op);
-  return it != Ops().end() && it->second.kind != NNVK_KIND_QUANTIZE &&
-         it->second.kind != NNVK_KIND_DEQUANTIZE;
+bool Splittable(OpId op) {
+  const std::optional<OpEntry> entry = EntryOf(op);
+  return entry && entry->kind != NNVK_KIND_QUANTIZE && entry->kind != NNVK_KIND_DEQUANTIZE;
 }
 
 }  // namespace

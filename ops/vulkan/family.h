@@ -17,14 +17,13 @@ namespace nnref::vk {
 struct Family {
   // nullopt: not an operator of this family; "": covered for `type` (the data type of the first
   // input) on `device`; otherwise why not ("int64 needs shaderInt64").
-  std::optional<std::string> (*unsupported)(std::string_view op, DataType type,
-                                            const DeviceInfo& device);
+  std::optional<std::string> (*unsupported)(OpId op, DataType type, const DeviceInfo& device);
   // The kernel for operator `index` of `graph`, or null with `why`.
   std::shared_ptr<const Kernel> (*make)(const Graph& graph, size_t index,
                                         const std::shared_ptr<Device>& device, std::string& why);
   // Whether `op`'s kernel may run over boxes of its output (SplitElementwise) when a tensor is
   // larger than one binding; null: never.
-  bool (*splittable)(std::string_view op);
+  bool (*splittable)(OpId op);
 };
 
 extern const Family kElementwiseFamily;    // binary, unary, logical, cast, clamp, where,
@@ -62,7 +61,7 @@ std::vector<OperandValue> OneOutput(Tensor result);
 template <typename A>
 const A* AttributesOf(const OperatorNode& node, std::string& why) {
   const A* a = node.Attributes<A>();
-  if (a == nullptr) why = node.op + " node without attributes";
+  if (a == nullptr) why = std::string(OpName(node.op)) + " node without attributes";
   return a;
 }
 

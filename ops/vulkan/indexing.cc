@@ -10,17 +10,24 @@ namespace {
 
 constexpr size_t kDims = 8;
 
-uint32_t Mode(std::string_view op) {
-  if (op == "gather") return 0;
-  if (op == "gatherElements") return 1;
-  if (op == "gatherND") return 2;
-  if (op == "scatterElements") return 3;
-  return 4;  // scatterND
+uint32_t Mode(OpId op) {
+  switch (op) {
+    case OpId::gather:
+      return 0;
+    case OpId::gatherElements:
+      return 1;
+    case OpId::gatherND:
+      return 2;
+    case OpId::scatterElements:
+      return 3;
+    default:
+      return 4;  // scatterND
+  }
 }
 
 class IndexingKernel final : public Kernel {
  public:
-  IndexingKernel(std::shared_ptr<Device> device, std::string op, uint32_t axis)
+  IndexingKernel(std::shared_ptr<Device> device, OpId op, uint32_t axis)
       : device_(std::move(device)), mode_(Mode(op)), axis_(axis) {}
 
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
@@ -71,12 +78,12 @@ class IndexingKernel final : public Kernel {
   uint32_t axis_;
 };
 
-bool IsIndexing(std::string_view op) {
-  return op == "gather" || op == "gatherElements" || op == "gatherND" || op == "scatterElements" ||
-         op == "scatterND";
+bool IsIndexing(OpId op) {
+  return op == OpId::gather || op == OpId::gatherElements || op == OpId::gatherND ||
+         op == OpId::scatterElements || op == OpId::scatterND;
 }
 
-std::optional<std::string> Unsupported(std::string_view op, DataType, const DeviceInfo&) {
+std::optional<std::string> Unsupported(OpId op, DataType, const DeviceInfo&) {
   if (!IsIndexing(op)) return std::nullopt;
   return std::string();  // bits are copied: every data type
 }
@@ -91,12 +98,13 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
                                    const std::shared_ptr<Device>& device, std::string& why) {
   const OperatorNode& node = graph.operators()[index];
   uint32_t axis = 0;
-  if (node.op == "gather" || node.op == "gatherElements" || node.op == "scatterElements") {
+  if (node.op == OpId::gather || node.op == OpId::gatherElements ||
+      node.op == OpId::scatterElements) {
     const std::optional<uint32_t> attribute_axis =
-        node.op == "scatterElements" ? AxisOf(node.Attributes<ScatterAttributes>())
-                                     : AxisOf(node.Attributes<GatherAttributes>());
+        node.op == OpId::scatterElements ? AxisOf(node.Attributes<ScatterAttributes>())
+                                         : AxisOf(node.Attributes<GatherAttributes>());
     if (!attribute_axis) {
-      why = node.op + " node without attributes";
+      why = std::string(OpName(node.op)) + " node without attributes";
       return nullptr;
     }
     axis = *attribute_axis;

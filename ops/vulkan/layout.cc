@@ -38,12 +38,12 @@ struct LayoutParams {
 
 class LayoutKernel final : public Kernel {
  public:
-  LayoutKernel(std::shared_ptr<Device> device, std::string op, LayoutParams a)
-      : device_(std::move(device)), op_(std::move(op)), a_(std::move(a)) {}
+  LayoutKernel(std::shared_ptr<Device> device, OpId op, LayoutParams a)
+      : device_(std::move(device)), op_(op), a_(std::move(a)) {}
 
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
-    if (op_ == "concat") {
+    if (op_ == OpId::concat) {
       return OneOutput(RunConcat(in, out[0]));
     }
     const Tensor& input = in[0]->data;
@@ -53,7 +53,7 @@ class LayoutKernel final : public Kernel {
     for (const OperandDescriptor& desc : out) {
       values.emplace_back();
       values.back().data = Run(input, data, desc, split_start);
-      if (op_ == "split") split_start += desc.shape[a_.axis];
+      if (op_ == OpId::split) split_start += desc.shape[a_.axis];
     }
     return values;
   }
@@ -95,17 +95,17 @@ class LayoutKernel final : public Kernel {
     std::vector<Axis> axes(rank);
     uint32_t pad_mode = 0, triangular = 0;
     std::array<uint32_t, 2> value{0, 0};
-    if (op_ == "reshape" || rank == 0) {
+    if (op_ == OpId::reshape || rank == 0) {
       axes.assign(1, Axis{count, count, 1, 0, 1, 0, 0});
     } else {
       for (size_t i = 0; i < rank; ++i) {
         Axis& x = axes[i];
         x.out = desc.shape[i];
-        if (op_ == "transpose") {
+        if (op_ == OpId::transpose) {
           const uint32_t from = a_.permutation[i];
           x.in = is[from];
           x.stride = dense[from];
-        } else if (op_ == "expand") {
+        } else if (op_ == OpId::expand) {
           const ptrdiff_t j = static_cast<ptrdiff_t>(i) - static_cast<ptrdiff_t>(rank - in_rank);
           if (j >= 0) {
             x.in = is[static_cast<size_t>(j)];
@@ -116,23 +116,23 @@ class LayoutKernel final : public Kernel {
           x.stride = dense[i];
         }
       }
-      if (op_ == "slice") {
+      if (op_ == OpId::slice) {
         for (size_t i = 0; i < rank; ++i) {
           axes[i].start = a_.starts[i];
           axes[i].step = a_.steps[i];
         }
-      } else if (op_ == "split") {
+      } else if (op_ == OpId::split) {
         axes[a_.axis].start = split_start;
-      } else if (op_ == "reverse") {
+      } else if (op_ == OpId::reverse) {
         for (uint32_t axis : a_.axes) axes[axis].flags |= 1;
-      } else if (op_ == "tile") {
+      } else if (op_ == OpId::tile) {
         for (Axis& x : axes) x.flags |= 2;
-      } else if (op_ == "pad") {
+      } else if (op_ == OpId::pad) {
         pad_mode = static_cast<uint32_t>(a_.mode) + 1;
         for (size_t i = 0; i < rank; ++i) axes[i].pad = a_.beginningPadding[i];
         const std::vector<std::byte> bits = a_.value.Bytes();
         std::memcpy(value.data(), bits.data(), std::min(bits.size(), sizeof value));
-      } else if (op_ == "triangular") {
+      } else if (op_ == OpId::triangular) {
         triangular = a_.upper ? 1 : 2;
       }
     }
@@ -162,20 +162,26 @@ class LayoutKernel final : public Kernel {
   }
 
   std::shared_ptr<Device> device_;
-  std::string op_;
+  OpId op_;
   LayoutParams a_;
 };
 
-const std::set<std::string, std::less<>>& Ops() {
-  static const std::set<std::string, std::less<>> ops = {
-      "reshape", "transpose", "expand", "slice",      "reverse",
-      "split",   "pad",       "tile",   "triangular", "concat"};
-  return ops;
-}
-
-std::optional<std::string> Unsupported(std::string_view op, DataType, const DeviceInfo&) {
-  if (!Ops().contains(op)) return std::nullopt;
-  return std::string();  // bits are copied: every data type
+std::optional<std::string> Unsupported(OpId op, DataType, const DeviceInfo&) {
+  switch (op) {
+    case OpId::reshape:
+    case OpId::transpose:
+    case OpId::expand:
+    case OpId::slice:
+    case OpId::reverse:
+    case OpId::split:
+    case OpId::pad:
+    case OpId::tile:
+    case OpId::triangular:
+    case OpId::concat:
+      return std::string();  // bits are copied: every data type
+    default:
+      return std::nullopt;
+  }
 }
 
 std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
@@ -183,40 +189,57 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
   const OperatorNode& node = graph.operators()[index];
   LayoutParams p;
   bool found = true;  // reshape, expand and tile need none: the descriptors say everything
-  if (node.op == "transpose") {
-    const auto* a = node.Attributes<TransposeAttributes>();
-    if ((found = a != nullptr)) p.permutation = a->permutation;
-  } else if (node.op == "slice") {
-    const auto* a = node.Attributes<SliceAttributes>();
-    if ((found = a != nullptr)) {
-      p.starts = a->starts;
-      p.steps = a->strides;
+  switch (node.op) {
+    case OpId::transpose: {
+      const auto* a = node.Attributes<TransposeAttributes>();
+      if ((found = a != nullptr)) p.permutation = a->permutation;
+      break;
     }
-  } else if (node.op == "reverse") {
-    const auto* a = node.Attributes<ReverseAttributes>();
-    if ((found = a != nullptr)) p.axes = a->axes;
-  } else if (node.op == "split") {
-    const auto* a = node.Attributes<SplitAttributes>();
-    if ((found = a != nullptr)) p.axis = a->axis;
-  } else if (node.op == "concat") {
-    const auto* a = node.Attributes<ConcatAttributes>();
-    if ((found = a != nullptr)) p.axis = a->axis;
-  } else if (node.op == "pad") {
-    const auto* a = node.Attributes<PadAttributes>();
-    if ((found = a != nullptr)) {
-      p.beginningPadding = a->beginningPadding;
-      p.mode = a->mode;
-      p.value = a->value;
+    case OpId::slice: {
+      const auto* a = node.Attributes<SliceAttributes>();
+      if ((found = a != nullptr)) {
+        p.starts = a->starts;
+        p.steps = a->strides;
+      }
+      break;
     }
-  } else if (node.op == "triangular") {
-    const auto* a = node.Attributes<TriangularAttributes>();
-    if ((found = a != nullptr)) {
-      p.upper = a->upper;
-      p.diagonal = a->diagonal;
+    case OpId::reverse: {
+      const auto* a = node.Attributes<ReverseAttributes>();
+      if ((found = a != nullptr)) p.axes = a->axes;
+      break;
     }
+    case OpId::split: {
+      const auto* a = node.Attributes<SplitAttributes>();
+      if ((found = a != nullptr)) p.axis = a->axis;
+      break;
+    }
+    case OpId::concat: {
+      const auto* a = node.Attributes<ConcatAttributes>();
+      if ((found = a != nullptr)) p.axis = a->axis;
+      break;
+    }
+    case OpId::pad: {
+      const auto* a = node.Attributes<PadAttributes>();
+      if ((found = a != nullptr)) {
+        p.beginningPadding = a->beginningPadding;
+        p.mode = a->mode;
+        p.value = a->value;
+      }
+      break;
+    }
+    case OpId::triangular: {
+      const auto* a = node.Attributes<TriangularAttributes>();
+      if ((found = a != nullptr)) {
+        p.upper = a->upper;
+        p.diagonal = a->diagonal;
+      }
+      break;
+    }
+    default:
+      break;
   }
   if (!found) {
-    why = node.op + " node without attributes";
+    why = std::string(OpName(node.op)) + " node without attributes";
     return nullptr;
   }
   return std::make_shared<LayoutKernel>(device, node.op, std::move(p));

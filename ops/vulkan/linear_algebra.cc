@@ -203,8 +203,8 @@ class Conv2dKernel final : public Kernel {
   ConvParams a_;
 };
 
-std::optional<std::string> Unsupported(std::string_view op, DataType type, const DeviceInfo&) {
-  if (op != "matmul" && op != "gemm" && op != "conv2d" && op != "convTranspose2d") {
+std::optional<std::string> Unsupported(OpId op, DataType type, const DeviceInfo&) {
+  if (op != OpId::matmul && op != OpId::gemm && op != OpId::conv2d && op != OpId::convTranspose2d) {
     return std::nullopt;
   }
   if (!IsFloat(type)) return std::string(DataTypeName(type)) + " not supported";
@@ -214,12 +214,12 @@ std::optional<std::string> Unsupported(std::string_view op, DataType type, const
 std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
                                    const std::shared_ptr<Device>& device, std::string& why) {
   const OperatorNode& node = graph.operators()[index];
-  if (node.op == "conv2d") {
+  if (node.op == OpId::conv2d) {
     const auto* conv = AttributesOf<Conv2dAttributes>(node, why);
     if (conv == nullptr) return nullptr;
     return std::make_shared<Conv2dKernel>(device, ConvParamsOf(*conv));
   }
-  if (node.op == "convTranspose2d") {
+  if (node.op == OpId::convTranspose2d) {
     const auto* conv = AttributesOf<ConvTranspose2dAttributes>(node, why);
     if (conv == nullptr) return nullptr;
     ConvParams p = ConvParamsOf(*conv);
@@ -227,7 +227,7 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
     return std::make_shared<Conv2dKernel>(device, p);
   }
   const GemmAttributes* gemm = nullptr;
-  if (node.op == "gemm") {
+  if (node.op == OpId::gemm) {
     gemm = AttributesOf<GemmAttributes>(node, why);
     if (gemm == nullptr) return nullptr;
   }

@@ -11,7 +11,7 @@
 // the operands' type (in1, element offsets in the params) and the float32 state (in2). The hidden
 // (and cell) state is kept in float32 on the host between steps, as a production backend does;
 // the outputs are rounded once from it to the output type (float16: numerics/float16.h). The
-// reference keeps its state in double; the per-step tolerance rows (numerics/tolerance.cc) cover
+// reference keeps its state in double; the per-step tolerance rows (ops/tolerance_table.cc) cover
 // the difference.
 #include <array>
 #include <cstring>
@@ -190,11 +190,11 @@ class RecurrentKernel final : public Kernel {
   RecurrentAttributes a_;
 };
 
-bool IsRecurrent(std::string_view op) {
-  return op == "gru" || op == "gruCell" || op == "lstm" || op == "lstmCell";
+bool IsRecurrent(OpId op) {
+  return op == OpId::gru || op == OpId::gruCell || op == OpId::lstm || op == OpId::lstmCell;
 }
 
-std::optional<std::string> Unsupported(std::string_view op, DataType type, const DeviceInfo&) {
+std::optional<std::string> Unsupported(OpId op, DataType type, const DeviceInfo&) {
   if (!IsRecurrent(op)) return std::nullopt;
   if (!IsFloat(type)) return std::string(DataTypeName(type)) + " not supported";
   return std::string();

@@ -102,14 +102,13 @@ class SoftmaxKernel final : public Kernel {
 // and variance widened to float32 (exact) into one auxiliary buffer.
 class NormalizationKernel final : public Kernel {
  public:
-  NormalizationKernel(std::shared_ptr<Device> device, std::string op,
-                      const NormalizationAttributes& a)
+  NormalizationKernel(std::shared_ptr<Device> device, OpId op, const NormalizationAttributes& a)
       : device_(std::move(device)),
-        op_(std::move(op)),
+        op_(op),
         a_(a),
         // The axes moved last: instanceNormalization's reduced (spatial) axes; batch's channel
         // axis and layerNormalization's axes in the order of scale and bias.
-        axes_(op_ == "instanceNormalization" ? a.reduce_axes : a.param_axes) {}
+        axes_(op_ == OpId::instanceNormalization ? a.reduce_axes : a.param_axes) {}
 
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
@@ -131,9 +130,9 @@ class NormalizationKernel final : public Kernel {
     const Tensor moved = rank == 0 ? input : input.Permute(perm);
     Tensor result = Tensor::Allocate(desc.dataType, moved.shape());
     const uint64_t count = desc.ElementCount();
-    const bool batch = op_ == "batchNormalization";
+    const bool batch = op_ == OpId::batchNormalization;
     const uint64_t aux_len =
-        batch ? run : (op_ == "instanceNormalization" ? input.shape()[a_.param_axes[0]] : run);
+        batch ? run : (op_ == OpId::instanceNormalization ? input.shape()[a_.param_axes[0]] : run);
     if (count > 0) {
       std::vector<float> aux(4 * aux_len, 0.0f);
       const auto put = [&](int input_index, size_t slot) {
@@ -153,7 +152,7 @@ class NormalizationKernel final : public Kernel {
       const std::vector<std::byte> data = moved.Bytes();
       const Bytes views[] = {data, std::as_bytes(std::span(aux))};
       const uint32_t flags = (a_.scale_input >= 0 ? 1u : 0u) | (a_.bias_input >= 0 ? 2u : 0u) |
-                             (batch ? 4u : 0u) | (op_ == "instanceNormalization" ? 8u : 0u);
+                             (batch ? 4u : 0u) | (op_ == OpId::instanceNormalization ? 8u : 0u);
       const std::vector<uint32_t> params = {static_cast<uint32_t>(desc.dataType),
                                             11,
                                             static_cast<uint32_t>(batch ? 1 : run),
@@ -168,7 +167,7 @@ class NormalizationKernel final : public Kernel {
 
  private:
   std::shared_ptr<Device> device_;
-  std::string op_;
+  OpId op_;
   NormalizationAttributes a_;
   std::vector<size_t> axes_;
 };
@@ -184,9 +183,9 @@ struct ArgCumulativeParams {
 
 class ArgCumulativeKernel final : public Kernel {
  public:
-  ArgCumulativeKernel(std::shared_ptr<Device> device, std::string op, const ArgCumulativeParams& a,
+  ArgCumulativeKernel(std::shared_ptr<Device> device, OpId op, const ArgCumulativeParams& a,
                       Shader shader)
-      : device_(std::move(device)), op_(std::move(op)), a_(a), shader_(shader) {}
+      : device_(std::move(device)), op_(op), a_(a), shader_(shader) {}
 
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
@@ -200,7 +199,7 @@ class ArgCumulativeKernel final : public Kernel {
     perm.push_back(a_.axis);
     for (uint32_t i = 0; i < rank; ++i) inverse[perm[i]] = i;
     const Tensor moved = input.Permute(perm);
-    const bool cumulative = op_ == "cumulativeSum";
+    const bool cumulative = op_ == OpId::cumulativeSum;
     Tensor result = cumulative ? Tensor::Allocate(desc.dataType, moved.shape())
                                : Tensor::Allocate(desc.dataType, desc.shape);
     const uint64_t count = desc.ElementCount();
@@ -223,29 +222,29 @@ class ArgCumulativeKernel final : public Kernel {
 
  private:
   std::shared_ptr<Device> device_;
-  std::string op_;
+  OpId op_;
   ArgCumulativeParams a_;
   Shader shader_;
 };
 
-bool IsArgCumulative(std::string_view op) {
-  return op == "argMin" || op == "argMax" || op == "cumulativeSum";
+bool IsArgCumulative(OpId op) {
+  return op == OpId::argMin || op == OpId::argMax || op == OpId::cumulativeSum;
 }
 
-bool IsNormalization(std::string_view op) {
-  return op == "batchNormalization" || op == "instanceNormalization" || op == "layerNormalization";
+bool IsNormalization(OpId op) {
+  return op == OpId::batchNormalization || op == OpId::instanceNormalization ||
+         op == OpId::layerNormalization;
 }
 
-bool IsReduce(std::string_view op) {
+bool IsReduce(OpId op) {
   for (ReduceOp r : kReduceOps) {
-    if (op == ReduceOpName(r)) return true;
+    if (op == ReduceOpId(r)) return true;
   }
   return false;
 }
 
-std::optional<std::string> Unsupported(std::string_view op, DataType type,
-                                       const DeviceInfo& device) {
-  if (op == "softmax" || IsNormalization(op)) return std::string();  // float32, float16
+std::optional<std::string> Unsupported(OpId op, DataType type, const DeviceInfo& device) {
+  if (op == OpId::softmax || IsNormalization(op)) return std::string();  // float32, float16
   if (!IsReduce(op) && !IsArgCumulative(op)) return std::nullopt;
   if (Is64Bit(type) && !device.shader_int64) {
     return std::string(DataTypeName(type)) + " needs shaderInt64";
@@ -256,14 +255,14 @@ std::optional<std::string> Unsupported(std::string_view op, DataType type,
 std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
                                    const std::shared_ptr<Device>& device, std::string& why) {
   const OperatorNode& node = graph.operators()[index];
-  if (node.op == "softmax") {
+  if (node.op == OpId::softmax) {
     const auto* s = AttributesOf<SoftmaxAttributes>(node, why);
     if (s == nullptr) return nullptr;
     return std::make_shared<SoftmaxKernel>(device, s->axis);
   }
   if (IsArgCumulative(node.op)) {
     ArgCumulativeParams c;
-    if (node.op == "cumulativeSum") {
+    if (node.op == OpId::cumulativeSum) {
       const auto* a = AttributesOf<CumulativeSumAttributes>(node, why);
       if (a == nullptr) return nullptr;
       c.axis = a->axis;
@@ -273,7 +272,7 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
       const auto* a = AttributesOf<ArgMinMaxAttributes>(node, why);
       if (a == nullptr) return nullptr;
       c.axis = a->axis;
-      c.is_max = node.op == "argMax";
+      c.is_max = node.op == OpId::argMax;
     }
     const bool wide = Is64Bit(graph.operand(node.inputs[0]).desc.dataType);
     return std::make_shared<ArgCumulativeKernel>(device, node.op, c,

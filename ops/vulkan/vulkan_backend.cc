@@ -86,7 +86,7 @@ class VulkanBackend final : public Backend {
            ")";
   }
 
-  std::optional<std::string> Unsupported(std::string_view op, DataType type) const override {
+  std::optional<std::string> Unsupported(OpId op, DataType type) const override {
     if (!device_) return error_;
     for (const Family* f : kFamilies) {
       if (std::optional<std::string> r = f->unsupported(op, type, device_->info())) {

@@ -95,16 +95,21 @@ class Resample2dKernel final : public Kernel {
   Resample2dAttributes a_;
 };
 
-int PoolCode(std::string_view op) {
-  if (op == "averagePool2d") return 0;
-  if (op == "l2Pool2d") return 1;
-  if (op == "maxPool2d") return 2;
-  return -1;
+int PoolCode(OpId op) {
+  switch (op) {
+    case OpId::averagePool2d:
+      return 0;
+    case OpId::l2Pool2d:
+      return 1;
+    case OpId::maxPool2d:
+      return 2;
+    default:
+      return -1;
+  }
 }
 
-std::optional<std::string> Unsupported(std::string_view op, DataType type,
-                                       const DeviceInfo& device) {
-  if (op == "resample2d") return std::string();  // float32, float16, int8, uint8
+std::optional<std::string> Unsupported(OpId op, DataType type, const DeviceInfo& device) {
+  if (op == OpId::resample2d) return std::string();  // float32, float16, int8, uint8
   const int code = PoolCode(op);
   if (code < 0) return std::nullopt;
   if (code < 2 && !IsFloat(type)) return std::string(DataTypeName(type)) + " not supported";
@@ -117,7 +122,7 @@ std::optional<std::string> Unsupported(std::string_view op, DataType type,
 std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
                                    const std::shared_ptr<Device>& device, std::string& why) {
   const OperatorNode& node = graph.operators()[index];
-  if (node.op == "resample2d") {
+  if (node.op == OpId::resample2d) {
     const auto* r = AttributesOf<Resample2dAttributes>(node, why);
     if (r == nullptr) return nullptr;
     const Shape& out = graph.operand(node.outputs[0]).desc.shape;

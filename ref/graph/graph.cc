@@ -103,7 +103,7 @@ std::vector<Operand> GraphBuilder::AddOperator(OperatorNode node,
   // The output must be a tensor this implementation can hold: broadcasting two valid inputs can
   // describe an absurd output ("check dimensions" applied to results as an implementation limit).
   for (const OperandDescriptor& d : outputs) {
-    CheckDimensions(d, limits_, node.op + " output");
+    CheckDimensions(d, limits_, std::string(OpName(node.op)) + " output");
   }
   const auto index = static_cast<int32_t>(operators_.size());
   std::vector<Operand> result;

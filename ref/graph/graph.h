@@ -14,8 +14,8 @@
 
 #include "numerics/cast.h"
 #include "numerics/dtype.h"
-#include "numerics/tolerance.h"
 #include "ref/error.h"
+#include "ref/graph/op_id.h"
 #include "ref/tensor/tensor.h"
 
 namespace nnref {
@@ -101,7 +101,7 @@ struct OpAttributes {
 };
 
 struct OperatorNode {
-  std::string op;     // method name, e.g. "add"
+  OpId op;            // OpId::add, ...
   std::string label;  // MLOperatorOptions.label
   std::vector<OperandId> inputs;
   std::vector<OperandId> outputs;

@@ -57,13 +57,13 @@ class SimdWithoutGru final : public Backend {
  public:
   std::string_view name() const override { return "partial"; }
   std::string Describe() const override { return "simd without gru"; }
-  std::optional<std::string> Unsupported(std::string_view op, DataType type) const override {
-    if (op == "gru") return std::string("not implemented");
+  std::optional<std::string> Unsupported(OpId op, DataType type) const override {
+    if (op == OpId::gru) return std::string("not implemented");
     return simd_->Unsupported(op, type);
   }
   std::shared_ptr<const Kernel> MakeKernel(const nnref::Graph& graph, size_t index,
                                            std::string& why) const override {
-    if (graph.operators()[index].op == "gru") {
+    if (graph.operators()[index].op == OpId::gru) {
       why = "not implemented";
       return nullptr;
     }

@@ -228,8 +228,8 @@ TEST_CASE("the GraphBuilder facade has a method for every registered operator") 
     CHECK_NOTHROW(it->second(f));
     const auto& ops = f.b.core().operators();
     REQUIRE_MESSAGE(!ops.empty(), name);
-    CHECK_MESSAGE(ops.back().op == name,
-                  "the facade method for " << name << " added " << ops.back().op);
+    CHECK_MESSAGE(ops.back().op == op.id,
+                  "the facade method for " << name << " added " << OpName(ops.back().op));
   }
 }
 

@@ -22,6 +22,7 @@
 #include "ops/reduction.h"
 #include "ops/resample2d.h"
 #include "ops/softmax.h"
+#include "ops/tolerance_table.h"
 #include "runner/nnef/kernels.h"
 #include "runner/nnef/tensor_file.h"
 
@@ -79,36 +80,19 @@ constexpr LogicalEntry kLogical[] = {
     {"and", LogicalOp::kLogicalAnd},   {"or", LogicalOp::kLogicalOr},
 };
 
-// The row of the default tolerance table (numerics/tolerance.cc) that judges an NNEF kernel: the
+// The row of the default tolerance table (ops/tolerance_table.cc) that judges an NNEF kernel: the
 // WebNN operator with the same numerics. Sizes: window volume for conv/deconv/box, the number of
 // interpolated terms for the resamplings.
-std::string_view TableRowOf(std::string_view op) {
-  static const std::pair<std::string_view, std::string_view> kRows[] = {
-      {"conv", "conv2d"},
-      {"deconv", "convTranspose2d"},
-      {"box", "averagePool2d"},
-      {"debox", "averagePool2d"},
-      {"desample", "averagePool2d"},
-      {"avg_roi_pool", "averagePool2d"},
-      {"argmax_pool", "maxPool2d"},
-      {"sample", "maxPool2d"},
-      {"max_roi_pool", "maxPool2d"},
-      {"multilinear_upsample", "resample2d"},
-      {"roi_resample", "resample2d"},
-      {"round", "floor"},
-      {"quantize", "dequantizeLinear"},
-      {"copy", "identity"},
-      {"update", "identity"},
-      {"unstack", "split"},
-      {"argmax_reduce", "reduceMax"},
-      {"argmin_reduce", "reduceMin"},
-      {"all_reduce", "reduceMin"},
-      {"any_reduce", "reduceMax"},
-  };
-  for (const auto& [nnef, row] : kRows) {
-    if (op == nnef) return row;
+OpId TableRowOf(OpId op) {
+  switch (op) {
+#define NNREF_NNEF_OP(name, row) \
+  case OpId::nnef_##name:        \
+    return OpId::row;
+#include "ops/nnef_op_list.inc"
+#undef NNREF_NNEF_OP
+    default:
+      return op;  // reshape, transpose, slice, concat, split, pad, tile, elu: their own rows
   }
-  return op;  // reshape, transpose, slice, concat, split, pad, tile: rows of the same name
 }
 
 }  // namespace
@@ -279,7 +263,7 @@ struct Executor::Impl {
   }
 
   // `size` is the ToleranceQuery size of the WebNN row the node is judged by (see TableRowOf).
-  std::vector<Operand> Node(const char* op, const std::vector<Operand>& ins,
+  std::vector<Operand> Node(OpId op, const std::vector<Operand>& ins,
                             std::shared_ptr<Kernel> kernel, std::vector<OperandDescriptor> outs,
                             uint64_t size = 0) {
     OperatorNode n;
@@ -290,14 +274,14 @@ struct Executor::Impl {
         ToleranceQuery{TableRowOf(op), outs.empty() ? DataType::kFloat32 : outs[0].dataType, size};
     return Web([&] { return builder.AddOperator(std::move(n), std::move(outs)); });
   }
-  Operand Node1(const char* op, const std::vector<Operand>& ins, std::shared_ptr<Kernel> kernel,
+  Operand Node1(OpId op, const std::vector<Operand>& ins, std::shared_ptr<Kernel> kernel,
                 OperandDescriptor out, uint64_t size = 0) {
     return Node(op, ins, std::move(kernel), {std::move(out)}, size)[0];
   }
 
   Operand Reshaped(const Value& v, const Shape& shape) {
     if (S(v) == shape) return v.operand;
-    return Node1("reshape", {v.operand}, MakeReshapeKernel(shape), {D(v), shape});
+    return Node1(OpId::reshape, {v.operand}, MakeReshapeKernel(shape), {D(v), shape});
   }
   // NNEF broadcasting extends shapes with trailing singleton dimensions (chapter 2.2).
   Operand AlignRank(const Value& v, size_t rank) {
@@ -353,7 +337,7 @@ struct Executor::Impl {
         }
         const Quantizer q = MakeQuantizer(e->algorithm);
         names[op.id.value] = {id + " (before quantization)", current};
-        op = Node1("quantize", {op}, MakeQuantizeKernel(q), builder.Desc(op));
+        op = Node1(OpId::nnef_quantize, {op}, MakeQuantizeKernel(q), builder.Desc(op));
       }
     }
     tensors[id] = {op, type};
@@ -497,7 +481,7 @@ struct Executor::Impl {
       }
       Operand o = it->second.operand;
       if (builder.Node(o.id).kind != OperandNode::Kind::kOperatorOutput) {
-        o = Node1("copy", {o}, MakeCopyKernel(), builder.Desc(o));
+        o = Node1(OpId::nnef_copy, {o}, MakeCopyKernel(), builder.Desc(o));
       }
       outputs.emplace_back(id, o);
       output_types[id] = it->second.type;
@@ -602,7 +586,7 @@ struct Executor::Impl {
       y = Web([&] { return Softplus(builder, v.operand); });
     } else if (c.name == "elu") {
       // NNEF elu has no alpha (WebNN elu with alpha 1) but keeps -0 and NaN as its select does.
-      y = Node1("elu", {v.operand}, MakeEluKernel(), builder.Desc(v.operand));
+      y = Node1(OpId::elu, {v.operand}, MakeEluKernel(), builder.Desc(v.operand));
     } else {
       y = Web([&] { return Softmax(builder, v.operand, *axis); });
     }
@@ -636,7 +620,8 @@ struct Executor::Impl {
     if (op == "variable") return Variable();
     if (op == "copy") {
       const Value x = Arg("x", inv.dtype);
-      return Define(Result(), Node1("copy", {x.operand}, MakeCopyKernel(), builder.Desc(x.operand)),
+      return Define(Result(),
+                    Node1(OpId::nnef_copy, {x.operand}, MakeCopyKernel(), builder.Desc(x.operand)),
                     x.type);
     }
     if (op == "not") {
@@ -649,9 +634,10 @@ struct Executor::Impl {
     }
     if (op == "round") {
       const Value x = Arg("x");
-      return Define(Result(),
-                    Node1("round", {x.operand}, MakeRoundKernel(), builder.Desc(x.operand)),
-                    TensorType::kScalar);
+      return Define(
+          Result(),
+          Node1(OpId::nnef_round, {x.operand}, MakeRoundKernel(), builder.Desc(x.operand)),
+          TensorType::kScalar);
     }
     if (op == "select") return Select();
     if (op == "conv") return Conv(false);
@@ -811,7 +797,7 @@ struct Executor::Impl {
     }
     const std::string id = Result();
     const Operand r =
-        Node1("update", {value.operand}, MakeCopyKernel(), builder.Desc(value.operand));
+        Node1(OpId::nnef_update, {value.operand}, MakeCopyKernel(), builder.Desc(value.operand));
     Define(id, r, v.type);
     const std::string name = "update:" + id;
     updates.emplace_back(key, name);
@@ -961,9 +947,10 @@ struct Executor::Impl {
       }
     }
     if (!webnn) {
-      result = Node1(deconv ? "deconv" : "conv", {x.operand, w.operand, bias.operand},
-                     MakeConvKernel(deconv, axes, border, groups), {DataType::kFloat32, out},
-                     ElementCount(ws) / ws[0]);
+      result =
+          Node1(deconv ? OpId::nnef_deconv : OpId::nnef_conv, {x.operand, w.operand, bias.operand},
+                MakeConvKernel(deconv, axes, border, groups), {DataType::kFloat32, out},
+                ElementCount(ws) / ws[0]);
     }
     Define(Result(), result, TensorType::kScalar);
   }
@@ -1017,8 +1004,8 @@ struct Executor::Impl {
       uint64_t volume = 1;
       for (const WindowAxis& a : axes) volume *= static_cast<uint64_t>(a.size);
       result =
-          Node1(debox ? "debox" : "box", {x.operand}, MakeBoxKernel(debox, axes, border, normalize),
-                {DataType::kFloat32, out}, volume);
+          Node1(debox ? OpId::nnef_debox : OpId::nnef_box, {x.operand},
+                MakeBoxKernel(debox, axes, border, normalize), {DataType::kFloat32, out}, volume);
     }
     Define(Result(), result, TensorType::kScalar);
   }
@@ -1033,7 +1020,7 @@ struct Executor::Impl {
     const Shape out = Downscale(axes, S(x), padded);
     CheckWork(out, axes);
     Define(Result(),
-           Node1("argmax_pool", {x.operand}, MakeArgmaxPoolKernel(axes, border),
+           Node1(OpId::nnef_argmax_pool, {x.operand}, MakeArgmaxPoolKernel(axes, border),
                  {DataType::kInt64, out}),
            TensorType::kInteger);
   }
@@ -1054,7 +1041,7 @@ struct Executor::Impl {
               ShapeToString(out));
     }
     Define(Result(),
-           Node1("sample", {x.operand, index.operand}, MakeSampleKernel(axes, border),
+           Node1(OpId::nnef_sample, {x.operand, index.operand}, MakeSampleKernel(axes, border),
                  {DataType::kFloat32, out}),
            TensorType::kScalar);
   }
@@ -1076,7 +1063,7 @@ struct Executor::Impl {
     }
     const Shape out = Upscale(axes, S(x), padded, output_shape, 0);
     Define(Result(),
-           Node1("desample", {x.operand, index.operand}, MakeDesampleKernel(axes),
+           Node1(OpId::nnef_desample, {x.operand, index.operand}, MakeDesampleKernel(axes),
                  {DataType::kFloat32, out}),
            TensorType::kScalar);
   }
@@ -1109,7 +1096,7 @@ struct Executor::Impl {
       o.axes = std::vector<uint32_t>{2, 3};
       result = Web([&] { return Resample2d(builder, x.operand, o); });
     } else {
-      result = Node1("multilinear_upsample", {x.operand},
+      result = Node1(OpId::nnef_multilinear_upsample, {x.operand},
                      MakeMultilinearUpsampleKernel(factor, *method, border),
                      {DataType::kFloat32, out}, uint64_t{1} << std::min<size_t>(factor.size(), 16));
     }
@@ -1143,17 +1130,19 @@ struct Executor::Impl {
     TensorType type = logical ? TensorType::kLogical : TensorType::kScalar;
     if (op == "argmax_reduce" || op == "argmin_reduce") {
       type = TensorType::kInteger;
-      result = Node1(op == "argmax_reduce" ? "argmax_reduce" : "argmin_reduce", {x.operand},
+      result = Node1(op == "argmax_reduce" ? OpId::nnef_argmax_reduce : OpId::nnef_argmin_reduce,
+                     {x.operand},
                      MakeArgReduceKernel(
                          op == "argmax_reduce" ? ArgReduce::kArgmax : ArgReduce::kArgmin, axes),
                      {DataType::kInt64, out});
     } else if (logical) {
-      result = Node1(op == "all_reduce" ? "all_reduce" : "any_reduce", {x.operand},
-                     MakeLogicalReduceKernel(
-                         op == "all_reduce" ? LogicalReduce::kAll : LogicalReduce::kAny, axes),
-                     {DataType::kUint8, out});
+      result =
+          Node1(op == "all_reduce" ? OpId::nnef_all_reduce : OpId::nnef_any_reduce, {x.operand},
+                MakeLogicalReduceKernel(
+                    op == "all_reduce" ? LogicalReduce::kAll : LogicalReduce::kAny, axes),
+                {DataType::kUint8, out});
     } else if (axes.empty()) {
-      result = Node1("copy", {x.operand}, MakeCopyKernel(), builder.Desc(x.operand));
+      result = Node1(OpId::nnef_copy, {x.operand}, MakeCopyKernel(), builder.Desc(x.operand));
     } else {
       ReduceOp r = ReduceOp::kSum;
       if (op == "sum_reduce" && Logical("normalize")) r = ReduceOp::kMean;
@@ -1255,7 +1244,7 @@ struct Executor::Impl {
     for (size_t k = axes.size(); k < S(x).size(); ++k) perm.push_back(static_cast<uint32_t>(k));
     Shape out;
     for (uint32_t p : perm) out.push_back(S(x)[p]);
-    Define(Result(), Node1("transpose", {x.operand}, MakeTransposeKernel(perm), {D(x), out}),
+    Define(Result(), Node1(OpId::transpose, {x.operand}, MakeTransposeKernel(perm), {D(x), out}),
            x.type);
   }
 
@@ -1306,7 +1295,7 @@ struct Executor::Impl {
       outs.push_back({D(x), s});
     }
     const std::vector<Operand> parts =
-        Node("split", {x.operand}, MakeSplitKernel(axis, sizes), outs);
+        Node(OpId::split, {x.operand}, MakeSplitKernel(axis, sizes), outs);
     for (size_t k = 0; k < ids.size(); ++k) Define(ids[k], parts[k], x.type);
   }
 
@@ -1338,7 +1327,7 @@ struct Executor::Impl {
       out[axis] += s[axis];
       ops.push_back(v.operand);
     }
-    return Node1("concat", ops, MakeConcatKernel(axis), {D(vs[0]), out});
+    return Node1(OpId::concat, ops, MakeConcatKernel(axis), {D(vs[0]), out});
   }
 
   void Concat() {
@@ -1370,7 +1359,7 @@ struct Executor::Impl {
     Shape squeezed = S(x);
     squeezed.erase(squeezed.begin() + static_cast<std::ptrdiff_t>(axis));
     const std::vector<Operand> parts =
-        Node("unstack", {x.operand}, MakeSplitKernel(axis, std::vector<uint64_t>(n, 1)),
+        Node(OpId::nnef_unstack, {x.operand}, MakeSplitKernel(axis, std::vector<uint64_t>(n, 1)),
              std::vector<OperandDescriptor>(n, {D(x), part}));
     for (size_t k = 0; k < ids.size(); ++k) {
       Define(ids[k], Reshaped({parts[k], x.type}, squeezed), x.type);
@@ -1403,7 +1392,7 @@ struct Executor::Impl {
       sizes[axes[k]] = static_cast<uint64_t>(e - b);
     }
     Define(Result(),
-           Node1("slice", {x.operand}, MakeSliceKernel(starts, sizes), {D(x), Shape(sizes)}),
+           Node1(OpId::slice, {x.operand}, MakeSliceKernel(starts, sizes), {D(x), Shape(sizes)}),
            x.type);
   }
 
@@ -1425,10 +1414,10 @@ struct Executor::Impl {
       if (e <= 0) Invalid("axis " + std::to_string(k) + " would have extent " + std::to_string(e));
       out.push_back(static_cast<uint64_t>(e));
     }
-    Define(
-        Result(),
-        Node1("pad", {x.operand}, MakePadKernel(padding, border, value), {DataType::kFloat32, out}),
-        TensorType::kScalar);
+    Define(Result(),
+           Node1(OpId::pad, {x.operand}, MakePadKernel(padding, border, value),
+                 {DataType::kFloat32, out}),
+           TensorType::kScalar);
   }
 
   // 4.5.6
@@ -1443,7 +1432,7 @@ struct Executor::Impl {
       r.push_back(static_cast<uint64_t>(repeats[k]));
       out.push_back(S(x)[k] * r.back());
     }
-    Define(Result(), Node1("tile", {x.operand}, MakeTileKernel(r), {D(x), out}), x.type);
+    Define(Result(), Node1(OpId::tile, {x.operand}, MakeTileKernel(r), {D(x), out}), x.type);
   }
 
   // 4.6
@@ -1479,8 +1468,9 @@ struct Executor::Impl {
     const Value x = Arg("input"), rois = Arg("rois"), bi = Arg("batch_index", TensorType::kInteger);
     const std::vector<int64_t> size = RoiChecks(x, rois, bi);
     Define(Result(),
-           Node1(max ? "max_roi_pool" : "avg_roi_pool", {x.operand, rois.operand, bi.operand},
-                 MakeRoiPoolKernel(max, size), {DataType::kFloat32, RoiShape(x, rois, size)},
+           Node1(max ? OpId::nnef_max_roi_pool : OpId::nnef_avg_roi_pool,
+                 {x.operand, rois.operand, bi.operand}, MakeRoiPoolKernel(max, size),
+                 {DataType::kFloat32, RoiShape(x, rois, size)},
                  ElementCount(S(x)) / (S(x)[0] * S(x)[1])),
            TensorType::kScalar);
   }
@@ -1492,7 +1482,7 @@ struct Executor::Impl {
     if (!method) Invalid("method must be 'symmetric', 'asymmetric' or 'aligned'");
     Define(
         Result(),
-        Node1("roi_resample", {x.operand, rois.operand, bi.operand},
+        Node1(OpId::nnef_roi_resample, {x.operand, rois.operand, bi.operand},
               MakeRoiResampleKernel(size, *method), {DataType::kFloat32, RoiShape(x, rois, size)},
               uint64_t{1} << std::min<size_t>(size.size(), 16)),
         TensorType::kScalar);
@@ -1505,7 +1495,7 @@ struct Executor::Impl {
     std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
     Shape out;
     for (uint32_t p : perm) out.push_back(S(v)[p]);
-    return Node1("transpose", {v.operand}, MakeTransposeKernel(perm), {D(v), out});
+    return Node1(OpId::transpose, {v.operand}, MakeTransposeKernel(perm), {D(v), out});
   }
 
   void Matmul() {
@@ -1560,12 +1550,13 @@ Tolerance Executor::DefaultToleranceFor(const std::string& output) const {
   for (const OperatorNode* node : m.built->OperatorsFeeding(id)) {
     const std::optional<Tolerance> t = nnref::DefaultTolerance(node->tolerance);
     if (!t) {
-      throw InputError("internal: no default tolerance row '" + std::string(node->tolerance.op) +
-                       "' for operation " + node->op);
+      throw InputError("internal: no default tolerance row '" +
+                       std::string(OpName(node->tolerance.op)) + "' for operation " +
+                       std::string(OpName(node->op)));
     }
     total += *t;
     if (!reasons.empty()) reasons += "; ";
-    reasons += node->op + ": " + t->Describe();
+    reasons += std::string(OpName(node->op)) + ": " + t->Describe();
   }
   total.reason = "default: " + (reasons.empty() ? std::string("no computation") : reasons);
   return total;
@@ -1612,7 +1603,7 @@ std::map<std::string, OperandValue> Executor::Run(const std::map<std::string, Te
       if (it == m.names.end()) return;
       const int32_t p = m.built->operand(id).producer;
       const std::string_view kernel =
-          p >= 0 ? std::string_view(m.built->operators()[static_cast<size_t>(p)].op) : "";
+          p >= 0 ? OpName(m.built->operators()[static_cast<size_t>(p)].op) : std::string_view();
       trace(it->second.first, it->second.second, kernel, value);
     };
   }

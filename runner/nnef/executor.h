@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "numerics/tolerance.h"
 #include "ref/graph/graph.h"
 #include "runner/nnef/ir.h"
 #include "runner/nnef/quant_file.h"
@@ -68,7 +69,7 @@ class Executor {
                                           const TraceSink& trace = {});
 
   // The default tolerance of an output: exact for integer and logical outputs; for scalar ones
-  // the sum of the default-table rows (numerics/tolerance.cc) of the operations feeding it, each
+  // the sum of the default-table rows (ops/tolerance_table.cc) of the operations feeding it, each
   // NNEF kernel judged by the row of the WebNN operator with the same numerics.
   Tolerance DefaultToleranceFor(const std::string& output) const;
 

@@ -31,7 +31,8 @@ cat >"$tmp/wrong.json" <<'J'
 ]}
 J
 
-out=$("$nnref" check "$tmp/cases.json" --actual "$tmp/float32_sums.json" --report "$tmp/r.json")
+out=$("$nnref" check "$tmp/cases.json" --actual "$tmp/float32_sums.json" --report "$tmp/r.json" \
+  --tolerances wpt)
 rc=$?
 [ $rc -eq 0 ] || fail "float32 sums: exit $rc: $out"
 grep -q "^2 passed, 0 failed$" <<<"$out" || fail "float32 sums summary: $out"
@@ -46,7 +47,7 @@ for c in r["cases"]:
 assert r["summary"]["sumBoundElements"] == 8 and r["summary"]["sumBoundCases"] == 2, r["summary"]
 PY
 
-out=$("$nnref" check "$tmp/cases.json" --actual "$tmp/wrong.json")
+out=$("$nnref" check "$tmp/cases.json" --actual "$tmp/wrong.json" --tolerances wpt)
 rc=$?
 [ $rc -eq 1 ] || fail "wrong sums: exit $rc: $out"
 grep -q "^0 passed, 2 failed$" <<<"$out" || fail "wrong sums summary: $out"
@@ -55,4 +56,15 @@ grep -q "1 of 4 elements outside 6 ULP (.*); 3 within the sum bound" <<<"$out" |
 grep -q "at \[1, 1\] (index 3): expected 1, got 100 (ulp 5.50502e+07, abs 99, bound 71.5256)" <<<"$out" ||
   fail "float32 element: $out"
 grep -q "at \[0, 1\] (index 1): expected 1, got 14" <<<"$out" || fail "float16 element: $out"
+# The derived policy (the default) agrees: float32 and float16 accumulators' 0 for the exact 1
+# pass, within the bound of two roundings of partial sums up to (M + |S|) / 2 = 1e8 (about 12,
+# plus the products' roundings), and 100 and 14 do not.
+out=$("$nnref" check "$tmp/cases.json" --actual "$tmp/float32_sums.json")
+[ $? -eq 0 ] || fail "float32 sums, derived: $out"
+grep -q "^2 passed, 0 failed$" <<<"$out" || fail "float32 sums summary, derived: $out"
+out=$("$nnref" check "$tmp/cases.json" --actual "$tmp/wrong.json")
+[ $? -eq 1 ] || fail "wrong sums, derived: $out"
+grep -q "^0 passed, 2 failed$" <<<"$out" || fail "wrong sums summary, derived: $out"
+grep -q "1 of 4 elements outside derived bounds (per element)" <<<"$out" ||
+  fail "wrong sums, derived: $out"
 echo "sum bound checks passed"
