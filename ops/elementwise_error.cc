@@ -46,121 +46,121 @@ Bounded Leaky(const ErrorArith& m, Bounded x, Bounded alpha) {
   return m.Add(A::Max(X(0), x), m.Mul(alpha, A::Min(X(0), x)));
 }
 
-const std::map<std::string_view, Model>& Models() {
-  static const std::map<std::string_view, Model> models = {
+const std::map<OpId, Model>& Models() {
+  static const std::map<OpId, Model> models = {
       // Binary (§api-mlgraphbuilder-binary): one correctly rounded operation; div at the
       // accuracy GPUs are allowed; pow as exp2(b * log2(a)).
-      {"add", {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::add, {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
                  return m.Add(in[0], in[1]);
                }, true}},
-      {"sub", {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::sub, {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
                  return m.Sub(in[0], in[1]);
                }, true}},
-      {"mul", {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::mul, {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
                  return m.Mul(in[0], in[1]);
                }, true}},
-      {"div", {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::div, {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
                  return m.Div(in[0], in[1]);
                }, true}},
-      {"max", {[](const A&, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::max, {[](const A&, std::span<const Bounded> in, const OperatorNode&) {
                  return A::Max(in[0], in[1]);
                }, false}},
-      {"min", {[](const A&, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::min, {[](const A&, std::span<const Bounded> in, const OperatorNode&) {
                  return A::Min(in[0], in[1]);
                }, false}},
-      {"pow", {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::pow, {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
                  return m.Pow(in[0], in[1]);
                }, true}},
       // Unary (§api-mlgraphbuilder-unary).
-      {"abs", {[](const A&, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::abs, {[](const A&, std::span<const Bounded> in, const OperatorNode&) {
                  return A::Abs(in[0]);
                }, false}},
-      {"neg", {[](const A&, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::neg, {[](const A&, std::span<const Bounded> in, const OperatorNode&) {
                  return A::Neg(in[0]);
                }, false}},
       // Steps (monotone, discontinuous): exact on exact inputs; an input bound that crosses
       // a step moves the result by the step.
-      {"ceil", {[](const A&, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::ceil, {[](const A&, std::span<const Bounded> in, const OperatorNode&) {
                   const double v = std::ceil(in[0].v);
                   return Bounded{v, std::max(std::ceil(in[0].v + in[0].e) - v,
                                              v - std::ceil(in[0].v - in[0].e))};
                 }, false}},
-      {"floor", {[](const A&, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::floor, {[](const A&, std::span<const Bounded> in, const OperatorNode&) {
                    const double v = std::floor(in[0].v);
                    return Bounded{v, std::max(std::floor(in[0].v + in[0].e) - v,
                                               v - std::floor(in[0].v - in[0].e))};
                  }, false}},
-      {"roundEven", {[](const A&, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::roundEven, {[](const A&, std::span<const Bounded> in, const OperatorNode&) {
                        const double v = std::nearbyint(in[0].v);
                        return Bounded{v, std::max(std::nearbyint(in[0].v + in[0].e) - v,
                                                   v - std::nearbyint(in[0].v - in[0].e))};
                      }, false}},
-      {"sign", {[](const A&, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::sign, {[](const A&, std::span<const Bounded> in, const OperatorNode&) {
                   const auto sg = [](double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0; };
                   const double v = sg(in[0].v);
                   return Bounded{v, std::max(sg(in[0].v + in[0].e) - v,
                                              v - sg(in[0].v - in[0].e))};
                 }, false}},
-      {"exp", {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::exp, {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
                  return m.Exp(in[0]);
                }, true}},
-      {"log", {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::log, {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
                  return m.Log(in[0]);
                }, true}},
-      {"sin", {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::sin, {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
                  return m.Sin(in[0]);
                }, true}},
-      {"cos", {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::cos, {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
                  return m.Cos(in[0]);
                }, true}},
-      {"tan", {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::tan, {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
                  return m.Tan(in[0]);
                }, true}},
-      {"erf", {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::erf, {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
                  return m.Erf(in[0]);
                }, true}},
-      {"sqrt", {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::sqrt, {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
                   return m.Sqrt(in[0]);
                 }, true}},
-      {"reciprocal", {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::reciprocal, {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
                         return m.Div(X(1), in[0]);
                       }, true}},
       // cast to a float type: one rounding (none when widening or to the same type).
-      {"cast", {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::cast, {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
                   return Bounded{in[0].v, in[0].e + m.Rounding(std::fabs(in[0].v) + in[0].e)};
                 }, true}},
       // clamp selects the input or a bound: 1-Lipschitz, exact.
-      {"clamp", {[](const A&, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::clamp, {[](const A&, std::span<const Bounded> in, const OperatorNode&) {
                    return in[0];
                  }, false}},
       // Activations: the spec's emulation steps.
-      {"relu", {[](const A&, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::relu, {[](const A&, std::span<const Bounded> in, const OperatorNode&) {
                   return A::Max(X(0), in[0]);
                 }, false}},
-      {"leakyRelu", {[](const A& m, std::span<const Bounded> in, const OperatorNode& n) {
+      {OpId::leakyRelu, {[](const A& m, std::span<const Bounded> in, const OperatorNode& n) {
                        return Leaky(m, in[0], X(Alpha(n)));
                      }, true}},
-      {"prelu", {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::prelu, {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
                    return Leaky(m, in[0], in[1]);
                  }, true}},
-      {"linear", {[](const A& m, std::span<const Bounded> in, const OperatorNode& n) {
+      {OpId::linear, {[](const A& m, std::span<const Bounded> in, const OperatorNode& n) {
                     return m.Add(m.Mul(X(Alpha(n)), in[0]), X(Beta(n)));
                   }, true}},
-      {"hardSigmoid", {[](const A& m, std::span<const Bounded> in, const OperatorNode& n) {
+      {OpId::hardSigmoid, {[](const A& m, std::span<const Bounded> in, const OperatorNode& n) {
                          const Bounded t = m.Add(m.Mul(X(Alpha(n)), in[0]), X(Beta(n)));
                          return A::Max(X(0), A::Min(X(1), t));
                        }, true}},
-      {"hardSwish", {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::hardSwish, {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
                        const Bounded x = in[0];
                        const Bounded t = A::Max(X(0), A::Min(X(6), m.Add(x, X(3))));
                        return m.Div(m.Mul(x, t), X(6));
                      }, true}},
-      {"elu", {[](const A& m, std::span<const Bounded> in, const OperatorNode& n) {
+      {OpId::elu, {[](const A& m, std::span<const Bounded> in, const OperatorNode& n) {
                  const Bounded x = in[0];
                  const Bounded neg = m.Sub(m.Exp(A::Min(X(0), x)), X(1));
                  return m.Add(A::Max(X(0), x), m.Mul(X(Alpha(n)), neg));
                }, true}},
-      {"gelu", {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::gelu, {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
                   const Bounded x = in[0];
                   // sqrt(2) of a constant: folded when the graph is built, rounded once.
                   const Bounded root2 = m.Constant(std::sqrt(2.0));
@@ -171,16 +171,16 @@ const std::map<std::string_view, Model>& Models() {
                   const Bounded with_erfc = m.Mul(m.Mul(x, X(0.5)), m.Erfc(A::Neg(t)));
                   return Bounded{spec.v, std::max(spec.e, with_erfc.e)};
                 }, true}},
-      {"sigmoid", {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::sigmoid, {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
                      return m.Div(X(1), m.Add(m.Exp(A::Neg(in[0])), X(1)));
                    }, true}},
-      {"softplus", {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::softplus, {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
                       return m.Log(m.Add(m.Exp(in[0]), X(1)));
                     }, true}},
-      {"softsign", {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::softsign, {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
                       return m.Div(in[0], m.Add(X(1), A::Abs(in[0])));
                     }, true}},
-      {"tanh", {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
+      {OpId::tanh, {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
                   return m.Tanh(in[0]);
                 }, true}},
   };
@@ -188,30 +188,31 @@ const std::map<std::string_view, Model>& Models() {
 }
 
 // Comparisons and logical operators: uint8 results, exact.
-bool IsLogical(std::string_view op) {
-  static constexpr std::string_view kLogical[] = {
-      "equal", "notEqual", "greater", "greaterOrEqual", "lesser", "lesserOrEqual",
-      "logicalNot", "logicalAnd", "logicalOr", "logicalXor", "isNaN", "isInfinite"};
+bool IsLogical(OpId op) {
+  static constexpr OpId kLogical[] = {
+      OpId::equal,      OpId::notEqual,   OpId::greater,   OpId::greaterOrEqual,
+      OpId::lesser,     OpId::lesserOrEqual, OpId::logicalNot, OpId::logicalAnd,
+      OpId::logicalOr,  OpId::logicalXor, OpId::isNaN,     OpId::isInfinite};
   return std::find(std::begin(kLogical), std::end(kLogical), op) != std::end(kLogical);
 }
 
 }  // namespace
 
-bool HasElementwiseModel(std::string_view op) {
-  return Models().count(op) != 0 || op == "dequantizeLinear" || op == "quantizeLinear" ||
+bool HasElementwiseModel(OpId op) {
+  return Models().count(op) != 0 || op == OpId::dequantizeLinear || op == OpId::quantizeLinear ||
          IsLogical(op);
 }
 
 std::optional<Bounds> ElementwiseBounds(const ErrorModelArgs& a) {
   const OperatorNode& node = a.graph.operators()[a.index];
-  const std::string_view op = NameOf(node);
+  const OpId op = node.op;
   Bounds out(node.outputs.size());
   if (!FloatOutput(a)) return out;  // integer outputs (logical, quantizeLinear, casts): exact
   const Tensor& ref = a.outputs[0].data;
   const Shape& shape = ref.shape();
   const uint64_t count = ref.element_count();
   const ErrorArith arith = ArithFor(a);
-  if (op == "dequantizeLinear") {
+  if (op == OpId::dequantizeLinear) {
     // (input - zeroPoint) * scale with integer input and zero point: the subtraction is exact
     // for 8-bit types and rounds once beyond (then the product once more).
     if (AnyInputBound(a)) return std::nullopt;
@@ -226,7 +227,7 @@ std::optional<Bounds> ElementwiseBounds(const ErrorModelArgs& a) {
   if (it == Models().end()) return std::nullopt;
   // Inputs broadcast to the output shape (prelu's slope, the binary operators); clamp and the
   // unary ones have one input of the output's shape.
-  const size_t arity = op == "clamp" ? 1 : a.inputs.size();
+  const size_t arity = op == OpId::clamp ? 1 : a.inputs.size();
   std::vector<Tensor> values, bounds;
   for (size_t k = 0; k < arity; ++k) {
     values.push_back(a.inputs[k]->data.BroadcastTo(shape));

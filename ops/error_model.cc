@@ -89,13 +89,14 @@ namespace {
 // Operators whose every output element is an input element (or a constant the spec fixes):
 // an implementation's error in an element is the error of the input element it moved. The
 // reference kernel run on the inputs' bounds moves the bounds the same way.
-constexpr std::array<std::string_view, 20> kMovers = {
-    "reshape", "transpose", "expand",    "slice",          "reverse",         "split",
-    "concat",  "pad",       "tile",      "triangular",     "gather",          "gatherElements",
-    "gatherND", "scatterElements", "scatterND", "identity", "maxPool2d", "reduceMax", "reduceMin",
-    "where"};
+constexpr std::array<OpId, 20> kMovers = {
+    OpId::reshape,         OpId::transpose,  OpId::expand,          OpId::slice,
+    OpId::reverse,         OpId::split,      OpId::concat,          OpId::pad,
+    OpId::tile,            OpId::triangular, OpId::gather,          OpId::gatherElements,
+    OpId::gatherND,        OpId::scatterElements, OpId::scatterND,  OpId::identity,
+    OpId::maxPool2d,       OpId::reduceMax,  OpId::reduceMin,       OpId::where};
 
-bool IsMover(std::string_view op) {
+bool IsMover(OpId op) {
   return std::find(kMovers.begin(), kMovers.end(), op) != kMovers.end();
 }
 
@@ -129,7 +130,7 @@ std::optional<Bounds> MoverBounds(const ErrorModelArgs& a) {
   }
   // where: the condition selects; reduceMax / maxPool2d pick the largest bound of the group.
   std::vector<Tensor> moved = RunFloat32(a, bound_inputs);
-  if (NameOf(node) == "pad") {
+  if (node.op == OpId::pad) {
     std::vector<Tensor> ones = bound_inputs;
     ones[0] = MapToFloat32(a.inputs[0]->data, [](double) { return 1.0; });
     std::vector<Tensor> zeros = bound_inputs;
@@ -155,60 +156,60 @@ std::optional<Bounds> MoverBounds(const ErrorModelArgs& a) {
 using namespace error_model;
 
 bool HasErrorModel(const OperatorNode& node) {
-  const std::string_view op = NameOf(node);
+  const OpId op = node.op;
   return IsMover(op) || HasElementwiseModel(op) || HasSumModel(op) || HasRnnModel(op);
 }
 
-const char* ErrorModelSummary(std::string_view op) {
+const char* ErrorModelSummary(OpId op) {
   if (IsMover(op)) {
     return "exact: every output element is an input element (or a constant); an input's bound "
            "moves with it";
   }
-  if (op == "cast" || op == "clamp" || op == "abs" || op == "neg" || op == "relu" ||
-      op == "max" || op == "min" || op == "ceil" || op == "floor" || op == "roundEven" ||
-      op == "sign") {
+  if (op == OpId::cast || op == OpId::clamp || op == OpId::abs || op == OpId::neg || op == OpId::relu ||
+      op == OpId::max || op == OpId::min || op == OpId::ceil || op == OpId::floor || op == OpId::roundEven ||
+      op == OpId::sign) {
     return "exact or one rounding; a step function moves by its step where an input bound "
            "crosses it";
   }
-  if (op == "add" || op == "sub" || op == "mul") return "one correctly rounded operation";
-  if (op == "quantizeLinear" || op == "equal" || op == "notEqual" || op == "greater" ||
-      op == "greaterOrEqual" || op == "lesser" || op == "lesserOrEqual" || op == "logicalNot" ||
-      op == "logicalAnd" || op == "logicalOr" || op == "logicalXor" || op == "isNaN" ||
-      op == "isInfinite" || op == "argMin" || op == "argMax") {
+  if (op == OpId::add || op == OpId::sub || op == OpId::mul) return "one correctly rounded operation";
+  if (op == OpId::quantizeLinear || op == OpId::equal || op == OpId::notEqual || op == OpId::greater ||
+      op == OpId::greaterOrEqual || op == OpId::lesser || op == OpId::lesserOrEqual || op == OpId::logicalNot ||
+      op == OpId::logicalAnd || op == OpId::logicalOr || op == OpId::logicalXor || op == OpId::isNaN ||
+      op == OpId::isInfinite || op == OpId::argMin || op == OpId::argMax) {
     return "integer result: compared exactly";
   }
-  if (op == "dequantizeLinear") return "(input - zeroPoint) * scale: two roundings";
-  if (op == "div" || op == "reciprocal" || op == "sqrt" || op == "exp" || op == "log" ||
-      op == "sin" || op == "cos" || op == "erf" || op == "pow") {
+  if (op == OpId::dequantizeLinear) return "(input - zeroPoint) * scale: two roundings";
+  if (op == OpId::div || op == OpId::reciprocal || op == OpId::sqrt || op == OpId::exp || op == OpId::log ||
+      op == OpId::sin || op == OpId::cos || op == OpId::erf || op == OpId::pow) {
     return "one primitive at its stated accuracy (table above), its inputs' bounds propagated";
   }
-  if (op == "tan") return "sin / cos at their stated accuracies and the division";
-  if (op == "tanh") {
+  if (op == OpId::tan) return "sin / cos at their stated accuracies and the division";
+  if (op == OpId::tanh) {
     return "the larger of the spec's emulation (exp(2x) - 1) / (exp(2x) + 1), the sinh / cosh "
            "form (Vulkan) and 5 ULP (OpenCL)";
   }
-  if (op == "gelu") {
+  if (op == OpId::gelu) {
     return "the spec's emulation 0.5 x (1 + erf(x / sqrt 2)) step by step, or the erfc form";
   }
   if (HasElementwiseModel(op)) {
     return "the spec's emulation steps in the output type (each rounding, each primitive at "
            "its stated accuracy)";
   }
-  if (op == "matmul" || op == "gemm") {
+  if (op == OpId::matmul || op == OpId::gemm) {
     return "sums of products in any order and accumulator: worst case or 3 sigma of the "
            "partial sums of the sequential orders";
   }
-  if (op == "conv2d" || op == "convTranspose2d" || op == "averagePool2d" || op == "l2Pool2d") {
+  if (op == OpId::conv2d || op == OpId::convTranspose2d || op == OpId::averagePool2d || op == OpId::l2Pool2d) {
     return "window sums in any order and accumulator: worst case or 3 sigma of estimated "
            "partial sums (the kernel on magnitudes and squares)";
   }
-  if (op == "batchNormalization") {
+  if (op == OpId::batchNormalization) {
     return "the spec's emulation steps, or folded into x a + (bias - mean a)";
   }
-  if (op == "instanceNormalization" || op == "layerNormalization") {
+  if (op == OpId::instanceNormalization || op == OpId::layerNormalization) {
     return "the emulation's two passes (mean, then the mean of squared deviations) and steps";
   }
-  if (op == "softmax") return "the emulation: exp(x - max), their sum, the division";
+  if (op == OpId::softmax) return "the emulation: exp(x - max), their sum, the division";
   if (HasSumModel(op)) return "the spec's definition: a sum in any order, then its steps";
   if (HasRnnModel(op)) {
     return "the emulation's gates step by step, the state's bound carried through time";
@@ -218,7 +219,7 @@ const char* ErrorModelSummary(std::string_view op) {
 
 std::optional<std::vector<std::vector<double>>> OperatorErrorBounds(const ErrorModelArgs& a) {
   const OperatorNode& node = a.graph.operators()[a.index];
-  const std::string_view op = NameOf(node);
+  const OpId op = node.op;
   if (IsMover(op)) return MoverBounds(a);
   if (HasElementwiseModel(op)) return ElementwiseBounds(a);
   if (HasSumModel(op)) return SumBounds(a);

@@ -42,6 +42,6 @@ std::optional<std::vector<std::vector<double>>> OperatorErrorBounds(const ErrorM
 bool HasErrorModel(const OperatorNode& node);
 // One line on the error model of the operator named `op` (`nnref tolerance`), or nullptr when it
 // has none.
-const char* ErrorModelSummary(std::string_view op);
+const char* ErrorModelSummary(OpId op);
 
 }  // namespace nnref

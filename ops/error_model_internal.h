@@ -32,18 +32,15 @@ std::vector<Tensor> RunFloat32(const ErrorModelArgs& a, std::vector<Tensor> inpu
 ErrorArith ArithFor(const ErrorModelArgs& a, size_t output = 0);
 bool FloatOutput(const ErrorModelArgs& a, size_t output = 0);
 
-// The operator's method name (the models' tables are keyed by it).
-inline std::string_view NameOf(const OperatorNode& node) { return OpName(node.op); }
-
 // The family models: nullopt when the operator is not of the family (or has no model for these
 // input bounds). Element-wise operators and activations: ops/elementwise_error.cc; sums,
 // reductions, normalizations, softmax, windows: ops/sums_error.cc.
 std::optional<Bounds> ElementwiseBounds(const ErrorModelArgs& a);
-bool HasElementwiseModel(std::string_view op);
+bool HasElementwiseModel(OpId op);
 std::optional<Bounds> SumBounds(const ErrorModelArgs& a);
-bool HasSumModel(std::string_view op);
+bool HasSumModel(OpId op);
 // gru, gruCell, lstm, lstmCell: ops/rnn_error.cc.
 std::optional<Bounds> RnnBounds(const ErrorModelArgs& a);
-bool HasRnnModel(std::string_view op);
+bool HasRnnModel(OpId op);
 
 }  // namespace nnref::error_model

@@ -612,8 +612,8 @@ bool SignedFits(size_t gates, size_t hs, size_t steps, size_t rows) {
 
 }  // namespace
 
-bool HasRnnModel(std::string_view op) {
-  return op == "gru" || op == "gruCell" || op == "lstm" || op == "lstmCell";
+bool HasRnnModel(OpId op) {
+  return op == OpId::gru || op == OpId::gruCell || op == OpId::lstm || op == OpId::lstmCell;
 }
 
 std::optional<Bounds> RnnBounds(const ErrorModelArgs& a) {

@@ -616,33 +616,34 @@ Bounds Normalization(const ErrorModelArgs& a, bool given_moments) {
 
 }  // namespace
 
-bool HasSumModel(std::string_view op) {
-  static constexpr std::string_view kOps[] = {
-      "matmul",          "gemm",          "conv2d",       "convTranspose2d",
-      "averagePool2d",   "l2Pool2d",      "cumulativeSum", "resample2d",
-      "reduceSum",       "reduceMean",    "reduceL1",     "reduceL2",
-      "reduceSumSquare", "reduceLogSum",  "reduceLogSumExp", "reduceProduct",
-      "softmax",         "batchNormalization", "instanceNormalization", "layerNormalization"};
+bool HasSumModel(OpId op) {
+  static constexpr OpId kOps[] = {
+      OpId::matmul,          OpId::gemm,          OpId::conv2d,           OpId::convTranspose2d,
+      OpId::averagePool2d,   OpId::l2Pool2d,      OpId::cumulativeSum,    OpId::resample2d,
+      OpId::reduceSum,       OpId::reduceMean,    OpId::reduceL1,         OpId::reduceL2,
+      OpId::reduceSumSquare, OpId::reduceLogSum,  OpId::reduceLogSumExp,  OpId::reduceProduct,
+      OpId::softmax,         OpId::batchNormalization, OpId::instanceNormalization,
+      OpId::layerNormalization};
   return std::find(std::begin(kOps), std::end(kOps), op) != std::end(kOps);
 }
 
 std::optional<Bounds> SumBounds(const ErrorModelArgs& a) {
   const OperatorNode& node = a.graph.operators()[a.index];
-  const std::string_view op = NameOf(node);
+  const OpId op = node.op;
   if (!FloatOutput(a)) return Bounds(node.outputs.size());
   const double size = static_cast<double>(node.tolerance.size);
-  if (op == "matmul" || op == "gemm") return MatrixProduct(a, op == "gemm");
-  if (op == "conv2d" || op == "convTranspose2d") {
+  if (op == OpId::matmul || op == OpId::gemm) return MatrixProduct(a, op == OpId::gemm);
+  if (op == OpId::conv2d || op == OpId::convTranspose2d) {
     // size: the products per output element; each product and each addition rounds once.
     return Bilinear(a, 2 * size + 1);
   }
-  if (op == "averagePool2d") return Linear(a, size + 3, 0, size);  // window sum, then division
-  if (op == "cumulativeSum") {
+  if (op == OpId::averagePool2d) return Linear(a, size + 3, 0, size);  // window sum, then division
+  if (op == OpId::cumulativeSum) {
     // A prefix of at most the axis length of terms.
     const auto* attr = node.Attributes<CumulativeSumAttributes>();
     return Linear(a, static_cast<double>(a.inputs[0]->data.shape()[attr->axis]) + 1);
   }
-  if (op == "resample2d") {
+  if (op == OpId::resample2d) {
     const auto* attr = node.Attributes<Resample2dAttributes>();
     const Shape& shape = a.inputs[0]->data.shape();
     if (attr->mode == MLInterpolationMode::kNearestNeighbor) {
@@ -657,8 +658,8 @@ std::optional<Bounds> SumBounds(const ErrorModelArgs& a) {
     const double coord = static_cast<double>(std::max(shape[attr->axis_y], shape[attr->axis_x]));
     return Linear(a, 12, 2 * 3 * 0x1p-24 * coord);
   }
-  if (op == "averagePool2d" || op == "l2Pool2d") return PoolWindows(a, op == "l2Pool2d");
-  if (op == "l2Pool2d") {
+  if (op == OpId::averagePool2d || op == OpId::l2Pool2d) return PoolWindows(a, op == OpId::l2Pool2d);
+  if (op == OpId::l2Pool2d) {
     // sqrt(sum of squares): the sum of squares (all terms >= 0, so M = S^2) bounded from the
     // window's L2 norm of the input bounds (sum |x| e <= |x|_2 |e|_2), then the square root.
     const ErrorArith m = ArithFor(a);
@@ -680,12 +681,12 @@ std::optional<Bounds> SumBounds(const ErrorModelArgs& a) {
     }
     return out;
   }
-  if (op == "softmax") return Softmax(a);
-  if (op == "batchNormalization") return Normalization(a, true);
-  if (op == "instanceNormalization" || op == "layerNormalization") {
+  if (op == OpId::softmax) return Softmax(a);
+  if (op == OpId::batchNormalization) return Normalization(a, true);
+  if (op == OpId::instanceNormalization || op == OpId::layerNormalization) {
     return Normalization(a, false);
   }
-  if (op.starts_with("reduce")) return Reduce(a);
+  if (node.Attributes<ReduceAttributes>() != nullptr) return Reduce(a);
   return std::nullopt;
 }
 

@@ -190,7 +190,7 @@ void PrintDerivedPolicy(bool markdown) {
     std::printf("%-22s %s\n", "operator", "error model");
   }
   for (const OpInfo& op : Registry()) {
-    const char* summary = ErrorModelSummary(op.name);
+    const char* summary = ErrorModelSummary(op.id);
     const std::string text = summary ? summary : "none: judged by its table row";
     if (markdown) {
       std::printf("| %.*s | %s |\n", static_cast<int>(op.name.size()), op.name.data(),

@@ -415,17 +415,18 @@ std::vector<double> Flat(const Outputs& v) {
 // bounds being per element, each element shows what a legitimate run attains there.
 Alternative MakeAdverse(const std::string& op, std::string name, std::string what, bool sinh_cosh) {
   Alternative alt;
-  alt.op = op;
+  const OpId id = OpNamed(op);
+  alt.op = id;
   alt.name = std::move(name);
   alt.legitimate = true;
   alt.what = std::move(what);
   alt.compute =
-      [op, sinh_cosh](
+      [id, sinh_cosh](
           const Graph& graph, size_t index,
           std::span<const OperandValue* const> inputs) -> std::optional<std::vector<Tensor>> {
     const OperatorNode& node = graph.operators()[index];
     const auto* at = node.Attributes<RecurrentAttributes>();
-    if (node.op != op || at == nullptr) return std::nullopt;
+    if (node.op != id || at == nullptr) return std::nullopt;
     const DataType type = graph.operand(node.outputs[0]).desc.dataType;
     if (type != DataType::kFloat16 && type != DataType::kFloat32) return std::nullopt;
     Steer steer{type, sinh_cosh, {}, SIZE_MAX, 0};

@@ -381,8 +381,8 @@ TEST_CASE("rnn: signed propagation rejects the lstm corpus case's recurrent-weig
   double scale = 0;
   for (double v : hidden) scale = std::max(scale, std::fabs(v));
   for (double e : j.bounds[0]) CHECK(e < 0.07 * scale);
-  for (const Alternative* a : AlternativesFor("lstm")) {
-    if (a->op != "lstm" || !a->legitimate) continue;
+  for (const Alternative* a : AlternativesFor(OpId::lstm)) {
+    if (a->op != OpId::lstm || !a->legitimate) continue;
     const auto got = a->compute(*c.graph, 0, c.ptrs);
     if (got) CHECK_MESSAGE(Accepted(j, *got), "lstm float16 " << a->name << " rejected");
   }
