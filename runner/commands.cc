@@ -872,7 +872,9 @@ void WriteJunit(const std::string& path, const Summary& s, const std::vector<Cas
     std::snprintf(time, sizeof time, "%.3f", seconds);
     x << "  <testsuite name=\"" << XmlEscape(file) << "\" tests=\"" << by_file[file].size()
       << "\" failures=\"" << failures << "\" errors=\"" << errors << "\" skipped=\"" << skipped
-      << "\" time=\"" << time << "\">\n";
+      << "\" time=\"" << time << "\">\n"
+      << "    <properties><property name=\"tolerances\" value=\"" << XmlEscape(s.tolerances)
+      << "\"/></properties>\n";
     for (const CaseResult* r : by_file[file]) {
       std::snprintf(time, sizeof time, "%.3f", r->seconds);
       x << "    <testcase classname=\"" << XmlEscape(file) << "\" name=\"" << XmlEscape(r->name)
@@ -991,7 +993,8 @@ void WriteHtml(const std::string& path, const Summary& s, const std::vector<Case
     << "<tr><th>passed</th><td>" << s.passed << "</td></tr>"
     << "<tr><th>failed</th><td>" << s.failed << "</td></tr>"
     << "<tr><th>errors</th><td>" << s.errors << "</td></tr>"
-    << "<tr><th>skipped</th><td>" << s.skipped << "</td></tr>";
+    << "<tr><th>skipped</th><td>" << s.skipped << "</td></tr>"
+    << "<tr><th>tolerances</th><td>" << HtmlEscape(s.tolerances) << "</td></tr>";
   for (const auto& [code, n] : s.skip_reasons) {
     h << "<tr class=\"skip-reason\"><th>skipped: " << HtmlEscape(code) << "</th><td>" << n
       << "</td></tr>";
