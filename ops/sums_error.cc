@@ -261,19 +261,9 @@ Bounds Linear(const ErrorModelArgs& a, double roundings, double extra_relative =
   return out;
 }
 
-// The group (row-major index over the axes not reduced) of every element of `shape`.
-std::vector<uint64_t> GroupOf(const Shape& shape, const std::vector<bool>& reduced,
-                              uint64_t* groups) {
+// For every element of `shape` (row-major), sum over axes d of coordinate[d] * stride[d].
+std::vector<uint64_t> StridedIndexOf(const Shape& shape, const std::vector<uint64_t>& stride) {
   const size_t rank = shape.size();
-  std::vector<uint64_t> stride(rank, 0);
-  uint64_t g = 1;
-  for (size_t d = rank; d-- > 0;) {
-    if (!reduced[d]) {
-      stride[d] = g;
-      g *= shape[d];
-    }
-  }
-  *groups = g;
   const uint64_t n = ElementCount(shape);
   std::vector<uint64_t> out(n);
   std::vector<uint64_t> idx(rank, 0);
@@ -289,38 +279,31 @@ std::vector<uint64_t> GroupOf(const Shape& shape, const std::vector<bool>& reduc
   return out;
 }
 
+// The group (row-major index over the axes not reduced) of every element of `shape`.
+std::vector<uint64_t> GroupOf(const Shape& shape, const std::vector<bool>& reduced,
+                              uint64_t* groups) {
+  std::vector<uint64_t> stride(shape.size(), 0);
+  uint64_t g = 1;
+  for (size_t d = shape.size(); d-- > 0;) {
+    if (!reduced[d]) {
+      stride[d] = g;
+      g *= shape[d];
+    }
+  }
+  *groups = g;
+  return StridedIndexOf(shape, stride);
+}
+
 // Row-major index into a tensor over `axes` of `shape` (the scale/bias/mean/variance operands
 // of the normalizations: their axis k is input axis axes[k]) of every element of `shape`.
 std::vector<uint64_t> ParamIndexOf(const Shape& shape, const std::vector<size_t>& axes) {
-  std::vector<bool> reduced(shape.size(), true);
-  for (size_t ax : axes) reduced[ax] = false;
-  // GroupOf orders the kept axes by position; the parameter's axis order is `axes` order.
-  std::vector<size_t> sorted = axes;
-  std::sort(sorted.begin(), sorted.end());
-  if (sorted == axes) {
-    uint64_t g = 0;
-    return GroupOf(shape, reduced, &g);
-  }
-  const size_t rank = shape.size();
-  std::vector<uint64_t> stride(rank, 0);
+  std::vector<uint64_t> stride(shape.size(), 0);
   uint64_t s = 1;
   for (size_t k = axes.size(); k-- > 0;) {
     stride[axes[k]] = s;
     s *= shape[axes[k]];
   }
-  const uint64_t n = ElementCount(shape);
-  std::vector<uint64_t> out(n);
-  std::vector<uint64_t> idx(rank, 0);
-  for (uint64_t i = 0; i < n; ++i) {
-    uint64_t id = 0;
-    for (size_t d = 0; d < rank; ++d) id += idx[d] * stride[d];
-    out[i] = id;
-    for (size_t d = rank; d-- > 0;) {
-      if (++idx[d] < shape[d]) break;
-      idx[d] = 0;
-    }
-  }
-  return out;
+  return StridedIndexOf(shape, stride);
 }
 
 // The mean sum / n. n is a constant of the graph: implementations multiply by 1 / n folded at

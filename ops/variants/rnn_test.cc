@@ -10,35 +10,12 @@
 
 #include "ops/error_model.h"
 #include "ops/variants/variants.h"
+#include "ops/variants/variants_testing.h"
 #include "ref/testing.h"
 
 namespace nnref {
 namespace {
 
-// One operator's graph with its input values.
-struct Built {
-  std::string op;
-  std::shared_ptr<const Graph> graph;
-  std::vector<OperandValue> values;
-  std::vector<const OperandValue*> ptrs;
-};
-
-Built BuildOne(GraphBuilder& b, const std::vector<Operand>& outs,
-               const std::map<std::string, Tensor>& feeds) {
-  std::vector<std::pair<std::string, Operand>> named;
-  for (size_t k = 0; k < outs.size(); ++k) named.emplace_back("out" + std::to_string(k), outs[k]);
-  Built r;
-  r.graph = b.Build(named);
-  REQUIRE(r.graph->operators().size() == 1);
-  const OperatorNode& node = r.graph->operators()[0];
-  r.op = std::string(OpName(node.op));
-  for (OperandId id : node.inputs) {
-    const OperandNode& n = r.graph->operand(id);
-    r.values.push_back({n.kind == OperandNode::Kind::kInput ? feeds.at(n.name) : n.constant, {}});
-  }
-  for (const OperandValue& v : r.values) r.ptrs.push_back(&v);
-  return r;
-}
 
 // `op` "*": a generic output-level alternative.
 const Alternative& Find(const std::string& op, const std::string& name) {

@@ -14,32 +14,12 @@
 #include "ops/reduction.h"
 #include "ops/softmax.h"
 #include "ops/variants/variants.h"
+#include "ops/variants/variants_testing.h"
 #include "ref/testing.h"
 
 namespace nnref {
 namespace {
 
-// One operator's graph with its input values.
-struct Built {
-  std::string op;
-  std::shared_ptr<const Graph> graph;
-  std::vector<OperandValue> values;
-  std::vector<const OperandValue*> ptrs;
-};
-
-Built BuildOne(GraphBuilder& b, const Operand& out, const std::map<std::string, Tensor>& feeds) {
-  Built r;
-  r.graph = b.Build({{"out", out}});
-  REQUIRE(r.graph->operators().size() == 1);
-  const OperatorNode& node = r.graph->operators()[0];
-  r.op = std::string(OpName(node.op));
-  for (OperandId id : node.inputs) {
-    const OperandNode& n = r.graph->operand(id);
-    r.values.push_back({n.kind == OperandNode::Kind::kInput ? feeds.at(n.name) : n.constant, {}});
-  }
-  for (const OperandValue& v : r.values) r.ptrs.push_back(&v);
-  return r;
-}
 
 const Alternative* Find(const std::string& op, const std::string& name) {
   for (const Alternative* a : AlternativesFor(OpNamed(op))) {
