@@ -35,6 +35,7 @@ struct Trial {
   // lets legitimate implementations do there).
   double envelope = 0;
   double bound = 0;  // the bound of the element with the largest error, relative to the scale
+  double margin = 0;  // the largest |alternative - reference| / bound over the elements
   double max_ulp = 0;
   std::string first;  // the first mismatch, when rejected
   bool Loose() const { return passed && relative >= kLoose && abs > 2 * envelope; }
@@ -97,6 +98,9 @@ void Measure(const OperandValue& want, const Tensor& got, const std::vector<doub
     if (!std::isfinite(w[i]) || !std::isfinite(g[i])) {
       t.overflow = true;
       continue;
+    }
+    if (bounds.size() == w.size() && bounds[i] > 0 && std::isfinite(bounds[i])) {
+      t.margin = std::max(t.margin, std::fabs(w[i] - g[i]) / bounds[i]);
     }
     if (std::fabs(w[i] - g[i]) > err) {
       err = std::fabs(w[i] - g[i]);
@@ -378,6 +382,49 @@ int CommandAudit(const AuditOptions& o) {
       "\nvariants rejected only where the operand type overflows or at special values (stated "
       "rejections): %zu rows\n",
       overflow);
+  // How close the variants come to their bounds (the margin of the policy), and how far beyond
+  // them the rejected mutants are.
+  double variant_margin = 0, mutant_margin = std::numeric_limits<double>::infinity();
+  std::string variant_at, mutant_at;
+  for (const auto& [key, row] : rows) {
+    for (const Trial& t : row.trials) {
+      const std::string at = row.op + " " + row.type + " " + row.name + " on " + t.case_name;
+      if (row.legitimate && t.passed && t.margin > variant_margin) {
+        variant_margin = t.margin;
+        variant_at = at;
+      }
+      if (!row.legitimate && !t.passed && !t.overflow && t.relative >= kLoose &&
+          t.margin > 0 && t.margin < mutant_margin) {
+        mutant_margin = t.margin;
+        mutant_at = at;
+      }
+    }
+  }
+  if (!variant_at.empty()) {
+    std::printf("largest variant error relative to its element's bound: %.3g (%s)\n",
+                variant_margin, variant_at.c_str());
+    // Per operator and type, so that the sums' probabilistic bounds show their margin too.
+    std::map<std::string, double> per_op;
+    for (const auto& [key, row] : rows) {
+      if (!row.legitimate) continue;
+      for (const Trial& t : row.trials) {
+        if (t.passed) {
+          double& m = per_op[row.op + " " + row.type];
+          m = std::max(m, t.margin);
+        }
+      }
+    }
+    std::printf("  per operator:");
+    size_t k = 0;
+    for (const auto& [op, m] : per_op) {
+      std::printf("%s %s %.2g", k++ % 6 == 0 ? "\n   " : ",", op.c_str(), m);
+    }
+    std::printf("\n");
+  }
+  if (!mutant_at.empty()) {
+    std::printf("smallest excess of a rejected mutant of 1%% or more over its bound: %.3g (%s)\n",
+                mutant_margin, mutant_at.c_str());
+  }
   if (o.verbose) {
     std::printf("\nall rows (operator type alternative kind: rejected/applied, largest error of the scale):\n");
     for (const auto& [key, row] : rows) {
