@@ -1,4 +1,5 @@
-// The nnref subcommands, independent of the command-line parser (main.cc holds CLI11).
+// The nnref subcommands, independent of the command-line parser (main.cc holds CLI11). Each is
+// defined in a file of its own (runner/run_command.cc, runner/check_command.cc, ...).
 #pragma once
 
 #include <cstddef>

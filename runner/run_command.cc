@@ -1,0 +1,301 @@
+// nnref run: runs case files and compares with their expected outputs.
+#include "runner/run_command.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ref/error.h"
+#include "ref/parallel/parallel.h"
+#include "runner/api_case.h"
+#include "runner/backend_check.h"
+#include "runner/backends.h"
+#include "runner/case.h"
+#include "runner/commands.h"
+#include "runner/compare.h"
+#include "runner/data.h"
+#include "runner/derived.h"
+#include "runner/dump.h"
+#include "runner/execute.h"
+#include "runner/fault_injection.h"
+#include "runner/results.h"
+#include "runner/sum_bound.h"
+#include "runner/timeline.h"
+
+namespace nnref {
+
+// Runs a timeline case (runner/timeline.h): each readTensor comparison is one output.
+CaseResult RunTimelineCase(const Case& c, const BuilderLimits& limits, bool exact,
+                           std::shared_ptr<const Backend> backend) {
+  const TimelineResult t = RunTimeline(c, limits, exact, std::move(backend));
+  CaseResult r{c.file, c.name, Verdict::kPass, t.message, {}};
+  r.op = LastOperator(c);
+  r.verdict = t.verdict == TimelineResult::Verdict::kPass   ? Verdict::kPass
+              : t.verdict == TimelineResult::Verdict::kFail ? Verdict::kFail
+                                                            : Verdict::kError;
+  for (const TimelineCheck& check : t.checks) {
+    r.outputs.push_back(OutputResult{check.name, check.cmp, check.tolerance});
+  }
+  r.warnings = t.warnings;
+  return r;
+}
+
+// Runs a case against its expectedOutputs (or expectedError). Graph cases are built on a context
+// and computed with createTensor, writeTensor, dispatch and readTensor (runner/api_case.h).
+CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact, const Engine& engine) {
+  if (c.timeline) {
+    return RunTimelineCase(c, limits, exact, engine.backend);
+  }
+  if (engine.backend && c.reference_only) {
+    CaseResult r{c.file, c.name, Verdict::kSkip, "reference-only case: " + *c.reference_only, {}};
+    r.skip = "reference-only";
+    r.op = LastOperator(c);
+    return r;
+  }
+  CaseResult r{c.file, c.name, Verdict::kPass, "", {}};
+  r.op = LastOperator(c);
+  try {
+    const std::vector<std::string> outputs = RequestedOutputs(c);
+    if (c.expected_error) {
+      try {
+        BuildCaseOnContext(c, outputs, limits);
+      } catch (const WebnnError& e) {
+        const std::string got(ErrorTypeName(e.type()));
+        if (got == *c.expected_error) {
+          r.message = got + ": " + e.what();
+        } else {
+          r.verdict = Verdict::kFail;
+          r.message = "expected " + *c.expected_error + ", got " + got + ": " + e.what();
+        }
+        return r;
+      }
+      r.verdict = Verdict::kFail;
+      r.message = "expected " + *c.expected_error + ", but the graph built without error";
+      return r;
+    }
+    if (!c.has_expected_outputs) {
+      r.verdict = Verdict::kError;
+      r.message = c.Where() + ": no expectedOutputs to compare with (nnref generate fills them)";
+      return r;
+    }
+    ApiCase a;
+    try {
+      a = BuildCaseOnContext(c, outputs, limits);
+    } catch (const WebnnError& e) {
+      r.verdict = Verdict::kError;
+      r.message = c.Where() + ": unexpected " + std::string(ErrorTypeName(e.type())) +
+                  " while building: " + e.what();
+      return r;
+    }
+    const BuiltCase& b = a.built;
+    r.warnings = b.warnings;
+    std::map<std::string, OperandValue> values;
+    // The derived policy's bounds (runner/derived.h) read the reference's value of every operand:
+    // the check mode keeps them; otherwise the graph runs once more, observed, before the
+    // dispatch takes the input data.
+    const bool derive = engine.policy == TolerancePolicy::kDerived && !exact && !c.tolerance;
+    std::map<uint32_t, OperandValue> all;
+    if (derive && !(engine.backend && engine.against_reference)) {
+      b.graph->Compute(b.input_values,
+                       [&](OperandId id, const OperandValue& v) { all[id.value] = v; });
+    }
+    // A backend's outputs are judged with the sum bounds too (runner/sum_bound.h); the
+    // reference's own outputs against a case's data are not (they are correctly rounded).
+    std::map<uint32_t, OperandValue> kept;
+    std::function<const OperandValue&(OperandId)> sum_bound_value;
+    if (engine.backend) {
+      std::string why;
+      const std::optional<BackendGraph> compiled = CompileForBackend(*b.graph, engine.backend, why);
+      if (!compiled) {
+        r.verdict = Verdict::kSkip;
+        r.skip = "backend-unsupported";
+        r.message = why;
+        return r;
+      }
+      // The reference runs too: it knows which elements the spec leaves open (latitude) and the
+      // magnitudes of sums (sum bounds), and --against-reference compares every operand with it.
+      std::map<std::string, OperandValue> reference;
+      sum_bound_value = [&](OperandId id) -> const OperandValue& {
+        return r.check ? r.check->reference.at(id.value) : kept.at(id.value);
+      };
+      if (engine.against_reference) {
+        r.check = CheckAgainstReference(*b.graph, *compiled, b.input_values, 5, engine.policy);
+        r.graph = b.graph;
+        r.operand_names = b.operand_names;
+        for (const auto& [name, id] : b.graph->outputs()) {
+          reference[name] = r.check->reference.at(id.value);
+        }
+      } else {
+        std::vector<OperandId> output_ids;
+        for (const auto& [name, id] : b.graph->outputs()) output_ids.push_back(id);
+        kept = ComputeForSumBounds(*b.graph, output_ids, b.input_values, &reference);
+      }
+      values = b.graph->Compute(b.input_values, {}, compiled->kernels);
+      for (auto& [name, v] : values) {
+        v.latitude = reference.at(name).latitude;
+        v.one_of = reference.at(name).one_of;
+      }
+    } else {
+      values = DispatchCase(a);
+    }
+    std::unique_ptr<DerivedGraphBounds> derived;
+    if (derive) {
+      derived =
+          std::make_unique<DerivedGraphBounds>(*b.graph, [&](OperandId id) -> const OperandValue& {
+            return r.check ? r.check->reference.at(id.value) : all.at(id.value);
+          });
+    }
+    for (const TensorSpec& exp : c.expected_outputs) {
+      const std::string field = c.Where() + ": graph.expectedOutputs." + exp.name;
+      if (!exp.data) throw InputError(field + ": missing 'data'");
+      const OperandValue& got = values.at(exp.name);
+      OutputResult o;
+      o.name = exp.name;
+      Tolerance tol = Tolerance::Ulp(0, "--exact: bit-exact, signed zeros included");
+      tol.sign_exact = true;
+      if (!exact) tol = ToleranceFor(c, b, exp.name);
+      // Sums judged by their terms too (wpt: the sum bound of a backend's outputs; the reference's
+      // own outputs against a case's data are correctly rounded), or the derived bounds.
+      Judgement judged = GraphOutputJudgement(
+          derived ? TolerancePolicy::kDerived : TolerancePolicy::kWpt, tol,
+          sum_bound_value && !exact
+              ? OutputSumBounds(*b.graph, b.named.at(exp.name).id, tol, sum_bound_value)
+              : std::vector<double>{},
+          derived.get(), b.named.at(exp.name).id);
+      tol = judged.tolerance;
+      o.tolerance = judged.Describe();
+      o.tol_ulp = tol.ulp;
+      if (exp.desc != b.graph->output_descriptor(exp.name)) {
+        o.cmp.shape_ok = false;
+        o.cmp.shape_message = "the case expects " + exp.desc.ToString() +
+                              " but the operator gives " +
+                              b.graph->output_descriptor(exp.name).ToString();
+      } else {
+        // Check the expected data's size before decoding (hostile shapes are caught above).
+        const Tensor expected = DecodeTensorData(*exp.data, exp.desc.dataType, exp.desc.shape,
+                                                 field + ".data", c.base_dir);
+        o.cmp = CompareTensors(
+            expected, got.data, got.latitude, tol, engine.max_mismatches, got.one_of.get(),
+            engine.backend ? ReferenceSide::kNeither : ReferenceSide::kActual, judged.bounds);
+        if (!o.cmp.passed() && !engine.dump.empty()) {
+          o.dumped = DumpOutput(engine.dump, c.name, exp.name, expected, got.data);
+        }
+      }
+      if (!o.cmp.passed()) r.verdict = Verdict::kFail;
+      r.outputs.push_back(std::move(o));
+    }
+    if (r.check && r.check->first_divergence && r.verdict == Verdict::kPass) {
+      // The outputs stayed within the case tolerance, but an operator left its own.
+      r.verdict = Verdict::kFail;
+      r.message = "an operator left its tolerance (see the operator table)";
+    }
+  } catch (const InputError& e) {
+    r.verdict = Verdict::kError;
+    r.message = e.what();
+    r.outputs.clear();
+  } catch (const WebnnError& e) {
+    r.verdict = Verdict::kError;
+    r.message =
+        c.Where() + ": unexpected " + std::string(ErrorTypeName(e.type())) + ": " + e.what();
+  }
+  return r;
+}
+
+namespace {
+
+bool Selected(const Case& c, const RunOptions& o) {
+  if (!o.filters.empty()) {
+    bool any = false;
+    for (const std::string& f : o.filters) any = any || c.name.find(f) != std::string::npos;
+    if (!any) return false;
+  }
+  for (const std::string& l : o.labels) {
+    if (std::find(c.labels.begin(), c.labels.end(), l) == c.labels.end()) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int CommandRun(const RunOptions& o) {
+  SetReferenceThreads(o.threads);  // the reference kernels (and data decoding) use them too
+  Engine engine;
+  if (o.backend != "reference") {
+    BackendOptions options;
+    options.threads = o.threads;
+    options.device = o.device;
+    engine.backend = MakeBackend(o.backend, options);
+    if (!o.inject_fault.empty()) {
+      engine.backend = MakeFaultInjectingBackend(engine.backend, o.inject_fault);
+    }
+    std::cout << "backend: " << engine.backend->Describe() << "\n";
+  } else if (o.against_reference) {
+    throw InputError("--against-reference needs --backend NAME (a backend to compare)");
+  }
+  engine.against_reference = o.against_reference;
+  engine.policy = o.tolerances;
+  engine.max_mismatches = o.max_mismatches;
+  engine.dump = o.dump;
+  // Every file is loaded first: the progress line needs the total.
+  std::vector<std::pair<std::string, CaseFile>> files;
+  std::vector<CaseResult> unreadable;
+  uint64_t total = 0;
+  for (const std::string& file : CollectFiles(o.paths)) {
+    try {
+      files.emplace_back(file, LoadCaseFile(file));
+    } catch (const InputError& e) {
+      if (InShard(o.shard, file))
+        unreadable.push_back({file, "(whole file)", Verdict::kError, e.what(), {}});
+      continue;
+    }
+    for (const auto& [index, name, message] : files.back().second.broken)
+      total += InShard(o.shard, name);
+    for (const Case& c : files.back().second.cases) total += InShard(o.shard, c.name);
+  }
+  Collector col(o.verbose, total + unreadable.size());
+  col.summary.tolerances = PolicyName(o.tolerances);
+  for (CaseResult& r : unreadable) col.Add(std::move(r));
+  uint64_t implementation_defined = 0;
+  for (const auto& [file, f] : files) {
+    for (const auto& [index, name, message] : f.broken) {
+      if (!InShard(o.shard, name)) continue;
+      col.Add(
+          {file, name.empty() ? "#" + std::to_string(index) : name, Verdict::kError, message, {}});
+    }
+    for (const Case& c : f.cases) {
+      if (!InShard(o.shard, c.name)) continue;
+      CaseResult r;
+      if (!Selected(c, o)) {
+        r = {file, c.name, Verdict::kSkip, "excluded by the name/label filter", {}};
+        r.skip = "filtered";
+        r.op = LastOperator(c);
+      } else {
+        r = RunCase(c, Limits(o.max_tensor_bytes), o.exact, engine);
+      }
+      for (const OutputResult& out : r.outputs)
+        implementation_defined += out.cmp.implementation_defined;
+      col.Add(std::move(r));
+    }
+  }
+  col.Finish({o.report, o.junit, o.html});
+  const Summary& s = col.summary;
+  if (o.per_operator) PrintOperatorTable(s);
+  PrintSkips(s);
+  if (implementation_defined) {
+    std::cout << implementation_defined
+              << " implementation-defined elements were not compared (the spec leaves them open)\n";
+  }
+  PrintSumBound(s, o.tolerances);
+  std::cout << s.Line() << std::endl;
+  if (s.errors) return 2;
+  return s.failed ? 1 : 0;
+}
+
+}  // namespace nnref
