@@ -8,8 +8,16 @@ tools/setup.sh
 tools/build.sh release
 (cd build && ctest --output-on-failure -j"$(nproc)")
 tools/build.sh asan
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-(cd build-asan && ctest --output-on-failure -j"$(nproc)" -LE slow)
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+  bash -c 'cd build-asan && ctest --output-on-failure -j"$(nproc)" -LE "slow|vulkan"'
+# The Vulkan tests without leak detection: on some CPUs (seen on AMD EPYC) Mesa's lavapipe leaks
+# 128 bytes per process from inside the driver, which is unloaded before LeakSanitizer reports, so
+# no suppression can name it (`vulkaninfo --summary` under libasan leaks the same). Address and
+# undefined-behaviour checks stay on (docs/vulkan.md).
+ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+  bash -c 'cd build-asan && ctest --output-on-failure -j"$(nproc)" -L vulkan -LE slow'
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 # ThreadSanitizer over the MLContext timeline: the API tests (with the multi-threaded stress
 # test), the example, and the timeline and WebNN case files (every graph case now runs through a
 # context's timeline thread).
