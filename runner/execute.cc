@@ -4,6 +4,7 @@
 
 #include "ops/registry.h"
 #include "ops/tolerance_table.h"
+#include "runner/api_case.h"
 #include "runner/data.h"
 
 namespace nnref {
@@ -35,43 +36,10 @@ std::vector<std::string> RequestedOutputs(const Case& c) {
 
 BuiltCase BuildCase(const Case& c, const std::vector<std::string>& outputs,
                     const BuilderLimits& limits) {
-  BuiltCase b;
-  b.builder = std::make_unique<GraphBuilder>(limits);
-  GraphBuilder& builder = *b.builder;
-  const std::string where = c.Where();
-  for (const TensorSpec& in : c.inputs) {
-    const std::string field = where + ": graph.inputs." + in.name + ".data";
-    Operand o;
-    if (in.constant) {
-      // Check the descriptor before decoding so a hostile shape never allocates.
-      CheckDimensions(in.desc, builder.limits(), "constant '" + in.name + "'");
-      const Tensor data =
-          DecodeTensorData(*in.data, in.desc.dataType, in.desc.shape, field, c.base_dir);
-      o = builder.Constant(in.desc, data);
-    } else {
-      o = builder.Input(in.name, in.desc);
-      b.input_values[in.name] =
-          DecodeTensorData(*in.data, in.desc.dataType, in.desc.shape, field, c.base_dir);
-    }
-    b.named[in.name] = o;
-    b.operand_names[o.id.value] = in.name;
-  }
-  AddCaseOperators(c, builder, b);
-  std::vector<std::pair<std::string, Operand>> outs;
-  for (const std::string& name : outputs) {
-    const auto it = b.named.find(name);
-    if (it == b.named.end()) {
-      throw InputError(where + ": graph.expectedOutputs." + name +
-                       ": no input or operator output has this name");
-    }
-    outs.emplace_back(name, it->second);
-  }
-  b.output_names = outputs;
-  b.graph = builder.Build(outs);
-  // Inputs the graph does not use are still decoded above (their data is validated) but not fed.
-  for (auto it = b.input_values.begin(); it != b.input_values.end();) {
-    it = b.graph->input_descriptors().count(it->first) ? std::next(it) : b.input_values.erase(it);
-  }
+  // One way to build a case: on a context, as run, check and generate do (runner/api_case.h).
+  auto a = std::make_shared<ApiCase>(BuildCaseOnContext(c, outputs, limits));
+  BuiltCase b = std::move(a->built);
+  b.owner = a;
   return b;
 }
 

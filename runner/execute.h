@@ -14,7 +14,9 @@
 namespace nnref {
 
 struct BuiltCase {
-  std::unique_ptr<GraphBuilder> builder;
+  // What the operands belong to: the context and builder of BuildCase (null in an ApiCase, which
+  // holds them itself).
+  std::shared_ptr<void> owner;
   std::shared_ptr<const Graph> graph;
   std::map<std::string, Operand> named;           // case names -> operands
   std::map<uint32_t, std::string> operand_names;  // operand id -> case name
@@ -27,8 +29,8 @@ struct BuiltCase {
 // later operator consumes.
 std::vector<std::string> RequestedOutputs(const Case& c);
 
-// Runs the builder methods of the case. Spec errors propagate as WebnnError; malformed cases as
-// InputError (naming file, case and field).
+// Runs the builder methods of the case (on a context: BuildCaseOnContext). Spec errors propagate
+// as WebnnError; malformed cases as InputError (naming file, case and field).
 BuiltCase BuildCase(const Case& c, const std::vector<std::string>& outputs,
                     const BuilderLimits& limits = {});
 
