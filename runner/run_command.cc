@@ -34,16 +34,12 @@ namespace nnref {
 // Runs a timeline case (runner/timeline.h): each readTensor comparison is one output.
 CaseResult RunTimelineCase(const Case& c, const BuilderLimits& limits, bool exact,
                            std::shared_ptr<const Backend> backend) {
-  const TimelineResult t = RunTimeline(c, limits, exact, std::move(backend));
-  CaseResult r{c.file, c.name, Verdict::kPass, t.message, {}};
+  JudgeOptions judge;
+  judge.exact = exact;
+  TimelineResult t = RunTimeline(c, limits, judge, std::move(backend));
+  CaseResult r{c.file, c.name, t.verdict, std::move(t.message), std::move(t.outputs)};
   r.op = LastOperator(c);
-  r.verdict = t.verdict == TimelineResult::Verdict::kPass   ? Verdict::kPass
-              : t.verdict == TimelineResult::Verdict::kFail ? Verdict::kFail
-                                                            : Verdict::kError;
-  for (const TimelineCheck& check : t.checks) {
-    r.outputs.push_back(OutputResult{check.name, check.cmp, check.tolerance});
-  }
-  r.warnings = t.warnings;
+  r.warnings = std::move(t.warnings);
   return r;
 }
 
