@@ -33,18 +33,12 @@
 namespace nnref {
 
 // Runs a timeline case (runner/timeline.h): each readTensor comparison is one output.
-CaseResult RunTimelineCase(const Case& c, const BuilderLimits& limits, bool exact,
+CaseResult RunTimelineCase(const Case& c, const BuilderLimits& limits, const JudgeOptions& judge,
                            std::shared_ptr<const Backend> backend) {
-  const TimelineResult t = RunTimeline(c, limits, exact, std::move(backend));
-  CaseResult r{c.file, c.name, Verdict::kPass, t.message, {}};
+  TimelineResult t = RunTimeline(c, limits, judge, std::move(backend));
+  CaseResult r{c.file, c.name, t.verdict, std::move(t.message), std::move(t.outputs)};
   r.op = LastOperator(c);
-  r.verdict = t.verdict == TimelineResult::Verdict::kPass   ? Verdict::kPass
-              : t.verdict == TimelineResult::Verdict::kFail ? Verdict::kFail
-                                                            : Verdict::kError;
-  for (const TimelineCheck& check : t.checks) {
-    r.outputs.push_back(OutputResult{check.name, check.cmp, check.tolerance});
-  }
-  r.warnings = t.warnings;
+  r.warnings = std::move(t.warnings);
   return r;
 }
 
@@ -52,7 +46,9 @@ CaseResult RunTimelineCase(const Case& c, const BuilderLimits& limits, bool exac
 // and computed with createTensor, writeTensor, dispatch and readTensor (runner/api_case.h).
 CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact, const Engine& engine) {
   if (c.timeline) {
-    return RunTimelineCase(c, limits, exact, engine.backend);
+    return RunTimelineCase(c, limits,
+                           {engine.policy, exact, engine.max_mismatches, engine.dump, c.name},
+                           engine.backend);
   }
   if (engine.backend && c.reference_only) {
     CaseResult r{c.file, c.name, Verdict::kSkip, "reference-only case: " + *c.reference_only, {}};
