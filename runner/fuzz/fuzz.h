@@ -1,0 +1,68 @@
+// `nnref fuzz` (docs/fuzzing.md): random valid graphs (runner/fuzz/graph_gen.h) run on a backend
+// in the check mode (runner/session.h: every operator judged alone against the reference), and a
+// shrinker that reduces a diverging graph to a small case file that still diverges.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ops/backend.h"
+#include "runner/fuzz/graph_gen.h"
+
+namespace nnref::fuzz {
+
+// What one graph did on the backend.
+struct Outcome {
+  enum class Kind { kPass, kDiverged, kError, kUnsupported, kDegenerate };
+  Kind kind = Kind::kPass;
+  // kDiverged: the first operator that left its tolerance (method name and index in the case's
+  // operators), or, when every operator stayed within its own, the graph output that left the
+  // graph's bound ("output NAME"). kError: the backend's exception. kUnsupported: why.
+  // kDegenerate: every output of the graph is NaN or infinite (not counted).
+  std::string op;
+  std::string message;
+  // Per method: operator checks run and diverged.
+  std::map<std::string, std::pair<uint64_t, uint64_t>> by_op;
+};
+
+// Runs `g` on `backend` in the check mode and judges the graph's outputs too.
+Outcome Evaluate(const FuzzGraph& g, const std::shared_ptr<const Backend>& backend);
+
+// Failure signature: the same failure kind on the same method.
+bool SameFailure(const Outcome& a, const Outcome& b);
+
+struct ShrinkStats {
+  uint64_t evaluations = 0;
+};
+
+// Reduces `g` (whose outcome is `failure`) to a smaller graph with the same failure: operators cut
+// (replaced by graph inputs holding the reference's values) or dropped, dimensions halved, values
+// replaced by zeros. Stops after `max_evaluations` runs.
+FuzzGraph Shrink(const FuzzGraph& g, const Outcome& failure,
+                 const std::function<Outcome(const FuzzGraph&)>& evaluate,
+                 uint64_t max_evaluations = 400, ShrinkStats* stats = nullptr);
+
+struct FuzzOptions {
+  std::string backend = "simd";
+  uint64_t seed = 1;
+  uint64_t count = 0;  // graphs (0: unlimited, until --seconds)
+  double seconds = 0;  // wall-clock limit (0: none)
+  std::string out;     // directory for the shrunk cases ("" : not written)
+  size_t max_ops = 30;
+  std::vector<std::string> only;  // --ops: the methods to generate
+  std::string inject_fault;       // --inject-fault OP:ELEMENT:VALUE (test hook)
+  unsigned threads = 0;
+  int device = -1;
+  bool no_shrink = false;
+  bool quiet = false;  // no progress line
+};
+
+// Returns 0 when nothing diverged, 1 when something did, 2 on errors of the command itself.
+int CommandFuzz(const FuzzOptions& o);
+
+}  // namespace nnref::fuzz
