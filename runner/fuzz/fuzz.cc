@@ -52,7 +52,31 @@ std::string Describe(const Comparison& cmp) {
 
 }  // namespace
 
-Outcome Evaluate(const FuzzGraph& g, const std::shared_ptr<const Backend>& backend) {
+namespace {
+
+bool NonFiniteText(const std::string& t) {
+  return t == "NaN" || t == "Infinity" || t == "-Infinity";
+}
+
+// Every mismatch sample has a NaN or infinity from the backend where the reference has another
+// value.
+bool NonFinite(const Comparison& cmp) {
+  if (cmp.first.empty()) return false;
+  for (const Mismatch& m : cmp.first) {
+    if (!NonFiniteText(m.actual) || m.actual == m.expected) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string Signature(const Outcome& o) {
+  if (o.kind == Outcome::Kind::kError) return "error";
+  return "diverged " + o.op + (o.nonfinite ? " non-finite" : "");
+}
+
+Outcome Evaluate(const FuzzGraph& g, const std::shared_ptr<const Backend>& backend,
+                 bool graph_outputs) {
   Outcome out;
   try {
     const std::string text = WriteJson(CaseValue(g, "fuzz"));
@@ -81,10 +105,7 @@ Outcome Evaluate(const FuzzGraph& g, const std::shared_ptr<const Backend>& backe
       const OperandId id = session.built().named.at(name).id;
       if (!AllNonFinite(check.reference.at(id.value).data)) degenerate = false;
     }
-    if (degenerate) {
-      out.kind = Outcome::Kind::kDegenerate;
-      return out;
-    }
+    out.degenerate = degenerate;
     std::set<size_t> counted;
     for (const OperatorCheck& oc : check.operators) {
       auto& n = out.by_op[std::string(OpName(oc.op))];
@@ -95,13 +116,14 @@ Outcome Evaluate(const FuzzGraph& g, const std::shared_ptr<const Backend>& backe
       const OperatorCheck& oc = check.operators[*check.first_divergence];
       out.kind = Outcome::Kind::kDiverged;
       out.op = std::string(OpName(oc.op));
+      out.nonfinite = NonFinite(oc.cmp);
       out.message = "operator #" + std::to_string(oc.index) + " (" + out.op + ") output " +
                     std::to_string(oc.output) + ": " + Describe(oc.cmp) + " [" + oc.tolerance + "]";
       return out;
     }
     // Every operator stayed within its own tolerance: the graph's outputs, as the backend's
     // dispatch computed them, against the reference's, under the graph's bounds.
-    for (const std::string& name : outputs) {
+    for (const std::string& name : graph_outputs ? outputs : std::vector<std::string>{}) {
       const OperandId id = session.built().named.at(name).id;
       const Tensor& ref = check.reference.at(id.value).data;
       const OutputResult r =
@@ -109,6 +131,7 @@ Outcome Evaluate(const FuzzGraph& g, const std::shared_ptr<const Backend>& backe
       if (!r.cmp.passed()) {
         out.kind = Outcome::Kind::kDiverged;
         out.op = "output";
+        out.nonfinite = NonFinite(r.cmp);
         out.message = "graph output " + name + ": " + Describe(r.cmp) + " [" + r.tolerance + "]";
         return out;
       }
@@ -141,7 +164,7 @@ std::string KindName(Outcome::Kind k) {
   return "?";
 }
 
-bool SameFailure(const Outcome& a, const Outcome& b) { return a.kind == b.kind && a.op == b.op; }
+bool SameFailure(const Outcome& a, const Outcome& b) { return Signature(a) == Signature(b); }
 
 namespace {
 
@@ -376,7 +399,10 @@ int CommandFuzz(const FuzzOptions& o) {
   std::map<std::string, uint64_t> unsupported;
   uint64_t graphs = 0, failures = 0, last_seed = o.seed;
   double last_progress = -1;
-  const auto evaluate = [&backend](const FuzzGraph& g) { return Evaluate(g, backend); };
+  const auto evaluate = [&backend, &o](const FuzzGraph& g) {
+    return Evaluate(g, backend, o.graph_outputs);
+  };
+  std::map<std::string, uint64_t> signatures;  // failure signature -> graphs
   for (uint64_t i = 0; (count == 0 || i < count) && (o.seconds <= 0 || elapsed() < o.seconds);
        ++i) {
     const uint64_t seed = o.seed + i;
@@ -384,7 +410,8 @@ int CommandFuzz(const FuzzOptions& o) {
     if (g.ops.empty()) continue;
     ++graphs;
     last_seed = seed;
-    const Outcome r = evaluate(g);
+    Outcome r = evaluate(g);
+    if (r.degenerate) r = {Outcome::Kind::kDegenerate, "", "", false, true, {}};
     ++kinds[r.kind];
     if (r.kind == Outcome::Kind::kUnsupported) ++unsupported[r.message];
     for (const auto& [m, n] : r.by_op) {
@@ -394,7 +421,8 @@ int CommandFuzz(const FuzzOptions& o) {
     if (r.kind == Outcome::Kind::kDiverged || r.kind == Outcome::Kind::kError) {
       ++failures;
       if (tty && !o.quiet) std::cerr << "\r\033[K";
-      std::cout << "seed " << seed << ": " << KindName(r.kind) << ": " << r.message << "\n";
+      std::cout << "seed " << seed << ": " << Signature(r) << ": " << r.message << "\n";
+      if (signatures[Signature(r)]++ && !o.all_failures) continue;  // shrunk once already
       FuzzGraph small = g;
       ShrinkStats ss;
       if (!o.no_shrink) small = Shrink(g, r, evaluate, 400, &ss);
@@ -402,7 +430,8 @@ int CommandFuzz(const FuzzOptions& o) {
       std::cout << "  shrunk from " << g.ops.size() << " operators to " << small.ops.size() << " ("
                 << ss.evaluations << " runs): " << sr.message << "\n";
       if (!o.out.empty()) {
-        const std::string name = "fuzz." + o.backend + ".seed" + std::to_string(seed) + "." + r.op;
+        const std::string name = "fuzz." + o.backend + ".seed" + std::to_string(seed) + "." + r.op +
+                                 (r.nonfinite ? ".nonfinite" : "");
         const std::string path = (std::filesystem::path(o.out) / (name + ".json")).string();
         std::vector<Value> labels = {Value::Str("fuzz")};
         Value c = CaseValue(
@@ -457,6 +486,10 @@ int CommandFuzz(const FuzzOptions& o) {
     std::cout << "  " << std::left << std::setw(22) << m << std::right << std::setw(7) << r.first
               << std::setw(5) << r.second << std::setw(9) << s.second << " / " << s.first
               << (r.second ? "  <- diverged" : "") << "\n";
+  }
+  if (!signatures.empty()) {
+    std::cout << "failures by signature (graphs):\n";
+    for (const auto& [sig, n] : signatures) std::cout << "  " << n << "  " << sig << "\n";
   }
   if (!unsupported.empty()) {
     std::cout << "unsupported graphs by reason:\n";

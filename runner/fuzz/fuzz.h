@@ -23,17 +23,28 @@ struct Outcome {
   // kDiverged: the first operator that left its tolerance (method name and index in the case's
   // operators), or, when every operator stayed within its own, the graph output that left the
   // graph's bound ("output NAME"). kError: the backend's exception. kUnsupported: why.
-  // kDegenerate: every output of the graph is NaN or infinite (not counted).
+  // kDegenerate: every output of the graph is NaN or infinite (not counted; see `degenerate`).
   std::string op;
   std::string message;
+  // kDiverged: the backend gave NaN or an infinity where the reference did not (an intermediate
+  // overflow in the backend's float32 arithmetic, or another formula's special values).
+  bool nonfinite = false;
+  // Every output of the graph is NaN or infinite on the reference: `nnref fuzz` leaves such
+  // graphs out (kDegenerate); the shrinker does not mind.
+  bool degenerate = false;
   // Per method: operator checks run and diverged.
   std::map<std::string, std::pair<uint64_t, uint64_t>> by_op;
 };
 
-// Runs `g` on `backend` in the check mode and judges the graph's outputs too.
-Outcome Evaluate(const FuzzGraph& g, const std::shared_ptr<const Backend>& backend);
+// Runs `g` on `backend` in the check mode; with `graph_outputs`, also judges the graph's outputs
+// (the backend's whole dispatch) against the reference's under the derived graph bounds.
+Outcome Evaluate(const FuzzGraph& g, const std::shared_ptr<const Backend>& backend,
+                 bool graph_outputs = false);
 
-// Failure signature: the same failure kind on the same method.
+// "diverged matmul", "diverged matmul non-finite", "error": what makes two failures the same.
+std::string Signature(const Outcome& o);
+
+// Failure signature: the same failure kind on the same method (and class).
 bool SameFailure(const Outcome& a, const Outcome& b);
 
 struct ShrinkStats {
@@ -59,7 +70,10 @@ struct FuzzOptions {
   unsigned threads = 0;
   int device = -1;
   bool no_shrink = false;
-  bool quiet = false;  // no progress line
+  bool graph_outputs = false;  // --graph-outputs: judge the graph outputs too
+  bool all_failures = false;   // --all-failures: shrink and write every failure, not the first
+                               // of each signature
+  bool quiet = false;          // no progress line
 };
 
 // Returns 0 when nothing diverged, 1 when something did, 2 on errors of the command itself.
