@@ -421,8 +421,9 @@ int CommandFuzz(const FuzzOptions& o) {
     if (r.kind == Outcome::Kind::kDiverged || r.kind == Outcome::Kind::kError) {
       ++failures;
       if (tty && !o.quiet) std::cerr << "\r\033[K";
+      // The first failure of each signature is printed and shrunk; the others are counted.
+      if (signatures[Signature(r)]++ && !o.all_failures) continue;
       std::cout << "seed " << seed << ": " << Signature(r) << ": " << r.message << "\n";
-      if (signatures[Signature(r)]++ && !o.all_failures) continue;  // shrunk once already
       FuzzGraph small = g;
       ShrinkStats ss;
       if (!o.no_shrink) small = Shrink(g, r, evaluate, 400, &ss);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <numeric>
 #include <set>
@@ -229,7 +230,8 @@ class Generator {
         ++counts.second;
       } catch (const Reject&) {
         Rollback(inputs_before, pool_before);
-      } catch (const WebnnError&) {
+      } catch (const WebnnError& e) {
+        if (std::getenv("NNREF_FUZZ_DEBUG")) std::fprintf(stderr, "rejected: %s\n", e.what());
         Rollback(inputs_before, pool_before);
       } catch (const InputError& e) {
         // A malformed draw is the generator's bug: say so rather than hide it.
@@ -763,16 +765,13 @@ class Generator {
       const bool q = m == "quantizeLinear";
       const std::string x = Src(Types(m, "input"));
       const OperandDescriptor d = DescOf(x);
-      // scale/zeroPoint: the input's rank, each dimension 1, equal, or a divisor (blocks).
+      // scale/zeroPoint: the input's rank (the builder requires it), each dimension 1, equal, or
+      // a divisor (blocks).
       Shape s = d.shape;
-      if (rng_.P(0.3)) {
-        s = BroadcastableTo(d.shape);
-      } else {
-        for (uint64_t& dim : s) {
-          const int k = static_cast<int>(rng_.Below(3));
-          if (k == 0) dim = 1;
-          if (k == 2 && dim % 2 == 0) dim /= 2;
-        }
+      for (uint64_t& dim : s) {
+        const int k = static_cast<int>(rng_.Below(3));
+        if (k == 0) dim = 1;
+        if (k == 2 && dim % 2 == 0) dim /= 2;
       }
       const DataType scale_type = q ? d.dataType : PickType(Types(m, "scale"));
       const DataType zp_type = q ? PickType(Types(m, "zeroPoint")) : d.dataType;
@@ -1068,14 +1067,28 @@ class Generator {
     const uint64_t O = groups * depthwise;  // output channels (conv2d) / per-group (transpose)
     const int64_t sh = rng_.Range(1, 3), sw = rng_.Range(1, 3);
     const int64_t dh = rng_.P(0.7) ? 1 : rng_.Range(1, 3), dw = rng_.P(0.7) ? 1 : rng_.Range(1, 3);
-    const uint64_t kh =
-        static_cast<uint64_t>(rng_.Range(1, std::min<int64_t>(5, static_cast<int64_t>(H) + 2)));
-    const uint64_t kw =
-        static_cast<uint64_t>(rng_.Range(1, std::min<int64_t>(5, static_cast<int64_t>(W) + 2)));
     std::vector<int64_t> pad = {rng_.Range(0, 2), rng_.Range(0, 2), rng_.Range(0, 2),
                                 rng_.Range(0, 2)};
+    const bool padded = rng_.P(0.7);
+    if (!padded) pad = {0, 0, 0, 0};
+    // Kernels whose dilated extent fits the padded input (conv2d; an output of at least 1).
+    const auto kernel = [&](uint64_t in, int64_t p0, int64_t p1, int64_t dil) {
+      const int64_t extent = static_cast<int64_t>(in) + (transpose ? 0 : p0 + p1);
+      return static_cast<uint64_t>(
+          rng_.Range(1, std::max<int64_t>(1, std::min<int64_t>(5, (extent - 1) / dil + 1))));
+    };
+    const uint64_t kh = kernel(H, pad[0], pad[1], dh), kw = kernel(W, pad[2], pad[3], dw);
+    if (transpose) {
+      // convTranspose2d's output (in - 1) stride + dilated extent - padding must stay positive.
+      if (pad[0] + pad[1] >=
+          (static_cast<int64_t>(H) - 1) * sh + dh * static_cast<int64_t>(kh - 1) + 1)
+        pad[0] = pad[1] = 0;
+      if (pad[2] + pad[3] >=
+          (static_cast<int64_t>(W) - 1) * sw + dw * static_cast<int64_t>(kw - 1) + 1)
+        pad[2] = pad[3] = 0;
+    }
     std::vector<std::pair<std::string, Value>> o;
-    if (rng_.P(0.7)) o.emplace_back("padding", IntArray(pad));
+    if (padded) o.emplace_back("padding", IntArray(pad));
     if (sh != 1 || sw != 1 || rng_.P(0.2)) o.emplace_back("strides", IntArray({sh, sw}));
     if (dh != 1 || dw != 1 || rng_.P(0.2)) o.emplace_back("dilations", IntArray({dh, dw}));
     if (groups != 1 || rng_.P(0.2)) o.emplace_back("groups", Int(static_cast<int64_t>(groups)));
@@ -1101,8 +1114,7 @@ class Generator {
       if (layout == "ohwi") filter = {Og, kh, kw, C};
       out_channels = Og * groups;
       if (rng_.P(0.3)) {
-        o.emplace_back("outputPadding", IntArray({rng_.Range(0, std::max(sh, dh) - 1),
-                                                  rng_.Range(0, std::max(sw, dw) - 1)}));
+        o.emplace_back("outputPadding", IntArray({rng_.Range(0, sh - 1), rng_.Range(0, sw - 1)}));
       }
     }
     if (layout != (transpose ? "iohw" : "oihw") || rng_.P(0.2))
@@ -1118,16 +1130,24 @@ class Generator {
     const bool nhwc = rng_.P(0.4);
     const uint64_t H = d.shape[nhwc ? 1 : 2], W = d.shape[nhwc ? 2 : 3];
     std::vector<std::pair<std::string, Value>> o;
+    std::vector<int64_t> pad = {0, 0, 0, 0};
+    if (rng_.P(0.5)) pad = {rng_.Range(0, 1), rng_.Range(0, 1), rng_.Range(0, 1), rng_.Range(0, 1)};
+    const std::vector<int64_t> dil = rng_.P(0.2)
+                                         ? std::vector<int64_t>{rng_.Range(1, 2), rng_.Range(1, 2)}
+                                         : std::vector<int64_t>{1, 1};
+    // Windows whose dilated extent fits the padded input (an output of at least 1).
+    const auto window = [&](uint64_t in, int64_t p0, int64_t p1, int64_t dl) {
+      const int64_t extent = static_cast<int64_t>(in) + p0 + p1;
+      return rng_.Range(1, std::max<int64_t>(1, std::min<int64_t>(4, (extent - 1) / dl + 1)));
+    };
     if (rng_.P(0.8)) {
-      o.emplace_back("windowDimensions",
-                     IntArray({rng_.Range(1, std::min<int64_t>(4, static_cast<int64_t>(H) + 1)),
-                               rng_.Range(1, std::min<int64_t>(4, static_cast<int64_t>(W) + 1))}));
+      o.emplace_back("windowDimensions", IntArray({window(H, pad[0], pad[1], dil[0]),
+                                                   window(W, pad[2], pad[3], dil[1])}));
     }
-    if (rng_.P(0.5))
-      o.emplace_back("padding", IntArray({rng_.Range(0, 1), rng_.Range(0, 1), rng_.Range(0, 1),
-                                          rng_.Range(0, 1)}));
+    if (pad != std::vector<int64_t>{0, 0, 0, 0} || rng_.P(0.1))
+      o.emplace_back("padding", IntArray(pad));
     if (rng_.P(0.5)) o.emplace_back("strides", IntArray({rng_.Range(1, 3), rng_.Range(1, 3)}));
-    if (rng_.P(0.2)) o.emplace_back("dilations", IntArray({rng_.Range(1, 2), rng_.Range(1, 2)}));
+    if (dil[0] != 1 || dil[1] != 1) o.emplace_back("dilations", IntArray(dil));
     if (nhwc || rng_.P(0.2)) o.emplace_back("layout", Str(nhwc ? "nhwc" : "nchw"));
     if (rng_.P(0.3)) o.emplace_back("outputShapeRounding", Str(rng_.P(0.5) ? "ceil" : "floor"));
     return Op(m, {{"input", Str(x)}, {"options", Obj(std::move(o))}});
