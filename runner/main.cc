@@ -213,11 +213,17 @@ int main(int argc, char** argv) {
   fuzz_cmd->add_option("--inject-fault", fuzz.inject_fault,
                        "test hook: OP:ELEMENT:VALUE as for run (the shrinker must find OP)");
   fuzz_cmd->add_flag("--no-shrink", fuzz.no_shrink, "write failing graphs as generated");
-  fuzz_cmd->add_flag("--graph-outputs", fuzz.graph_outputs,
-                     "also judge the graph outputs (the backend's dispatch) under the graph bounds");
+  fuzz_cmd->add_flag(
+      "--graph-outputs", fuzz.graph_outputs,
+      "also judge the graph outputs (the backend's dispatch) under the graph bounds");
   fuzz_cmd->add_flag("--all-failures", fuzz.all_failures,
                      "shrink and write every failure (default: the first of each signature)");
   fuzz_cmd->add_flag("--quiet,-q", fuzz.quiet, "no progress line");
+  fuzz_cmd->add_option("--emit", fuzz.emit,
+                       "write the generated graphs here as case files and run nothing (for "
+                       "another runtime: tools/ort-check.sh DIR)");
+  fuzz_cmd->add_option("--types", fuzz.types, "draw only these data types for first operands")
+      ->allow_extra_args(false);
 
   try {
     app.parse(argc, argv);

@@ -379,14 +379,59 @@ int CommandFuzz(const FuzzOptions& o) {
     }
   }
   if (!o.out.empty()) std::filesystem::create_directories(o.out);
-  std::cout << "backend: " << backend->Describe() << "\n";
   GenOptions gen;
   gen.max_ops = std::max<size_t>(1, o.max_ops);
   gen.only = o.only;
-  gen.supported = [plain](const std::string& method, DataType t) {
+  std::vector<DataType> types;
+  for (const std::string& name : o.types) {
+    const std::optional<DataType> t = ParseDataType(name);
+    if (!t) throw InputError("--types: '" + name + "' is not a data type");
+    types.push_back(*t);
+  }
+  const bool emit_only = !o.emit.empty();
+  gen.supported = [plain, types, emit_only](const std::string& method, DataType t) {
+    if (!types.empty() && std::find(types.begin(), types.end(), t) == types.end()) return false;
     const OpInfo* info = FindOp(method);
-    return info && !plain->Unsupported(info->id, t);
+    return info && (emit_only || !plain->Unsupported(info->id, t));
   };
+  if (emit_only) {
+    std::filesystem::create_directories(o.emit);
+    const uint64_t n = o.count ? o.count : 100;
+    uint64_t written = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint64_t seed = o.seed + i;
+      const FuzzGraph g = GenerateGraph(seed, gen);
+      if (g.ops.empty()) continue;
+      const std::string name = "fuzz.seed" + std::to_string(seed);
+      const std::string path = (std::filesystem::path(o.emit) / (name + ".json")).string();
+      {
+        std::ofstream f(path);
+        if (!f) throw InputError(path + ": cannot write");
+        f << WriteJson(Value::Object({{"format", Value::Str("nnref-case/1")},
+                                      {"cases", Value::Array({CaseValue(g, name)})}}))
+          << "\n";
+      }
+      std::streambuf* saved = std::cout.rdbuf(nullptr);
+      int problems = 0;
+      try {
+        problems = CommandGenerate(path, path, uint64_t{1} << 31);
+      } catch (...) {
+        std::cout.rdbuf(saved);
+        std::cout.clear();
+        throw;
+      }
+      std::cout.rdbuf(saved);
+      std::cout.clear();
+      if (problems) {
+        std::filesystem::remove(path);  // e.g. every output NaN: nothing to compare
+        continue;
+      }
+      ++written;
+    }
+    std::cout << "wrote " << written << " case files to " << o.emit << "\n";
+    return 0;
+  }
+  std::cout << "backend: " << backend->Describe() << "\n";
   const uint64_t count = o.count == 0 && o.seconds <= 0 ? 100 : o.count;
   const auto start = std::chrono::steady_clock::now();
   const auto elapsed = [&] {

@@ -74,6 +74,10 @@ struct FuzzOptions {
   bool all_failures = false;   // --all-failures: shrink and write every failure, not the first
                                // of each signature
   bool quiet = false;          // no progress line
+  // --emit DIR: write each generated graph as a case file with the reference's expectedOutputs,
+  // run nothing (for another runtime: tools/ort-check.sh DIR).
+  std::string emit;
+  std::vector<std::string> types;  // --types: data types drawn for first operands (all)
 };
 
 // Returns 0 when nothing diverged, 1 when something did, 2 on errors of the command itself.
