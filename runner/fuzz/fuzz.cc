@@ -107,8 +107,14 @@ Outcome Evaluate(const FuzzGraph& g, const std::shared_ptr<const Backend>& backe
     }
     out.degenerate = degenerate;
     std::set<size_t> counted;
+    const Graph& graph = *session.built().graph;
     for (const OperatorCheck& oc : check.operators) {
-      auto& n = out.by_op[std::string(OpName(oc.op))];
+      const std::string method(OpName(oc.op));
+      const OperatorNode& node = graph.operators()[oc.index];
+      if (!node.inputs.empty()) {
+        out.types[method].insert(graph.operand(node.inputs[0]).desc.dataType);
+      }
+      auto& n = out.by_op[method];
       if (counted.insert(oc.index).second) ++n.first;
       if (!oc.cmp.passed()) ++n.second;
     }
@@ -441,6 +447,7 @@ int CommandFuzz(const FuzzOptions& o) {
   GenStats stats;
   std::map<std::string, std::pair<uint64_t, uint64_t>> by_op;  // method -> (ran, diverged)
   std::map<Outcome::Kind, uint64_t> kinds;
+  std::map<std::string, std::set<DataType>> types_by_op;  // first inputs' data types that ran
   std::map<std::string, uint64_t> unsupported;
   uint64_t graphs = 0, failures = 0, last_seed = o.seed;
   double last_progress = -1;
@@ -456,13 +463,14 @@ int CommandFuzz(const FuzzOptions& o) {
     ++graphs;
     last_seed = seed;
     Outcome r = evaluate(g);
-    if (r.degenerate) r = {Outcome::Kind::kDegenerate, "", "", false, true, {}};
+    if (r.degenerate) r = {Outcome::Kind::kDegenerate, "", "", false, true, {}, {}};
     ++kinds[r.kind];
     if (r.kind == Outcome::Kind::kUnsupported) ++unsupported[r.message];
     for (const auto& [m, n] : r.by_op) {
       by_op[m].first += n.first;
       by_op[m].second += n.second;
     }
+    for (const auto& [m, t] : r.types) types_by_op[m].insert(t.begin(), t.end());
     if (r.kind == Outcome::Kind::kDiverged || r.kind == Outcome::Kind::kError) {
       ++failures;
       if (tty && !o.quiet) std::cerr << "\r\033[K";
@@ -525,13 +533,15 @@ int CommandFuzz(const FuzzOptions& o) {
     }
   }
   if (tty && !o.quiet) std::cerr << "\r\033[K";
-  std::cout << "\nby operator (operator checks run / diverged; builder calls accepted / drawn):\n";
+  std::cout << "\nby operator (operator checks run / diverged; builder calls accepted / drawn; "
+               "data types run):\n";
   for (const std::string& m : o.only.empty() ? GeneratedMethods() : o.only) {
     const auto& r = by_op[m];
     const auto& s = stats.by_op[m];
     std::cout << "  " << std::left << std::setw(22) << m << std::right << std::setw(7) << r.first
-              << std::setw(5) << r.second << std::setw(9) << s.second << " / " << s.first
-              << (r.second ? "  <- diverged" : "") << "\n";
+              << std::setw(5) << r.second << std::setw(9) << s.second << " / " << s.first << "  ";
+    for (DataType t : types_by_op[m]) std::cout << " " << DataTypeName(t);
+    std::cout << (r.second ? "  <- diverged" : "") << "\n";
   }
   if (!signatures.empty()) {
     std::cout << "failures by signature (graphs):\n";

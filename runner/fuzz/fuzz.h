@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,8 +33,9 @@ struct Outcome {
   // Every output of the graph is NaN or infinite on the reference: `nnref fuzz` leaves such
   // graphs out (kDegenerate); the shrinker does not mind.
   bool degenerate = false;
-  // Per method: operator checks run and diverged.
+  // Per method: operator checks run and diverged, and the data types of the first inputs.
   std::map<std::string, std::pair<uint64_t, uint64_t>> by_op;
+  std::map<std::string, std::set<DataType>> types;
 };
 
 // Runs `g` on `backend` in the check mode; with `graph_outputs`, also judges the graph's outputs
