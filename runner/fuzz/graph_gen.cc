@@ -161,6 +161,16 @@ class Rng {
     return lo + static_cast<int64_t>(Below(static_cast<uint64_t>(hi - lo + 1)));
   }
   bool P(double p) { return Unit() < p; }
+  // A magnitude spread over the decades [10^lo, 10^hi): m * 10^k with k uniform in [lo, hi) and m
+  // uniform in [1, 10). Only IEEE operations (10^k by exact products, its reciprocal correctly
+  // rounded), so the value is the same with every C library (std::pow is not).
+  double LogUniform(int lo, int hi) {
+    const int k = static_cast<int>(Range(lo, hi - 1));
+    double p = 1;
+    for (int i = 0; i < (k < 0 ? -k : k); ++i) p *= 10;  // exact up to 10^22
+    const double m = Real(1, 10);
+    return k < 0 ? m / p : m * p;
+  }
   double Real(double lo, double hi) { return lo + (hi - lo) * Unit(); }
   template <typename T>
   const T& Pick(const std::vector<T>& v) {
@@ -342,8 +352,7 @@ class Generator {
       case Profile::kUnit:
         return rng_.Real(-1, 1);
       case Profile::kWide: {
-        const double e = half ? rng_.Real(-4, 4) : rng_.Real(-8, 8);
-        return (rng_.P(0.5) ? -1 : 1) * std::pow(10.0, e);
+        return (rng_.P(0.5) ? -1 : 1) * (half ? rng_.LogUniform(-4, 4) : rng_.LogUniform(-8, 8));
       }
       case Profile::kKinks: {
         static const std::vector<double> k = {0, 1, -1, 3, -3, 0.5, -0.5, 6, -6, 2, -2, 1.5};
@@ -359,17 +368,16 @@ class Generator {
       }
       case Profile::kCancel:
         if (i % 2 == 1) return -prev * (1 + (half ? 1e-3 : 1e-6) * rng_.Real(-1, 1));
-        return (rng_.P(0.5) ? -1 : 1) * std::pow(10.0, rng_.Real(0, half ? 3 : 6));
+        return (rng_.P(0.5) ? -1 : 1) * (half ? rng_.LogUniform(0, 3) : rng_.LogUniform(0, 6));
       case Profile::kSubnormal:
         if (rng_.P(0.5)) return rng_.Real(-1, 1);
         return (rng_.P(0.5) ? -1 : 1) * (half ? rng_.Real(0, 6e-5) : rng_.Real(0, 1.1e-38));
       case Profile::kLarge:
         // Large, but with products of two still finite in float32 (a product that overflows
         // while the exact sum is finite is a known reading: docs/fuzzing.md).
-        return (rng_.P(0.5) ? -1 : 1) *
-               (half ? rng_.Real(1e2, 2e3) : std::pow(10.0, rng_.Real(12, 18)));
+        return (rng_.P(0.5) ? -1 : 1) * (half ? rng_.Real(1e2, 2e3) : rng_.LogUniform(12, 18));
       case Profile::kPositive:
-        return std::pow(10.0, rng_.Real(-2, 1));
+        return rng_.LogUniform(-2, 1);
       case Profile::kProbability:
         return rng_.Real(0.01, 1);
       case Profile::kMixed: {
@@ -723,7 +731,7 @@ class Generator {
       if (axis != 1 || rng_.P(0.3)) o.emplace_back("axis", Int(axis));
       if (rng_.P(0.5)) o.emplace_back("scale", Str(OperandOf(v)));
       if (rng_.P(0.5)) o.emplace_back("bias", Str(OperandOf(v)));
-      if (rng_.P(0.3)) o.emplace_back("epsilon", Real(std::pow(10.0, rng_.Real(-6, -1))));
+      if (rng_.P(0.3)) o.emplace_back("epsilon", Real(rng_.LogUniform(-6, -1)));
       return Op(m, {{"input", Str(x)},
                     {"mean", Str(OperandOf(v))},
                     {"variance", Str(NewInput(v, Profile::kPositive))},
@@ -737,7 +745,7 @@ class Generator {
       std::vector<std::pair<std::string, Value>> o;
       if (rng_.P(0.6)) o.emplace_back("scale", Str(OperandOf(v)));
       if (rng_.P(0.6)) o.emplace_back("bias", Str(OperandOf(v)));
-      if (rng_.P(0.3)) o.emplace_back("epsilon", Real(std::pow(10.0, rng_.Real(-6, -1))));
+      if (rng_.P(0.3)) o.emplace_back("epsilon", Real(rng_.LogUniform(-6, -1)));
       if (nhwc || rng_.P(0.3)) o.emplace_back("layout", Str(nhwc ? "nhwc" : "nchw"));
       return Op(m, {{"input", Str(x)}, {"options", Obj(std::move(o))}});
     }
@@ -756,7 +764,7 @@ class Generator {
       for (int64_t a : axes) s.push_back(d.shape[static_cast<size_t>(a)]);
       if (rng_.P(0.6)) o.emplace_back("scale", Str(OperandOf({d.dataType, s})));
       if (rng_.P(0.6)) o.emplace_back("bias", Str(OperandOf({d.dataType, s})));
-      if (rng_.P(0.3)) o.emplace_back("epsilon", Real(std::pow(10.0, rng_.Real(-6, -1))));
+      if (rng_.P(0.3)) o.emplace_back("epsilon", Real(rng_.LogUniform(-6, -1)));
       return Op(m, {{"input", Str(x)}, {"options", Obj(std::move(o))}});
     }
     if (m == "quantizeLinear" || m == "dequantizeLinear") {
