@@ -114,6 +114,33 @@ TEST_CASE("fuzz shrinker: an injected fault shrinks to the faulty operator on on
   CHECK(shrunk > 0);
 }
 
+TEST_CASE("fuzz: a NaN from the backend where the reference is finite is the non-finite class") {
+  GenOptions o;
+  o.max_ops = 4;
+  o.only = {"add", "sigmoid", "tanh"};
+  o.supported = [](const std::string&, DataType t) { return t == DataType::kFloat32; };
+  const auto nan = MakeFaultInjectingBackend(MakeSimdBackend(BackendOptions{1}), "tanh:0:nan");
+  const auto big = MakeFaultInjectingBackend(MakeSimdBackend(BackendOptions{1}), "tanh:0:7");
+  size_t seen = 0;
+  for (uint64_t seed = 0; seed < 40; ++seed) {
+    const FuzzGraph g = GenerateGraph(seed, o);
+    const Outcome a = Evaluate(g, nan);
+    if (a.kind != Outcome::Kind::kDiverged) continue;
+    // tanh of a finite input is finite: NaN is outside every bound, and says so.
+    CHECK(a.op == "tanh");
+    CHECK(a.nonfinite);
+    CHECK(Signature(a) == "diverged tanh non-finite");
+    // 7 is outside tanh's range but finite: the other class.
+    const Outcome b = Evaluate(g, big);
+    REQUIRE(b.kind == Outcome::Kind::kDiverged);
+    CHECK(!b.nonfinite);
+    CHECK(Signature(b) == "diverged tanh");
+    CHECK(!SameFailure(a, b));
+    ++seen;
+  }
+  CHECK(seen > 3);
+}
+
 TEST_CASE("fuzz shrinker: the shrunk graph keeps failing the same way, or stays as given") {
   const auto backend = MakeSimdBackend(BackendOptions{1});
   const auto evaluate = [&backend](const FuzzGraph& g) { return Evaluate(g, backend); };
