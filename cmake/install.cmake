@@ -14,10 +14,21 @@ install(TARGETS nnref RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS nnref_numerics nnref_ref nnref_ops nnref_api EXPORT nnrefTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-# Headers keep their paths under include/nnref ("runner/api/webnn.h", "ops/...", ...).
+# Headers keep their paths under include/nnref ("runner/api/webnn.h", "ops/...", ...). Of the
+# backend folders (cmake/backends.cmake) only those declared INSTALL (the reference) are part of
+# the package: the others' subfolders are left out.
+set(NNREF_INSTALL_EXCLUDES)
+get_property(NNREF_BACKEND_NAMES GLOBAL PROPERTY NNREF_BACKENDS)
+foreach(backend ${NNREF_BACKEND_NAMES})
+  nnref_backend_get(${backend} INSTALL install)
+  nnref_backend_get(${backend} DIR dir)
+  if(NOT install)
+    list(APPEND NNREF_INSTALL_EXCLUDES REGEX "/${dir}(/.*)?$" EXCLUDE)
+  endif()
+endforeach()
 foreach(dir numerics ref ops)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/nnref/${dir}
-          FILES_MATCHING PATTERN "*.h" PATTERN "*.inc" PATTERN "simd" EXCLUDE)
+          FILES_MATCHING PATTERN "*.h" PATTERN "*.inc" ${NNREF_INSTALL_EXCLUDES})
 endforeach()
 install(FILES ${PROJECT_SOURCE_DIR}/runner/api/webnn.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/nnref/runner/api)
