@@ -15,9 +15,11 @@ DataType FirstInputType(const Graph& graph, size_t index) {
 
 namespace {
 
-const std::array<const Family*, 6> kFamilies = {&kElementwiseFamily, &kLinearAlgebraFamily,
-                                                &kWindowFamily,      &kReductionFamily,
-                                                &kLayoutFamily,      &kRecurrentFamily};
+const std::array<const Family*, 16> kFamilies = {
+    &kElementwiseFamily,   &kMatmulGemmFamily,   &kConv2dFamily,        &kConvTranspose2dFamily,
+    &kPool2dFamily,        &kResample2dFamily,   &kReductionFamily,     &kSoftmaxFamily,
+    &kNormalizationFamily, &kQuantizationFamily, &kDataMovementFamily,  &kDataMovementCopyFamily,
+    &kIndexingFamily,      &kScatterFamily,      &kArgCumulativeFamily, &kRnnFamily};
 
 class SimdBackend final : public Backend {
  public:

@@ -49,9 +49,12 @@ std::vector<OperandValue> OneOutput(Tensor result) {
 
 namespace {
 
-const std::array<const Family*, 7> kFamilies = {
-    &kElementwiseFamily, &kLinearAlgebraFamily, &kWindowFamily,   &kReductionFamily,
-    &kLayoutFamily,      &kIndexingFamily,      &kRecurrentFamily};
+const std::array<const Family*, 15> kFamilies = {
+    &kElementwiseFamily,     &kMatmulGemmFamily,       &kConv2dFamily,
+    &kConvTranspose2dFamily, &kPool2dFamily,           &kResample2dFamily,
+    &kReductionFamily,       &kSoftmaxFamily,          &kNormalizationFamily,
+    &kDataMovementFamily,    &kDataMovementCopyFamily, &kIndexingFamily,
+    &kScatterFamily,         &kArgCumulativeFamily,    &kRnnFamily};
 
 bool EnvFlag(const char* name) {
   const char* v = std::getenv(name);
