@@ -40,7 +40,8 @@ float Compute(uint e) {
     for (uint gc = 0u; gc < FC; ++gc) {
       const uint ic = group * FC + gc;
       const uint in_base = n * p[NNVK_CONV_P_IN_STRIDES] + ic * p[NNVK_CONV_P_IN_STRIDES + 1];
-      const uint f_base = ic * p[NNVK_CONV_P_FILTER_STRIDES + 1] + foc * p[NNVK_CONV_P_FILTER_STRIDES];
+      const uint f_base =
+          ic * p[NNVK_CONV_P_FILTER_STRIDES + 1] + foc * p[NNVK_CONV_P_FILTER_STRIDES];
       for (uint ky = 0u; ky < KH; ++ky) {
         const int ys = int(oy) + int(p[NNVK_CONV_P_PAD_TOP]) - int(ky * p[NNVK_CONV_P_DIL_H]);
         if (ys < 0 || ys % SH != 0 || ys / SH >= H) continue;
@@ -83,4 +84,6 @@ float Compute(uint e) {
   return Finish(s, comp);
 }
 
-NNVK_FLOAT_MAIN(Compute, p[NNVK_CONV_P_TYPE], p[NNVK_CONV_P_BATCHES] * p[NNVK_CONV_P_OUT_C] * p[NNVK_CONV_P_OUT_H] * p[NNVK_CONV_P_OUT_W])
+NNVK_FLOAT_MAIN(Compute, p[NNVK_CONV_P_TYPE],
+                p[NNVK_CONV_P_BATCHES] * p[NNVK_CONV_P_OUT_C] * p[NNVK_CONV_P_OUT_H] *
+                    p[NNVK_CONV_P_OUT_W])

@@ -34,7 +34,8 @@ uint IndexAt(uint pos, uint n) {
 }
 
 uvec2 Compute(uint e) {
-  const uint t = p[NNVK_GATHER_P_TYPE], mode = p[NNVK_GATHER_P_MODE], N = p[NNVK_GATHER_P_N], inner = p[NNVK_GATHER_P_INNER], J = p[NNVK_GATHER_P_J];
+  const uint t = p[NNVK_GATHER_P_TYPE], mode = p[NNVK_GATHER_P_MODE], N = p[NNVK_GATHER_P_N];
+  const uint inner = p[NNVK_GATHER_P_INNER], J = p[NNVK_GATHER_P_J];
   if (mode == NNVK_GATHER_MODE_GATHER) {
     const uint i = e % inner, j = (e / inner) % J, o = e / (inner * J);
     return Raw(0u, t, (o * N + IndexAt(j, N)) * inner + i);
@@ -67,7 +68,8 @@ uvec2 Compute(uint e) {
   for (uint tuple = 0u; tuple < J; ++tuple) {
     uint target = 0u;
     for (uint d = 0u; d < N; ++d) {
-      target += IndexAt(tuple * N + d, p[NNVK_GATHER_P_DIMS + d]) * (p[NNVK_GATHER_P_DIMS + N + d] / inner);
+      target += IndexAt(tuple * N + d, p[NNVK_GATHER_P_DIMS + d]) *
+                (p[NNVK_GATHER_P_DIMS + N + d] / inner);
     }
     if (target == rem) result = Raw(2u, t, tuple * inner + i);
   }

@@ -17,7 +17,8 @@
 // Parameters: NNVK_MATMUL_P_* (params.h).
 
 float Compute(uint e) {
-  const uint t = p[NNVK_MATMUL_P_TYPE], M = p[NNVK_MATMUL_P_M], N = p[NNVK_MATMUL_P_N], K = p[NNVK_MATMUL_P_K];
+  const uint t = p[NNVK_MATMUL_P_TYPE];
+  const uint M = p[NNVK_MATMUL_P_M], N = p[NNVK_MATMUL_P_N], K = p[NNVK_MATMUL_P_K];
   const uint batch = e / (M * N);
   const uint m = (e / N) % M;
   const uint n = e % N;
@@ -26,7 +27,8 @@ float Compute(uint e) {
   float s = -0.0;  // all -0 products sum to -0, as the exact sum does
   float comp = 0.0;
   for (uint k = 0u; k < K; ++k) {
-    AddProduct(Load(0u, t, a0 + k * p[NNVK_MATMUL_P_A_K]), Load(1u, t, b0 + k * p[NNVK_MATMUL_P_B_K]), s, comp);
+    AddProduct(Load(0u, t, a0 + k * p[NNVK_MATMUL_P_A_K]), Load(1u, t, b0 + k * p[NNVK_MATMUL_P_B_K]),
+               s, comp);
   }
   if (p[NNVK_MATMUL_P_GEMM] != 0u) {
     const float alpha = uintBitsToFloat(p[NNVK_MATMUL_P_ALPHA]);
@@ -44,4 +46,5 @@ float Compute(uint e) {
   return Finish(s, comp);
 }
 
-NNVK_FLOAT_MAIN(Compute, p[NNVK_MATMUL_P_TYPE], p[NNVK_MATMUL_P_BATCHES] * p[NNVK_MATMUL_P_M] * p[NNVK_MATMUL_P_N])
+NNVK_FLOAT_MAIN(Compute, p[NNVK_MATMUL_P_TYPE],
+                p[NNVK_MATMUL_P_BATCHES] * p[NNVK_MATMUL_P_M] * p[NNVK_MATMUL_P_N])

@@ -181,7 +181,7 @@
 #define NNVK_LAYOUT_P_DIAGONAL 7    // int
 #define NNVK_LAYOUT_P_BASE 8        // element offset of the input
 #define NNVK_LAYOUT_P_CONCAT 9      // concat: the input count (0: not concat)
-#define NNVK_LAYOUT_P_INNER 10  // concat: the element count of the axes after the concatenation axis
+#define NNVK_LAYOUT_P_INNER 10      // concat: the element count of the axes after its axis
 #define NNVK_LAYOUT_P_AXES 12   // per output axis NNVK_LAYOUT_AXIS_WORDS words: out, in, stride
                                 // (int), start, step, pad begin, flags (NNVK_AXIS_*); concat:
                                 // the inputs' sizes along the axis
@@ -204,7 +204,8 @@
 #define NNVK_GATHER_P_COUNT 3
 #define NNVK_GATHER_P_N 4      // the indexed dimension (gather, elements); gatherND/scatterND: K
 #define NNVK_GATHER_P_INNER 5  // elements after the axis (gather, elements); ND: the slice size
-#define NNVK_GATHER_P_J 6      // gather: index count; elements: indices' size on the axis; ND: tuples
+#define NNVK_GATHER_P_J 6      // gather: index count; elements: indices' size on the axis; ND:
+                               // tuples
 #define NNVK_GATHER_P_DIMS 8   // ND: the input's first K dimensions, then their dense strides
 #define NNVK_GATHER_MODE_GATHER 0u
 #define NNVK_GATHER_MODE_ELEMENTS 1u

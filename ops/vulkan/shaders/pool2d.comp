@@ -96,4 +96,6 @@ uvec2 Compute(uint e) {
   return FromFloat(count == 0u ? kNaN : ScaleB(sum / float(count), -k), t);
 }
 
-NNVK_TYPED_MAIN(Compute, p[NNVK_POOL_P_TYPE], p[NNVK_POOL_P_BATCHES] * p[NNVK_POOL_P_CHANNELS] * p[NNVK_POOL_P_OUT_H] * p[NNVK_POOL_P_OUT_W])
+NNVK_TYPED_MAIN(Compute, p[NNVK_POOL_P_TYPE],
+                p[NNVK_POOL_P_BATCHES] * p[NNVK_POOL_P_CHANNELS] * p[NNVK_POOL_P_OUT_H] *
+                    p[NNVK_POOL_P_OUT_W])

@@ -213,7 +213,8 @@ float Normalize(uint t, uint e, uint R) {
   }
   const bool given = (flags & NNVK_NORM_MEAN_VAR) != 0u;
   // Group statistics are of the scaled values: epsilon scales with the variance (by 4^k).
-  const float eps = given ? uintBitsToFloat(p[NNVK_REDUCE_P_EPS]) : ScaleB(ScaleB(uintBitsToFloat(p[NNVK_REDUCE_P_EPS]), k), k);
+  const float eps = given ? uintBitsToFloat(p[NNVK_REDUCE_P_EPS])
+                          : ScaleB(ScaleB(uintBitsToFloat(p[NNVK_REDUCE_P_EPS]), k), k);
   // sqrt(vh + vl + eps) as (rh, rl).
   precise const float ah = vh + eps;
   precise const float al = SumError(vh, eps, ah) + vl;
@@ -232,12 +233,15 @@ float Normalize(uint t, uint e, uint R) {
   precise const float ql0 = (isinf(qh0) || isnan(qh0) || isinf(rh)) ? 0.0 : qrem / rh;
   // A group of equal values: x - mean is exactly 0 and so is q (epsilon > 0 may have underflowed
   // in the scaling). Given statistics: only x - mean was scaled; scale the quotient back.
-  const bool zero = nh == 0.0 && nl == 0.0 && uintBitsToFloat(p[NNVK_REDUCE_P_EPS]) > 0.0 && !isnan(rh);
+  const bool zero =
+      nh == 0.0 && nl == 0.0 && uintBitsToFloat(p[NNVK_REDUCE_P_EPS]) > 0.0 && !isnan(rh);
   const float qh = zero ? 0.0 : (given ? ScaleB(qh0, -k) : qh0);
   const float ql = zero ? 0.0 : (given ? ScaleB(ql0, -k) : ql0);
   // scale q + bias, one final rounding.
-  const float scale = (flags & NNVK_NORM_SCALE) != 0u ? uintBitsToFloat(Raw(1u, NNVK_F32, a).x) : 1.0;
-  const float bias = (flags & NNVK_NORM_BIAS) != 0u ? uintBitsToFloat(Raw(1u, NNVK_F32, A + a).x) : 0.0;
+  const float scale =
+      (flags & NNVK_NORM_SCALE) != 0u ? uintBitsToFloat(Raw(1u, NNVK_F32, a).x) : 1.0;
+  const float bias =
+      (flags & NNVK_NORM_BIAS) != 0u ? uintBitsToFloat(Raw(1u, NNVK_F32, A + a).x) : 0.0;
   precise const float ph = scale * qh;
   precise const float pl = ProductError(scale, qh, ph) + scale * ql;
   precise const float yh = ph + bias;
@@ -321,12 +325,15 @@ uvec2 CumulativeSum(uint t, uint base, uint R, uint i) {
 
 uint OutType() {
   const uint op = p[NNVK_REDUCE_P_OP];
-  return (op == NNVK_REDUCE_ARG_MIN || op == NNVK_REDUCE_ARG_MAX) ? p[NNVK_REDUCE_P_OUT_TYPE] : p[NNVK_REDUCE_P_TYPE];
+  return (op == NNVK_REDUCE_ARG_MIN || op == NNVK_REDUCE_ARG_MAX) ? p[NNVK_REDUCE_P_OUT_TYPE]
+                                                                  : p[NNVK_REDUCE_P_TYPE];
 }
 
 uvec2 Compute(uint e) {
   const uint t = p[NNVK_REDUCE_P_TYPE], op = p[NNVK_REDUCE_P_OP], R = p[NNVK_REDUCE_P_RUN];
-  if (op == NNVK_REDUCE_ARG_MIN || op == NNVK_REDUCE_ARG_MAX) return ArgMinMax(t, e * R, R, op == NNVK_REDUCE_ARG_MAX);
+  if (op == NNVK_REDUCE_ARG_MIN || op == NNVK_REDUCE_ARG_MAX) {
+    return ArgMinMax(t, e * R, R, op == NNVK_REDUCE_ARG_MAX);
+  }
   if (op == NNVK_REDUCE_CUMSUM) return CumulativeSum(t, (e / R) * R, R, e % R);
   if (op == NNVK_REDUCE_NORM) return FromFloat(Normalize(t, e, R), t);
   if (op == NNVK_REDUCE_SOFTMAX) return FromFloat(Softmax(t, (e / R) * R, R, e % R), t);

@@ -49,7 +49,8 @@ uvec2 Compute(uint e) {
     return Raw(0u, t, base + iy * sy + ix * sx);
   }
   const uint y0 = ny / dy, ry = ny % dy, x0 = nx / dx, rx = nx % dx;
-  const uint y1 = min(y0 + 1u, p[NNVK_RESAMPLE_P_IN + ay] - 1u), x1 = min(x0 + 1u, p[NNVK_RESAMPLE_P_IN + ax] - 1u);
+  const uint y1 = min(y0 + 1u, p[NNVK_RESAMPLE_P_IN + ay] - 1u);
+  const uint x1 = min(x0 + 1u, p[NNVK_RESAMPLE_P_IN + ax] - 1u);
   const uint wy[2] = uint[2](dy - ry, ry), wx[2] = uint[2](dx - rx, rx);
   const uint iy[2] = uint[2](y0, y1), ix[2] = uint[2](x0, x1);
   if (IsFloat(t)) {
