@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "ref/testing.h"
-#include "runner/nnef/kernels.h"
 #include "runner/nnef/parser.h"
 #include "runner/nnef/tensor_file.h"
 
@@ -764,34 +763,6 @@ TEST_CASE("nnef executor: hostile windows and RoIs are bounded") {
   CHECK(roi("max_roi_pool") == V{15});
   const double side = static_cast<double>(std::floor(1e15f + 0.5f) - std::floor(-1e15f + 0.5f));
   CHECK(roi("avg_roi_pool") == V{Rf(120.0 / (side * side))});
-}
-
-TEST_CASE("nnef kernels: border index formulas") {
-  // Extent 3: reflect ... 2 1 | 0 1 2 | 1 0 ...; reflect-even ... 1 0 | 0 1 2 | 2 1 ...
-  CHECK(BorderIndex(-1, 3, Border::kReflect) == 1);
-  CHECK(BorderIndex(-2, 3, Border::kReflect) == 2);
-  CHECK(BorderIndex(3, 3, Border::kReflect) == 1);
-  CHECK(BorderIndex(4, 3, Border::kReflect) == 0);
-  CHECK(BorderIndex(-1, 3, Border::kReflectEven) == 0);
-  CHECK(BorderIndex(-2, 3, Border::kReflectEven) == 1);
-  CHECK(BorderIndex(3, 3, Border::kReflectEven) == 2);
-  CHECK(BorderIndex(5, 3, Border::kReflectEven) == 0);
-  CHECK(BorderIndex(-7, 3, Border::kReplicate) == 0);
-  CHECK(BorderIndex(9, 3, Border::kReplicate) == 2);
-  CHECK(BorderIndex(-1, 3, Border::kConstant) == -1);
-  CHECK(BorderIndex(3, 3, Border::kIgnore) == -1);
-  CHECK(BorderIndex(-5, 1, Border::kReflect) == 0);
-  // Shape rules of 4.3.
-  WindowAxis a;
-  a.size = 3;
-  a.stride = 2;
-  a.dilation = 2;                      // f_d = 5
-  CHECK(DownscaledExtent(9, a) == 3);  // floor((9 - 5) / 2) + 1
-  CHECK(!DownscaledExtent(4, a).has_value());
-  CHECK(UpscaledExtent(3, a) == 9);
-  AutoPad(a, 9);  // x = ceil(9 / 2) = 5, t = 4 * 2 + 5 - 9 = 4
-  CHECK(a.pad_front == 2);
-  CHECK(a.pad_back == 2);
 }
 
 }  // namespace nnref::nnef

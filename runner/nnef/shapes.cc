@@ -150,8 +150,9 @@ Extents WindowShape(const Extents& in, size_t first, const Extents& sizes, const
     if (!w.padding.empty()) pad = w.padding[k];
     std::optional<int64_t> oe;
     if (!output_shape.empty()) oe = output_shape[axis];
-    WindowAxis ax = ResolveWindowAxis(in[axis], sizes[k], w.stride.empty() ? 1 : w.stride[k],
-                                      w.dilation.empty() ? 1 : w.dilation[k], pad, reverse, oe);
+    ResolvedWindowAxis ax =
+        ResolveWindowAxis(in[axis], sizes[k], w.stride.empty() ? 1 : w.stride[k],
+                          w.dilation.empty() ? 1 : w.dilation[k], pad, reverse, oe);
     out[axis] = reverse ? ax.up : ax.down;
   }
   return out;
@@ -780,25 +781,26 @@ int64_t CheckedVolume(const Extents& s, int64_t limit) {
   return v;
 }
 
-WindowAxis ResolveWindowAxis(int64_t in, int64_t size, int64_t stride, int64_t dilation,
-                             std::optional<std::pair<int64_t, int64_t>> padding, bool reverse,
-                             std::optional<int64_t> output_extent) {
+ResolvedWindowAxis ResolveWindowAxis(int64_t in, int64_t size, int64_t stride, int64_t dilation,
+                                     std::optional<std::pair<int64_t, int64_t>> padding,
+                                     bool reverse, std::optional<int64_t> output_extent) {
   const char* rule = "4.3 Output shape calculation";
-  WindowAxis w;
-  w.size = size;
-  w.stride = stride;
-  w.dilation = dilation;
+  ResolvedWindowAxis w;
+  w.window.size = size;
+  w.window.stride = stride;
+  w.window.dilation = dilation;
   int64_t fd = Add(Mul(size - 1, dilation, "dilated filter size"), 1, "dilated filter size");
   auto auto_pad = [&](int64_t up) {
     int64_t down = CeilDiv(up, stride);
     int64_t t = std::max<int64_t>(Add(Mul(down - 1, stride, "padding"), fd - up, "padding"), 0);
-    w.pad_before = t / 2;
-    w.pad_after = t - t / 2;
+    w.window.pad_front = t / 2;
+    w.window.pad_back = t - t / 2;
   };
   auto down_of = [&](int64_t up) {
-    int64_t num = Add(Add(w.pad_before, up, "padded extent"), w.pad_after - fd, "padded extent");
+    int64_t num =
+        Add(Add(w.window.pad_front, up, "padded extent"), w.window.pad_back - fd, "padded extent");
     if (num < 0) {
-      Bad("the padded extent " + std::to_string(w.pad_before + up + w.pad_after) +
+      Bad("the padded extent " + std::to_string(w.window.pad_front + up + w.window.pad_back) +
               " is smaller than the dilated filter size " + std::to_string(fd),
           std::string(rule) + ": p + X + q must be at least the dilated filter size");
     }
@@ -807,8 +809,8 @@ WindowAxis ResolveWindowAxis(int64_t in, int64_t size, int64_t stride, int64_t d
   if (!reverse) {
     w.up = in;
     if (padding) {
-      w.pad_before = padding->first;
-      w.pad_after = padding->second;
+      w.window.pad_front = padding->first;
+      w.window.pad_back = padding->second;
     } else {
       auto_pad(in);
     }
@@ -819,8 +821,8 @@ WindowAxis ResolveWindowAxis(int64_t in, int64_t size, int64_t stride, int64_t d
   if (output_extent) {
     w.up = *output_extent;
     if (padding) {
-      w.pad_before = padding->first;
-      w.pad_after = padding->second;
+      w.window.pad_front = padding->first;
+      w.window.pad_back = padding->second;
     } else {
       auto_pad(w.up);
     }
@@ -834,14 +836,14 @@ WindowAxis ResolveWindowAxis(int64_t in, int64_t size, int64_t stride, int64_t d
     return w;
   }
   if (padding) {
-    w.pad_before = padding->first;
-    w.pad_after = padding->second;
+    w.window.pad_front = padding->first;
+    w.window.pad_back = padding->second;
   } else {
     // Automatic padding with no reference shape: pad for the up-scaled extent x * s.
     auto_pad(Mul(in, stride, "up-scaled extent"));
   }
   w.up = Add(Add(Mul(in - 1, stride, "up-scaled extent"), fd, "up-scaled extent"),
-             -(w.pad_before + w.pad_after), "up-scaled extent");
+             -(w.window.pad_front + w.window.pad_back), "up-scaled extent");
   if (w.up <= 0) {
     Bad("the up-scaled extent (x - 1) * s + f_d - (p + q) = " + std::to_string(w.up) +
             " is not positive",
