@@ -4,10 +4,14 @@
 // run the same operators through NNEF documents.
 #include <doctest/doctest.h>
 
+#include <set>
+#include <string>
 #include <vector>
 
 #include "ops/nnef_elementwise.h"
 #include "ops/nnef_window.h"
+#include "ops/registry.h"
+#include "ops/tolerance_table.h"
 #include "ref/testing.h"
 
 namespace nnref::nnef {
@@ -148,6 +152,30 @@ TEST_CASE("nnef sample: an index outside the window is an OperationError at comp
   CHECK(ErrorOf([&] {
           g->Compute({{"x", F32({1, 1, 2}, {1, 2})}, {"i", idx}});
         }) == ErrorType::kOperationError);
+}
+
+TEST_CASE("nnef registry: the group, in OpId order, each judged by an existing row") {
+  // Written out independently of nnef_op_list.inc: what WebNN lacks of NNEF 1.0.2 chapter 4
+  // (issue 23) plus pad with NNEF borders and the graph.quant quantization.
+  const std::set<std::string> expected = {"conv",          "deconv",       "box",
+                                          "debox",         "argmax_pool",  "sample",
+                                          "desample",      "pad",          "multilinear_upsample",
+                                          "avg_roi_pool",  "max_roi_pool", "roi_resample",
+                                          "round",         "elu",          "argmax_reduce",
+                                          "argmin_reduce", "all_reduce",   "any_reduce",
+                                          "quantize"};
+  std::set<std::string> seen;
+  for (size_t i = 0; i < NnefRegistry().size(); ++i) {
+    const NnefOpInfo& op = NnefRegistry()[i];
+    CHECK(static_cast<size_t>(op.id) == kOpCount + i);
+    CHECK(OpName(op.id) == op.name);
+    CHECK_FALSE(op.section.empty());
+    CHECK(IsWebnnOp(op.tolerance_row));
+    CHECK_MESSAGE(DefaultTolerance({op.tolerance_row, DataType::kFloat32, 4}).has_value(), op.name);
+    seen.insert(std::string(op.name));
+  }
+  CHECK(seen == expected);
+  CHECK(NnefRegistry().size() == kOpIdCount - kOpCount);
 }
 
 }  // namespace nnref::nnef

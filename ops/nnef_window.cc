@@ -96,8 +96,8 @@ void AutoPad(WindowAxis& a, int64_t up) {
 
 OpId NnefToleranceRow(OpId op) {
   switch (op) {
-#define NNREF_NNEF_OP(name, row) \
-  case OpId::nnef_##name:        \
+#define NNREF_NNEF_OP(name, row, ...) \
+  case OpId::nnef_##name:             \
     return OpId::row;
 #include "ops/nnef_op_list.inc"
 #undef NNREF_NNEF_OP
