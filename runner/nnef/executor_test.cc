@@ -556,6 +556,31 @@ TEST_CASE("nnef executor: shape operations") {
   CHECK(Vals(r.at("u0")) == V{0, 1});
 }
 
+TEST_CASE("nnef executor: unstack and stack beyond WebNN's tensor count") {
+  // WebNN split and concat take at most 8192 tensors: 8193 parts are slices, 8193 inputs are
+  // concatenated in chunks. The round trip reverses x = 0..8192 through a reversed stack.
+  const size_t n = 8193;
+  std::string parts, reversed;
+  for (size_t k = 0; k < n; ++k) {
+    parts += (k ? ", u" : "u") + std::to_string(k);
+    reversed += (k ? ", u" : "u") + std::to_string(n - 1 - k);
+  }
+  Tensor x = Tensor::Allocate(DataType::kFloat32, {n});
+  for (size_t k = 0; k < n; ++k) x.base<float>()[k] = static_cast<float>(k);
+  const auto r = Exec(Doc("x", "y, u5",
+                          "x = external(shape = [" + std::to_string(n) + "]);\n[" + parts +
+                              "] = unstack(x, axis = 0);\ny = stack([" + reversed +
+                              "], axis = 0);"),
+                      {{"x", x}});
+  const V y = Vals(r.at("y"));
+  REQUIRE(y.size() == n);
+  CHECK(y[0] == 8192);
+  CHECK(y[4096] == 4096);
+  CHECK(y[n - 1] == 0);
+  CHECK(r.at("u5").data.shape() == Shape{});
+  CHECK(Vals(r.at("u5")) == V{5});
+}
+
 TEST_CASE("nnef executor: matmul and linear") {
   // A . B^T with A = [[1,2,3],[4,5,6]], B = [[1,0,1],[0,1,0]].
   const std::string t = Doc("a, b", "y",

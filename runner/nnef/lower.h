@@ -235,6 +235,8 @@ struct Executor::Impl {
   void Unsqueeze();
   void Transpose();
   void Split();
+  // WebNN split of `x` along `axis` into parts of `sizes` (slices beyond WebNN's tensor count).
+  std::vector<Operand> SplitParts(const Value& x, size_t axis, const std::vector<uint32_t>& sizes);
   Operand ConcatOf(const std::vector<Value>& vs, size_t axis);
   void Concat();
   void Stack();

@@ -120,10 +120,7 @@ void Executor::Impl::Split() {
   if (ids.size() != ratios.size()) Invalid("the result count differs from the ratio count");
   std::vector<uint32_t> sizes;
   for (int64_t r : ratios) sizes.push_back(static_cast<uint32_t>(extent / total * r));
-  MLSplitOptions o;
-  o.axis = static_cast<uint32_t>(axis);
-  const std::vector<Operand> parts =
-      Web([&] { return nnref::Split(builder, x.operand, sizes, o); });
+  const std::vector<Operand> parts = SplitParts(x, axis, sizes);
   for (size_t k = 0; k < ids.size(); ++k) Define(ids[k], parts[k], x.type);
 }
 
@@ -145,7 +142,38 @@ Operand Executor::Impl::ConcatOf(const std::vector<Value>& vs, size_t axis) {
     out[axis] += s[axis];
     ops.push_back(v.operand);
   }
-  return Web([&] { return nnref::Concat(builder, ops, static_cast<uint32_t>(axis)); });
+  // WebNN concat takes at most kMaxTensorCount inputs: more are concatenated in chunks.
+  const auto a = static_cast<uint32_t>(axis);
+  while (ops.size() > data_movement::kMaxTensorCount) {
+    std::vector<Operand> chunks;
+    for (size_t k = 0; k < ops.size(); k += data_movement::kMaxTensorCount) {
+      const std::vector<Operand> chunk(
+          ops.begin() + static_cast<std::ptrdiff_t>(k),
+          ops.begin() + static_cast<std::ptrdiff_t>(
+                            std::min<size_t>(ops.size(), k + data_movement::kMaxTensorCount)));
+      chunks.push_back(Web([&] { return nnref::Concat(builder, chunk, a); }));
+    }
+    ops = std::move(chunks);
+  }
+  return Web([&] { return nnref::Concat(builder, ops, a); });
+}
+
+std::vector<Operand> Executor::Impl::SplitParts(const Value& x, size_t axis,
+                                                const std::vector<uint32_t>& sizes) {
+  if (sizes.size() <= data_movement::kMaxTensorCount) {
+    MLSplitOptions o;
+    o.axis = static_cast<uint32_t>(axis);
+    return Web([&] { return nnref::Split(builder, x.operand, sizes, o); });
+  }
+  // More parts than WebNN split makes: one slice each.
+  std::vector<Operand> parts;
+  std::vector<uint32_t> starts(S(x).size(), 0), extents(S(x).begin(), S(x).end());
+  for (uint32_t size : sizes) {
+    extents[axis] = size;
+    parts.push_back(Web([&] { return nnref::Slice(builder, x.operand, starts, extents); }));
+    starts[axis] += size;
+  }
+  return parts;
 }
 
 void Executor::Impl::Concat() {
@@ -172,10 +200,7 @@ void Executor::Impl::Unstack() {
   if (ids.size() != n) Invalid("the result count differs from the extent of the axis");
   Shape squeezed = S(x);
   squeezed.erase(squeezed.begin() + static_cast<std::ptrdiff_t>(axis));
-  MLSplitOptions o;
-  o.axis = static_cast<uint32_t>(axis);
-  const std::vector<Operand> parts =
-      Web([&] { return nnref::Split(builder, x.operand, std::vector<uint32_t>(n, 1), o); });
+  const std::vector<Operand> parts = SplitParts(x, axis, std::vector<uint32_t>(n, 1));
   for (size_t k = 0; k < ids.size(); ++k) {
     Define(ids[k], Reshaped({parts[k], x.type}, squeezed), x.type);
   }
