@@ -3,6 +3,8 @@
 // operands, registers results and dispatches the primitives of NNEF 1.0.2 chapter 4.
 #include "runner/nnef/executor.h"
 
+#include <cctype>
+
 #include "ops/data_movement.h"
 #include "ops/elementwise_unary.h"
 #include "ops/nnef_quantize.h"
