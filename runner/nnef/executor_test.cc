@@ -567,11 +567,11 @@ TEST_CASE("nnef executor: unstack and stack beyond WebNN's tensor count") {
   }
   Tensor x = Tensor::Allocate(DataType::kFloat32, {n});
   for (size_t k = 0; k < n; ++k) x.base<float>()[k] = static_cast<float>(k);
-  const auto r = Exec(Doc("x", "y, u5",
-                          "x = external(shape = [" + std::to_string(n) + "]);\n[" + parts +
-                              "] = unstack(x, axis = 0);\ny = stack([" + reversed +
-                              "], axis = 0);"),
-                      {{"x", x}});
+  const auto r =
+      Exec(Doc("x", "y, u5",
+               "x = external(shape = [" + std::to_string(n) + "]);\n[" + parts +
+                   "] = unstack(x, axis = 0);\ny = stack([" + reversed + "], axis = 0);"),
+           {{"x", x}});
   const V y = Vals(r.at("y"));
   REQUIRE(y.size() == n);
   CHECK(y[0] == 8192);
