@@ -31,8 +31,8 @@ struct BackendOptions {
 // test (runner/backend_coverage_test.cc) reports. An operator a backend leaves out on purpose
 // gets a reason of its own ("lstm: not implemented; the reference computes it").
 inline constexpr std::string_view kNoKernelForOperator = "not implemented";
-// The reason for the operators only runner/nnef builds (ops/nnef_op_list.inc): `nnref nnef`
-// computes them with their own kernels and has no --backend.
+// The reason a backend may give for the operators of the NNEF group (ops/nnef_op_list.inc) it
+// leaves to the reference: only `nnref nnef` builds them, and it has no --backend.
 inline constexpr std::string_view kNnefOnlyOperator =
     "an NNEF-only operator (nnref nnef computes on the reference)";
 

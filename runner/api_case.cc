@@ -37,10 +37,11 @@ void AddCaseToBuilder(const Case& c, webnn::GraphBuilder& builder, BuiltCase& b,
 }
 
 ApiCase BuildCaseOnContext(const Case& c, const std::vector<std::string>& outputs,
-                           const BuilderLimits& limits) {
+                           const BuilderLimits& limits, std::shared_ptr<const Backend> backend) {
   ApiCase a;
   webnn::MLContextOptions options;
   options.limits = limits;
+  options.backend = std::move(backend);
   a.context = webnn::Context::Create(options).get();
   a.builder = std::make_unique<webnn::GraphBuilder>(a.context);
   AddCaseToBuilder(c, *a.builder, a.built, c.Where() + ": graph");
@@ -64,7 +65,7 @@ ApiCase BuildCaseOnContext(const Case& c, const std::vector<std::string>& output
   return a;
 }
 
-std::map<std::string, OperandValue> DispatchCase(ApiCase& a) {
+std::map<std::string, OperandValue> DispatchCase(ApiCase& a, const ExecutionObserver& observer) {
   webnn::Context& context = a.context;
   // All tensors are requested before any is awaited (Promise.all), so the timeline creates them
   // in one go.
@@ -92,7 +93,7 @@ std::map<std::string, OperandValue> DispatchCase(ApiCase& a) {
     a.built.input_values.erase(it);
   }
   for (auto& [name, f] : pending_outputs) outputs[name] = f.get();
-  context.Dispatch(a.graph, inputs, outputs);
+  context.DispatchObserved(a.graph, inputs, outputs, observer);
   std::map<std::string, std::future<OperandValue>> reads;
   for (const auto& [name, t] : outputs) reads[name] = context.ReadTensorValue(t);
   std::map<std::string, OperandValue> values;

@@ -24,7 +24,7 @@ struct ApiCase {
   std::unique_ptr<webnn::GraphBuilder> builder;  // owns the operands named in `built`
   webnn::Graph graph;
   // Names, builder warnings, decoded input data; built.graph is graph.implementation() (for
-  // tolerances). built.builder stays empty: the webnn::GraphBuilder owns the core builder.
+  // tolerances). built.owner stays empty: the ApiCase owns the context and builder.
   BuiltCase built;
 };
 
@@ -38,15 +38,19 @@ using ConstantTensorLookup = std::function<webnn::Tensor(const TensorSpec& input
 void AddCaseToBuilder(const Case& c, webnn::GraphBuilder& builder, BuiltCase& b,
                       const std::string& gpath, const ConstantTensorLookup& tensors = {});
 
-// Builds a graph case on a new context with `limits` and awaits build(outputs). Spec errors
-// propagate as WebnnError (thrown by a method or the rejection of build), malformed cases as
-// InputError naming file, case and field.
+// Builds a graph case on a new context with `limits` (and `backend`: MLContextOptions::backend)
+// and awaits build(outputs). Spec errors propagate as WebnnError (thrown by a method or the
+// rejection of build, which on a backend's context includes the OperationError of an operator
+// the backend lacks), malformed cases as InputError naming file, case and field.
 ApiCase BuildCaseOnContext(const Case& c, const std::vector<std::string>& outputs,
-                           const BuilderLimits& limits);
+                           const BuilderLimits& limits,
+                           std::shared_ptr<const Backend> backend = nullptr);
 
 // Computes the outputs: a writable tensor per graph input (createTensor, writeTensor), a readable
 // one per output, dispatch(), then readTensor of each output (with the reference's latitude).
-std::map<std::string, OperandValue> DispatchCase(ApiCase& a);
+// `observer` sees every operand as the dispatch computes it (Context::DispatchObserved).
+std::map<std::string, OperandValue> DispatchCase(ApiCase& a,
+                                                 const ExecutionObserver& observer = {});
 
 // The MLOpSupportLimits dictionary as JSON, members in the spec's order, data types and ranks as
 // MLTensorLimits {dataTypes, rankRange {min, max}} (`nnref ops --json`, timeline steps).

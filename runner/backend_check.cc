@@ -3,6 +3,7 @@
 #include "ops/tolerance_table.h"
 #include "ref/error.h"
 #include "runner/derived.h"
+#include "runner/judge.h"
 #include "runner/sum_bound.h"
 
 namespace nnref {
@@ -26,11 +27,21 @@ BackendCheck CheckAgainstReference(const Graph& graph, const BackendGraph& kerne
 }
 
 BackendCheck CheckAgainstReference(const Graph& graph, const BackendGraph& kernels,
-                                   const std::map<std::string, Tensor>& inputs,
-                                   size_t max_reported, TolerancePolicy policy) {
+                                   const std::map<std::string, Tensor>& inputs, size_t max_reported,
+                                   TolerancePolicy policy) {
+  std::map<uint32_t, OperandValue> reference;
+  graph.Compute(inputs, [&](OperandId id, const OperandValue& v) { reference[id.value] = v; });
+  return CheckAgainstReference(graph, kernels, std::move(reference), max_reported, policy);
+}
+
+BackendCheck CheckAgainstReference(const Graph& graph, const BackendGraph& kernels,
+                                   std::map<uint32_t, OperandValue> reference, size_t max_reported,
+                                   TolerancePolicy policy) {
   BackendCheck check;
-  graph.Compute(inputs,
-                [&](OperandId id, const OperandValue& v) { check.reference[id.value] = v; });
+  check.reference = std::move(reference);
+  JudgeOptions options;
+  options.policy = policy;
+  options.max_reported = max_reported;
   for (size_t index = 0; index < graph.operators().size(); ++index) {
     const OperatorNode& node = graph.operators()[index];
     std::vector<const OperandValue*> in;
@@ -47,22 +58,20 @@ BackendCheck CheckAgainstReference(const Graph& graph, const BackendGraph& kerne
       oc.operand = node.outputs[k];
       std::vector<OperandValue> ref_out;
       for (OperandId out : node.outputs) ref_out.push_back(check.reference.at(out.value));
+      // Sums judged by their terms too (wpt: runner/sum_bound.h, the operator's own row on the
+      // reference's inputs) or the derived bounds.
       const Judgement judged = OperatorJudgement(policy, graph, index, k, in, ref_out);
-      const Tolerance& tol = judged.tolerance;
-      oc.tolerance =
-          judged.Describe();
       const Tensor& data = got.at(k).data;
-      if (data.dtype() != want.data.dtype() || data.shape() != want.data.shape()) {
-        oc.cmp.shape_ok = false;
-        oc.cmp.shape_message =
-            "the backend gives " + OperandDescriptor{data.dtype(), data.shape()}.ToString() +
-            " instead of " + OperandDescriptor{want.data.dtype(), want.data.shape()}.ToString();
-      } else {
-        // Sums judged by their terms too (wpt: runner/sum_bound.h, the operator's own row on the
-        // reference's inputs) or the derived bounds.
-        oc.cmp = CompareTensors(want.data, data, want.latitude, tol, max_reported,
-                                want.one_of.get(), ReferenceSide::kExpected, judged.bounds);
-      }
+      const OutputResult judgement =
+          data.dtype() != want.data.dtype() || data.shape() != want.data.shape()
+              ? ShapeMismatch(
+                    "", judged,
+                    "the backend gives " +
+                        OperandDescriptor{data.dtype(), data.shape()}.ToString() + " instead of " +
+                        OperandDescriptor{want.data.dtype(), want.data.shape()}.ToString())
+              : JudgeOutput(options, "", judged, want.data, data, want, ReferenceSide::kExpected);
+      oc.tolerance = judgement.tolerance;
+      oc.cmp = judgement.cmp;
       if (!oc.cmp.passed() && !check.first_divergence) {
         check.first_divergence = check.operators.size();
       }

@@ -47,6 +47,11 @@ BackendCheck CheckAgainstReference(const Graph& graph, const BackendGraph& kerne
 BackendCheck CheckAgainstReference(const Graph& graph, const BackendGraph& kernels,
                                    const std::map<std::string, Tensor>& inputs,
                                    size_t max_reported = 5);
+// The same on the reference's value of every operand (by id), already computed (the case
+// session's one reference run).
+BackendCheck CheckAgainstReference(const Graph& graph, const BackendGraph& kernels,
+                                   std::map<uint32_t, OperandValue> reference,
+                                   size_t max_reported, TolerancePolicy policy);
 
 // The per-operator tolerance the check uses: the operator's default row (0 ULP for integer
 // outputs).

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "runner/json.h"
-#include "runner/timeline.h"
+#include "runner/timeline_script.h"
 
 namespace nnref {
 

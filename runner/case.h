@@ -22,7 +22,7 @@ struct TensorSpec {
   std::string constant_tensor;
 };
 
-struct TimelineScript;  // runner/timeline.h
+struct TimelineScript;  // runner/timeline_script.h
 
 struct OperatorSpec {
   std::string name;                                        // builder method

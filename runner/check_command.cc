@@ -22,6 +22,7 @@
 #include "runner/execute.h"
 #include "runner/json.h"
 #include "runner/results.h"
+#include "runner/session.h"
 #include "runner/sum_bound.h"
 
 namespace nnref {
@@ -239,67 +240,30 @@ void JudgeResult(const Case& c, const ResultEntry& e, const CheckOptions& opt, C
     return;
   }
   try {
-    ApiCase a = BuildCaseOnContext(c, names, Limits(opt.max_tensor_bytes));
-    const BuiltCase& b = a.built;
-    r.warnings = b.warnings;
-    // The reference's values of the operands the outputs' sum bounds read (runner/sum_bound.h),
-    // when an output has one: the graph runs once more, observed, before the dispatch takes the
-    // input data.
-    std::vector<OperandId> outputs;
-    for (const std::string& name : names) {
-      if (b.named.count(name)) outputs.push_back(b.named.at(name).id);
-    }
-    const bool derive = opt.tolerances == TolerancePolicy::kDerived && !c.tolerance;
-    std::map<uint32_t, OperandValue> kept;
-    if (derive) {
-      // The derived bounds read every operand's reference value (runner/derived.h).
-      b.graph->Compute(b.input_values,
-                       [&](OperandId id, const OperandValue& v) { kept[id.value] = v; });
-    } else {
-      kept = ComputeForSumBounds(*b.graph, outputs, b.input_values);
-    }
-    const auto values = DispatchCase(a);
-    const auto kept_value = [&](OperandId id) -> const OperandValue& { return kept.at(id.value); };
-    std::unique_ptr<DerivedGraphBounds> derived;
-    if (derive) derived = std::make_unique<DerivedGraphBounds>(*b.graph, kept_value);
+    SessionOptions options;
+    options.limits = Limits(opt.max_tensor_bytes);
+    options.judging_other = true;
+    options.judge = {opt.tolerances, false, opt.max_mismatches, opt.dump, c.name};
+    CaseSession session(c, names, options);
+    r.warnings = session.built().warnings;
+    session.Run();
     for (const auto& [name, given] : e.outputs->members()) {
       const std::string p = outs + "/" + PointerToken(name);
-      const OperandValue& ref = values.at(name);
+      const OperandValue& ref = session.values().at(name);
       OutputResult o;
-      o.name = name;
-      const OperandId id = b.named.at(name).id;
-      const Tolerance table = ToleranceFor(c, b, name);
-      const Judgement judged = GraphOutputJudgement(
-          derive ? TolerancePolicy::kDerived : TolerancePolicy::kWpt, table,
-          derive ? std::vector<double>{} : OutputSumBounds(*b.graph, id, table, kept_value),
-          derived.get(), id);
-      const Tolerance& tol = judged.tolerance;
-      o.tolerance = judged.Describe();
-      o.tol_ulp = tol.ulp;
       // Problems of the given value are the results file's.
       try {
         const Value* data = &given;
         OperandDescriptor desc{ref.data.dtype(), ref.data.shape()};
         if (given.is_object() && given.Find("descriptor")) {
-          const OperandDescriptor d = DecodeDescriptor(given, p);
+          desc = DecodeDescriptor(given, p);
           data = given.Find("data");
           if (!data) throw InputError(p + ": missing 'data'");
-          if (d != desc) {
-            o.cmp.shape_ok = false;
-            o.cmp.shape_message =
-                "the reference gives " + desc.ToString() + ", the result is " + d.ToString();
-          }
         }
-        if (o.cmp.shape_ok) {
-          const Tensor got =
-              DecodeTensorData(*data, desc.dataType, desc.shape, p,
-                               std::filesystem::path(opt.actual).parent_path().string());
-          o.cmp = CompareTensors(ref.data, got, ref.latitude, tol, opt.max_mismatches,
-                                 ref.one_of.get(), ReferenceSide::kExpected, judged.bounds);
-          if (!o.cmp.passed() && !opt.dump.empty()) {
-            o.dumped = DumpOutput(opt.dump, c.name, name, ref.data, got);
-          }
-        }
+        o = session.Judge(name, desc, [&] {
+          return DecodeTensorData(*data, desc.dataType, desc.shape, p,
+                                  std::filesystem::path(opt.actual).parent_path().string());
+        });
       } catch (const InputError& x) {
         std::string what = x.what();
         if (what.rfind(p, 0) == 0) {

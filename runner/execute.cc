@@ -4,6 +4,7 @@
 
 #include "ops/registry.h"
 #include "ops/tolerance_table.h"
+#include "runner/api_case.h"
 #include "runner/data.h"
 
 namespace nnref {
@@ -35,43 +36,10 @@ std::vector<std::string> RequestedOutputs(const Case& c) {
 
 BuiltCase BuildCase(const Case& c, const std::vector<std::string>& outputs,
                     const BuilderLimits& limits) {
-  BuiltCase b;
-  b.builder = std::make_unique<GraphBuilder>(limits);
-  GraphBuilder& builder = *b.builder;
-  const std::string where = c.Where();
-  for (const TensorSpec& in : c.inputs) {
-    const std::string field = where + ": graph.inputs." + in.name + ".data";
-    Operand o;
-    if (in.constant) {
-      // Check the descriptor before decoding so a hostile shape never allocates.
-      CheckDimensions(in.desc, builder.limits(), "constant '" + in.name + "'");
-      const Tensor data =
-          DecodeTensorData(*in.data, in.desc.dataType, in.desc.shape, field, c.base_dir);
-      o = builder.Constant(in.desc, data);
-    } else {
-      o = builder.Input(in.name, in.desc);
-      b.input_values[in.name] =
-          DecodeTensorData(*in.data, in.desc.dataType, in.desc.shape, field, c.base_dir);
-    }
-    b.named[in.name] = o;
-    b.operand_names[o.id.value] = in.name;
-  }
-  AddCaseOperators(c, builder, b);
-  std::vector<std::pair<std::string, Operand>> outs;
-  for (const std::string& name : outputs) {
-    const auto it = b.named.find(name);
-    if (it == b.named.end()) {
-      throw InputError(where + ": graph.expectedOutputs." + name +
-                       ": no input or operator output has this name");
-    }
-    outs.emplace_back(name, it->second);
-  }
-  b.output_names = outputs;
-  b.graph = builder.Build(outs);
-  // Inputs the graph does not use are still decoded above (their data is validated) but not fed.
-  for (auto it = b.input_values.begin(); it != b.input_values.end();) {
-    it = b.graph->input_descriptors().count(it->first) ? std::next(it) : b.input_values.erase(it);
-  }
+  // One way to build a case: on a context, as run, check and generate do (runner/api_case.h).
+  auto a = std::make_shared<ApiCase>(BuildCaseOnContext(c, outputs, limits));
+  BuiltCase b = std::move(a->built);
+  b.owner = a;
   return b;
 }
 
@@ -122,27 +90,6 @@ std::map<std::string, OperandValue> RunBuiltCase(const BuiltCase& b,
 Tolerance ToleranceFor(const Case& c, const BuiltCase& b, const std::string& output) {
   if (c.tolerance) return *c.tolerance;
   return DefaultToleranceFor(*b.graph, b.named.at(output).id);
-}
-
-Tolerance DefaultToleranceFor(const Graph& graph, OperandId id) {
-  // Integer outputs are exact whatever feeds them (case format: casts to integers 0, ...).
-  if (IsInteger(graph.operand(id).desc.dataType)) {
-    return Tolerance::Ulp(0, "integer output: exact");
-  }
-  Tolerance total;
-  std::string reasons;
-  for (const OperatorNode* node : graph.OperatorsFeeding(id)) {
-    const std::optional<Tolerance> t = DefaultTolerance(node->tolerance);
-    if (!t) {
-      throw InputError("internal: no default tolerance row for operator " +
-                       std::string(OpName(node->op)));
-    }
-    total += *t;
-    if (!reasons.empty()) reasons += "; ";
-    reasons += std::string(OpName(node->op)) + ": " + t->Describe();
-  }
-  total.reason = "default: " + reasons;
-  return total;
 }
 
 }  // namespace nnref

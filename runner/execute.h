@@ -8,13 +8,16 @@
 #include <vector>
 
 #include "numerics/tolerance.h"
+#include "ops/tolerance_table.h"
 #include "ref/graph/graph.h"
 #include "runner/case.h"
 
 namespace nnref {
 
 struct BuiltCase {
-  std::unique_ptr<GraphBuilder> builder;
+  // What the operands belong to: the context and builder of BuildCase (null in an ApiCase, which
+  // holds them itself).
+  std::shared_ptr<void> owner;
   std::shared_ptr<const Graph> graph;
   std::map<std::string, Operand> named;           // case names -> operands
   std::map<uint32_t, std::string> operand_names;  // operand id -> case name
@@ -27,8 +30,8 @@ struct BuiltCase {
 // later operator consumes.
 std::vector<std::string> RequestedOutputs(const Case& c);
 
-// Runs the builder methods of the case. Spec errors propagate as WebnnError; malformed cases as
-// InputError (naming file, case and field).
+// Runs the builder methods of the case (on a context: BuildCaseOnContext). Spec errors propagate
+// as WebnnError; malformed cases as InputError (naming file, case and field).
 BuiltCase BuildCase(const Case& c, const std::vector<std::string>& outputs,
                     const BuilderLimits& limits = {});
 
@@ -49,8 +52,5 @@ std::map<std::string, OperandValue> RunBuiltCase(const BuiltCase& b,
 // The tolerance for one output: the case's own, else the sum of the default rows of the
 // operators feeding it. Throws InputError when an operator has no row.
 Tolerance ToleranceFor(const Case& c, const BuiltCase& b, const std::string& output);
-// The default tolerance of operand `id` of `graph`: 0 for integer types, else the sum of the
-// default rows of the operators feeding it.
-Tolerance DefaultToleranceFor(const Graph& graph, OperandId id);
 
 }  // namespace nnref

@@ -201,6 +201,11 @@ int main(int argc, char** argv) {
   nnef_cmd->add_flag("--trace", nnef.trace, "print every tensor as it is computed");
   nnef_cmd->add_option("--values", nnef.values, "leading values printed by --trace (default 8)");
   nnef_cmd->add_flag("--verbose,-v", nnef.verbose, "with --case: print passing cases too");
+  std::string nnef_shard;
+  nnef_cmd->add_option("--report", nnef.files.report, "with --case: write a JSON report here");
+  nnef_cmd->add_option("--junit", nnef.files.junit, "with --case: write a JUnit XML file here");
+  nnef_cmd->add_option("--html", nnef.files.html, "with --case: write an HTML page here");
+  nnef_cmd->add_option("--shard", nnef_shard, "with --case: run only part K of N (K/N)");
 
   try {
     app.parse(argc, argv);
@@ -215,6 +220,7 @@ int main(int argc, char** argv) {
     }
     if (!run_shard.empty()) run.shard = nnref::ParseShard(run_shard);
     if (!check_shard.empty()) check.shard = nnref::ParseShard(check_shard);
+    if (!nnef_shard.empty()) nnef.shard = nnref::ParseShard(nnef_shard);
     if (!check_max_mismatches.empty()) {
       check.max_mismatches = nnref::ParseMaxMismatches(check_max_mismatches);
     }

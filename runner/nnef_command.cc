@@ -13,10 +13,12 @@
 #include "runner/compare.h"
 #include "runner/data.h"
 #include "runner/json.h"
+#include "runner/judge.h"
 #include "runner/nnef/executor.h"
 #include "runner/nnef/parser.h"
 #include "runner/nnef/quant_file.h"
 #include "runner/nnef/tensor_file.h"
+#include "runner/results.h"
 
 namespace nnref {
 
@@ -205,14 +207,6 @@ std::vector<std::string> CaseDirs(const std::string& path) {
   return dirs;
 }
 
-struct Verdict {
-  enum class Kind : uint8_t { kPass, kFail, kError } kind = Kind::kPass;
-  std::string detail;
-};
-
-Verdict Fail(std::string d) { return {Verdict::Kind::kFail, std::move(d)}; }
-Verdict Error(std::string d) { return {Verdict::Kind::kError, std::move(d)}; }
-
 bool BoolMember(const Value& obj, const char* key, const std::string& where) {
   const Value* v = obj.Find(key);
   if (v == nullptr) return false;
@@ -257,19 +251,21 @@ std::optional<Tolerance> ToleranceMember(const Value& obj, const std::string& wh
   throw InputError(where + ": tolerance metricType must be \"ULP\" or \"ATOL\"");
 }
 
-std::string Describe(const std::string& output, const Comparison& c, const Tolerance& t) {
-  if (!c.shape_ok) return "output '" + output + "': " + c.shape_message;
-  std::string s = "output '" + output + "': " + std::to_string(c.mismatches) + " of " +
-                  std::to_string(c.elements) + " elements outside " + t.Describe();
-  for (const Mismatch& m : c.first) {
-    s += "\n    at " + m.coordinates + ": expected " + m.expected + ", nnref " + m.actual +
-         " (ulp " + std::to_string(m.ulp) + ", abs " + std::to_string(m.abs) + ")";
-  }
-  return s;
-}
-
-Verdict RunCase(const std::string& dir, const NnefOptions& o) {
+// One case folder, judged as every case is (runner/judge.h): a result per output.
+CaseResult RunCase(const std::string& dir, const NnefOptions& o) {
   const std::string where = (fs::path(dir) / "case.json").string();
+  CaseResult r{where, fs::path(dir).filename().string(), Verdict::kPass, "", {}};
+  r.op = "(nnef)";
+  const auto Fail = [&r](std::string d) {
+    r.verdict = Verdict::kFail;
+    r.message = std::move(d);
+    return r;
+  };
+  const auto Error = [&r](std::string d) {
+    r.verdict = Verdict::kError;
+    r.message = std::move(d);
+    return r;
+  };
   const Value spec = ReadJsonFile(where);
   if (!spec.is_object()) throw InputError(where + ": expected an object");
   const std::string* expected_error = StringMember(spec, "expectedError", where);
@@ -289,6 +285,10 @@ Verdict RunCase(const std::string& dir, const NnefOptions& o) {
   std::map<std::string, OperandValue> results;
   try {
     const FlatGraph g = nnef::ParseModel(dir, ParseOptionsOf(case_options));
+    // The per-operator table counts the case under its graph's last operation.
+    for (const Invocation& inv : g.ops) {
+      if (inv.op != "external" && inv.op != "variable") r.op = "nnef " + inv.op;
+    }
     if (expected_warning != nullptr &&
         std::none_of(g.warnings.begin(), g.warnings.end(), [&](const std::string& w) {
           return w.find(*expected_warning) != std::string::npos;
@@ -314,13 +314,16 @@ Verdict RunCase(const std::string& dir, const NnefOptions& o) {
     if (message != nullptr && std::string(e.what()).find(*message) == std::string::npos) {
       return Fail("the " + stage + " error does not mention \"" + *message + "\": " + e.what());
     }
-    return {Verdict::Kind::kPass, std::string("rejected as expected: ") + e.what()};
+    r.message = std::string("rejected as expected: ") + e.what();
+    return r;
   }
   if (expected_error != nullptr) {
     return Fail("expected a " + *expected_error + " error, but the model ran");
   }
   if (outputs.empty()) return Error(where + ": no outputs to compare");
-  std::string failures;
+  JudgeOptions judge;
+  judge.policy = TolerancePolicy::kWpt;  // NNEF graphs have no derived bounds yet
+  judge.case_name = r.name;
   for (const auto& [name, file] : outputs) {
     const auto it = results.find(name);
     if (it == results.end()) return Error(where + ": outputs." + name + " is not a graph output");
@@ -333,45 +336,42 @@ Verdict RunCase(const std::string& dir, const NnefOptions& o) {
     } catch (const NnefError& e) {
       return Error(std::string("expected output: ") + e.what());
     }
-    const Tolerance t = tolerance ? *tolerance : ex->DefaultToleranceFor(name);
-    const Comparison c = CompareTensors(expected, it->second.data, it->second.latitude, t, 5,
-                                        nullptr, ReferenceSide::kActual);
-    if (!c.passed()) failures += (failures.empty() ? "" : "\n  ") + Describe(name, c, t);
+    Judgement rule;
+    rule.tolerance = tolerance ? *tolerance : ex->DefaultToleranceFor(name);
+    OutputResult out = JudgeOutput(judge, name, rule, expected, it->second.data, it->second,
+                                   ReferenceSide::kActual);
+    if (!out.cmp.passed()) r.verdict = Verdict::kFail;
+    r.outputs.push_back(std::move(out));
   }
-  if (!failures.empty()) return Fail(failures);
-  return {};
+  return r;
 }
 
 int RunCases(const NnefOptions& o) {
-  size_t passed = 0, failed = 0, errors = 0;
+  std::vector<std::string> dirs;
   for (const std::string& dir : CaseDirs(o.path)) {
-    Verdict v;
-    try {
-      v = RunCase(dir, o);
-    } catch (const InputError& e) {
-      v = Error(e.what());
-    }
-    switch (v.kind) {
-      case Verdict::Kind::kPass:
-        ++passed;
-        if (o.verbose) {
-          std::cout << "PASS " << dir << (v.detail.empty() ? "" : ": " + v.detail) << "\n";
-        }
-        break;
-      case Verdict::Kind::kFail:
-        ++failed;
-        std::cout << "FAIL " << dir << ": " << v.detail << "\n";
-        break;
-      case Verdict::Kind::kError:
-        ++errors;
-        std::cout << "ERROR " << dir << ": " << v.detail << "\n";
-        break;
-    }
+    if (InShard(o.shard, dir)) dirs.push_back(dir);
   }
-  std::cout << passed << " passed, " << failed << " failed";
-  if (errors > 0) std::cout << ", " << errors << " errors";
-  std::cout << "\n";
-  return errors > 0 ? 2 : failed > 0 ? 1 : 0;
+  Collector col(o.verbose, dirs.size());
+  col.summary.tolerances = PolicyName(TolerancePolicy::kWpt);
+  for (const std::string& dir : dirs) {
+    CaseResult r;
+    try {
+      r = RunCase(dir, o);
+    } catch (const InputError& e) {
+      r = {(fs::path(dir) / "case.json").string(),
+           fs::path(dir).filename().string(),
+           Verdict::kError,
+           e.what(),
+           {}};
+      r.op = "(nnef)";
+    }
+    col.Add(std::move(r));
+  }
+  col.Finish(o.files);
+  const Summary& s = col.summary;
+  std::cout << s.Line() << std::endl;
+  if (s.errors) return 2;
+  return s.failed ? 1 : 0;
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "runner/commands.h"
+
 namespace nnref {
 
 struct NnefOptions {
@@ -18,6 +20,9 @@ struct NnefOptions {
   bool strict = false;              // the pure NNEF 1.0.2 grammar (no NNEF-Tools forms)
   size_t values = 8;                // leading values printed per tensor by --trace
   uint64_t max_tensor_bytes = uint64_t{1} << 31;
+  // With `cases`: the report files (--report, --junit, --html) and --shard, as for `run`.
+  ReportFiles files;
+  Shard shard;
 };
 
 // Exit codes: 0 success (every case passed), 1 a case failed, 2 bad input or a case error.

@@ -16,20 +16,6 @@
 
 namespace nnref {
 
-const char* VerdictName(Verdict v) {
-  switch (v) {
-    case Verdict::kPass:
-      return "pass";
-    case Verdict::kFail:
-      return "fail";
-    case Verdict::kError:
-      return "error";
-    case Verdict::kSkip:
-      return "skip";
-  }
-  return "?";
-}
-
 // Skip reason codes and their text (the summary counts skips per code).
 const std::vector<std::pair<std::string, std::string>>& SkipReasons() {
   static const std::vector<std::pair<std::string, std::string>> kReasons = {

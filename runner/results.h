@@ -23,20 +23,9 @@
 #include "runner/commands.h"
 #include "runner/compare.h"
 #include "runner/derived.h"
+#include "runner/judge.h"
 
 namespace nnref {
-
-enum class Verdict { kPass, kFail, kError, kSkip };
-
-const char* VerdictName(Verdict v);
-
-struct OutputResult {
-  std::string name;
-  Comparison cmp;
-  std::string tolerance;
-  std::string dumped = {};  // --dump: the path prefix of the .npy files written for it
-  double tol_ulp = 0;       // the ULP bound applied (the HTML histograms mark it)
-};
 
 struct CaseResult {
   std::string file;

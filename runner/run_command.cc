@@ -26,24 +26,19 @@
 #include "runner/execute.h"
 #include "runner/fault_injection.h"
 #include "runner/results.h"
+#include "runner/session.h"
 #include "runner/sum_bound.h"
 #include "runner/timeline.h"
 
 namespace nnref {
 
 // Runs a timeline case (runner/timeline.h): each readTensor comparison is one output.
-CaseResult RunTimelineCase(const Case& c, const BuilderLimits& limits, bool exact,
+CaseResult RunTimelineCase(const Case& c, const BuilderLimits& limits, const JudgeOptions& judge,
                            std::shared_ptr<const Backend> backend) {
-  const TimelineResult t = RunTimeline(c, limits, exact, std::move(backend));
-  CaseResult r{c.file, c.name, Verdict::kPass, t.message, {}};
+  TimelineResult t = RunTimeline(c, limits, judge, std::move(backend));
+  CaseResult r{c.file, c.name, t.verdict, std::move(t.message), std::move(t.outputs)};
   r.op = LastOperator(c);
-  r.verdict = t.verdict == TimelineResult::Verdict::kPass   ? Verdict::kPass
-              : t.verdict == TimelineResult::Verdict::kFail ? Verdict::kFail
-                                                            : Verdict::kError;
-  for (const TimelineCheck& check : t.checks) {
-    r.outputs.push_back(OutputResult{check.name, check.cmp, check.tolerance});
-  }
-  r.warnings = t.warnings;
+  r.warnings = std::move(t.warnings);
   return r;
 }
 
@@ -51,7 +46,9 @@ CaseResult RunTimelineCase(const Case& c, const BuilderLimits& limits, bool exac
 // and computed with createTensor, writeTensor, dispatch and readTensor (runner/api_case.h).
 CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact, const Engine& engine) {
   if (c.timeline) {
-    return RunTimelineCase(c, limits, exact, engine.backend);
+    return RunTimelineCase(c, limits,
+                           {engine.policy, exact, engine.max_mismatches, engine.dump, c.name},
+                           engine.backend);
   }
   if (engine.backend && c.reference_only) {
     CaseResult r{c.file, c.name, Verdict::kSkip, "reference-only case: " + *c.reference_only, {}};
@@ -85,109 +82,43 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact, const
       r.message = c.Where() + ": no expectedOutputs to compare with (nnref generate fills them)";
       return r;
     }
-    ApiCase a;
+    SessionOptions options;
+    options.limits = limits;
+    options.backend = engine.backend;
+    options.against_reference = engine.against_reference;
+    options.judge = {engine.policy, exact, engine.max_mismatches, engine.dump, c.name};
+    std::optional<CaseSession> session;
     try {
-      a = BuildCaseOnContext(c, outputs, limits);
+      session.emplace(c, outputs, options);
     } catch (const WebnnError& e) {
       r.verdict = Verdict::kError;
       r.message = c.Where() + ": unexpected " + std::string(ErrorTypeName(e.type())) +
                   " while building: " + e.what();
       return r;
     }
-    const BuiltCase& b = a.built;
+    const BuiltCase& b = session->built();
     r.warnings = b.warnings;
-    std::map<std::string, OperandValue> values;
-    // The derived policy's bounds (runner/derived.h) read the reference's value of every operand:
-    // the check mode keeps them; otherwise the graph runs once more, observed, before the
-    // dispatch takes the input data.
-    const bool derive = engine.policy == TolerancePolicy::kDerived && !exact && !c.tolerance;
-    std::map<uint32_t, OperandValue> all;
-    if (derive && !(engine.backend && engine.against_reference)) {
-      b.graph->Compute(b.input_values,
-                       [&](OperandId id, const OperandValue& v) { all[id.value] = v; });
+    if (session->unsupported()) {
+      r.verdict = Verdict::kSkip;
+      r.skip = "backend-unsupported";
+      r.message = *session->unsupported();
+      return r;
     }
-    // A backend's outputs are judged with the sum bounds too (runner/sum_bound.h); the
-    // reference's own outputs against a case's data are not (they are correctly rounded).
-    std::map<uint32_t, OperandValue> kept;
-    std::function<const OperandValue&(OperandId)> sum_bound_value;
-    if (engine.backend) {
-      std::string why;
-      const std::optional<BackendGraph> compiled = CompileForBackend(*b.graph, engine.backend, why);
-      if (!compiled) {
-        r.verdict = Verdict::kSkip;
-        r.skip = "backend-unsupported";
-        r.message = why;
-        return r;
-      }
-      // The reference runs too: it knows which elements the spec leaves open (latitude) and the
-      // magnitudes of sums (sum bounds), and --against-reference compares every operand with it.
-      std::map<std::string, OperandValue> reference;
-      sum_bound_value = [&](OperandId id) -> const OperandValue& {
-        return r.check ? r.check->reference.at(id.value) : kept.at(id.value);
-      };
-      if (engine.against_reference) {
-        r.check = CheckAgainstReference(*b.graph, *compiled, b.input_values, 5, engine.policy);
-        r.graph = b.graph;
-        r.operand_names = b.operand_names;
-        for (const auto& [name, id] : b.graph->outputs()) {
-          reference[name] = r.check->reference.at(id.value);
-        }
-      } else {
-        std::vector<OperandId> output_ids;
-        for (const auto& [name, id] : b.graph->outputs()) output_ids.push_back(id);
-        kept = ComputeForSumBounds(*b.graph, output_ids, b.input_values, &reference);
-      }
-      values = b.graph->Compute(b.input_values, {}, compiled->kernels);
-      for (auto& [name, v] : values) {
-        v.latitude = reference.at(name).latitude;
-        v.one_of = reference.at(name).one_of;
-      }
-    } else {
-      values = DispatchCase(a);
-    }
-    std::unique_ptr<DerivedGraphBounds> derived;
-    if (derive) {
-      derived =
-          std::make_unique<DerivedGraphBounds>(*b.graph, [&](OperandId id) -> const OperandValue& {
-            return r.check ? r.check->reference.at(id.value) : all.at(id.value);
-          });
+    session->Run();
+    if (session->check()) {
+      r.check = std::move(session->check());
+      r.graph = b.graph;
+      r.operand_names = b.operand_names;
     }
     for (const TensorSpec& exp : c.expected_outputs) {
       const std::string field = c.Where() + ": graph.expectedOutputs." + exp.name;
       if (!exp.data) throw InputError(field + ": missing 'data'");
-      const OperandValue& got = values.at(exp.name);
-      OutputResult o;
-      o.name = exp.name;
-      Tolerance tol = Tolerance::Ulp(0, "--exact: bit-exact, signed zeros included");
-      tol.sign_exact = true;
-      if (!exact) tol = ToleranceFor(c, b, exp.name);
-      // Sums judged by their terms too (wpt: the sum bound of a backend's outputs; the reference's
-      // own outputs against a case's data are correctly rounded), or the derived bounds.
-      Judgement judged = GraphOutputJudgement(
-          derived ? TolerancePolicy::kDerived : TolerancePolicy::kWpt, tol,
-          sum_bound_value && !exact
-              ? OutputSumBounds(*b.graph, b.named.at(exp.name).id, tol, sum_bound_value)
-              : std::vector<double>{},
-          derived.get(), b.named.at(exp.name).id);
-      tol = judged.tolerance;
-      o.tolerance = judged.Describe();
-      o.tol_ulp = tol.ulp;
-      if (exp.desc != b.graph->output_descriptor(exp.name)) {
-        o.cmp.shape_ok = false;
-        o.cmp.shape_message = "the case expects " + exp.desc.ToString() +
-                              " but the operator gives " +
-                              b.graph->output_descriptor(exp.name).ToString();
-      } else {
-        // Check the expected data's size before decoding (hostile shapes are caught above).
-        const Tensor expected = DecodeTensorData(*exp.data, exp.desc.dataType, exp.desc.shape,
-                                                 field + ".data", c.base_dir);
-        o.cmp = CompareTensors(
-            expected, got.data, got.latitude, tol, engine.max_mismatches, got.one_of.get(),
-            engine.backend ? ReferenceSide::kNeither : ReferenceSide::kActual, judged.bounds);
-        if (!o.cmp.passed() && !engine.dump.empty()) {
-          o.dumped = DumpOutput(engine.dump, c.name, exp.name, expected, got.data);
-        }
-      }
+      // The expected data's size is checked against its descriptor before decoding (hostile
+      // shapes are caught when the case is read).
+      OutputResult o = session->Judge(exp.name, exp.desc, [&] {
+        return DecodeTensorData(*exp.data, exp.desc.dataType, exp.desc.shape, field + ".data",
+                                c.base_dir);
+      });
       if (!o.cmp.passed()) r.verdict = Verdict::kFail;
       r.outputs.push_back(std::move(o));
     }

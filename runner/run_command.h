@@ -10,6 +10,7 @@
 #include "ref/graph/graph.h"
 #include "runner/case.h"
 #include "runner/derived.h"
+#include "runner/judge.h"
 #include "runner/results.h"
 
 namespace nnref {
@@ -25,7 +26,7 @@ struct Engine {
 };
 
 // Runs a timeline case (runner/timeline.h): each readTensor comparison is one output.
-CaseResult RunTimelineCase(const Case& c, const BuilderLimits& limits, bool exact,
+CaseResult RunTimelineCase(const Case& c, const BuilderLimits& limits, const JudgeOptions& judge,
                            std::shared_ptr<const Backend> backend = nullptr);
 
 // Runs a case against its expectedOutputs (or expectedError). Graph cases are built on a context

@@ -34,9 +34,9 @@ int CommandTrace(const std::string& file, const std::string& case_name, size_t v
   const Case& c = *found;
   std::cout << "case " << c.name << " (" << c.file << ")\n";
   if (c.timeline) {  // a timeline case: one line per step
-    const TimelineResult t = RunTimeline(c, Limits(max_tensor_bytes), false);
+    const TimelineResult t = RunTimeline(c, Limits(max_tensor_bytes), JudgeOptions{});
     for (const std::string& line : t.log) std::cout << line << "\n";
-    const CaseResult r = RunTimelineCase(c, Limits(max_tensor_bytes), false);
+    const CaseResult r = RunTimelineCase(c, Limits(max_tensor_bytes), JudgeOptions{});
     std::cout << "verdict: " << VerdictName(r.verdict) << "\n";
     PrintResult(r, true);
     return r.verdict == Verdict::kPass ? 0 : r.verdict == Verdict::kError ? 2 : 1;

@@ -277,6 +277,11 @@ std::future<Context> Context::Create(const MLContextOptions& options) {
 // §api-mlcontext-dispatch
 void Context::Dispatch(const Graph& graph, const MLNamedTensors& inputs,
                        const MLNamedTensors& outputs) {
+  DispatchObserved(graph, inputs, outputs, {});
+}
+
+void Context::DispatchObserved(const Graph& graph, const MLNamedTensors& inputs,
+                               const MLNamedTensors& outputs, nnref::ExecutionObserver observer) {
   ContextImpl& c = Checked(impl_);
   const std::shared_ptr<GraphImpl>& g = Access::Of(graph);
   if (!g) throw WebnnError(ErrorType::kTypeError, "dispatch: the graph handle is empty");
@@ -343,7 +348,7 @@ void Context::Dispatch(const Graph& graph, const MLNamedTensors& inputs,
   for (const auto& [name, t] : inputs) in.emplace_back(name, Access::Of(t));
   for (const auto& [name, t] : outputs) out.emplace_back(name, Access::Of(t));
   c.Enqueue([&c, impl = g->implementation, backend = g->backend, in = std::move(in),
-             out = std::move(out)] {
+             out = std::move(out), observer = std::move(observer)] {
     if (c.AbortWhenLost()) return;
     std::map<std::string, nnref::Tensor> values;
     for (const auto& [name, t] : in) {
@@ -352,7 +357,8 @@ void Context::Dispatch(const Graph& graph, const MLNamedTensors& inputs,
     }
     std::map<std::string, OperandValue> results;
     try {
-      results = backend ? impl->Compute(values, {}, backend->kernels) : impl->Compute(values);
+      results = backend ? impl->Compute(values, observer, backend->kernels)
+                        : impl->Compute(values, observer);
     } catch (const std::exception& e) {
       // Kernels never raise spec errors; anything here is an internal failure. The spec has no
       // way to report it yet (issue 778), so the context is lost with the message.
@@ -718,6 +724,11 @@ const std::map<std::string, MLOperandDescriptor>& Graph::outputDescriptors() con
 std::shared_ptr<const nnref::Graph> Graph::implementation() const {
   if (!impl_) throw WebnnError(ErrorType::kTypeError, "the Graph handle is empty");
   return impl_->implementation;
+}
+
+std::shared_ptr<const nnref::BackendGraph> Graph::backend_kernels() const {
+  if (!impl_) throw WebnnError(ErrorType::kTypeError, "the Graph handle is empty");
+  return impl_->backend;
 }
 
 }  // namespace nnref::webnn

@@ -286,6 +286,9 @@ class Graph {
   // nnref: the executable graph ([[implementation]]), for tolerances and traces. Stays valid after
   // Destroy() for the caller that holds it.
   std::shared_ptr<const nnref::Graph> implementation() const;
+  // nnref: the context backend's kernels for the graph (build()'s step 19 conversion), or null on
+  // a context without a backend. The check mode runs them operator by operator.
+  std::shared_ptr<const nnref::BackendGraph> backend_kernels() const;
 
  private:
   friend struct internal::Access;
@@ -304,6 +307,12 @@ class Context {
 
   // §api-mlcontext-dispatch
   void Dispatch(const Graph& graph, const MLNamedTensors& inputs, const MLNamedTensors& outputs);
+  // nnref: dispatch() whose computation also shows every operand's value to `observer`, in graph
+  // order, on the context's timeline (ref/graph/graph.h ExecutionObserver): the runner keeps what
+  // the tolerance bounds read without computing the graph twice. What the observer stores is the
+  // caller's to read once a later readTensor of the context has resolved. Same steps and errors.
+  void DispatchObserved(const Graph& graph, const MLNamedTensors& inputs,
+                        const MLNamedTensors& outputs, nnref::ExecutionObserver observer);
   // §api-mlcontext-createtensor
   std::future<Tensor> CreateTensor(const MLTensorDescriptor& descriptor);
   // §api-mlcontext-createconstanttensor
