@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "ops/registry.h"
+
 namespace nnref {
 
 std::optional<BackendGraph> CompileForBackend(const Graph& graph,
@@ -25,6 +27,28 @@ std::optional<BackendGraph> CompileForBackend(const Graph& graph,
     return std::nullopt;
   }
   return compiled;
+}
+
+std::vector<std::string> CoverageGaps(const Backend& backend) {
+  std::vector<std::string> gaps;
+  auto ask = [&](OpId op, DataType type) {
+    const std::optional<std::string> why = backend.Unsupported(op, type);
+    if (!why) return;  // a kernel
+    const std::string what = std::string(OpName(op)) + " " + std::string(DataTypeName(type));
+    if (why->empty()) {
+      gaps.push_back(what + ": no kernel and an empty reason");
+    } else if (*why == kNoKernelForOperator) {
+      gaps.push_back(what + ": no kernel and no reason (no part of the backend claims it)");
+    }
+  };
+  for (const OpInfo& op : Registry()) {
+    const TensorLimits& first = op.limits->operands.at(0);
+    const DataTypeSet types =
+        first.same_as.empty() ? first.types : op.limits->Find(first.same_as)->types;
+    for (DataType t : types.List()) ask(op.id, t);
+  }
+  for (size_t i = kOpCount; i < kOpIdCount; ++i) ask(static_cast<OpId>(i), DataType::kFloat32);
+  return gaps;
 }
 
 }  // namespace nnref

@@ -4,13 +4,17 @@
 // the validated attributes of OperatorNode::attributes) and makes its own Kernel for it, or says
 // why it cannot ("lstm not implemented", "float16 not supported"), before any work is done (the
 // VK-GL-CTS "not supported" verdict). The reference kernels are the nodes' own `kernel`s; they
-// know nothing of backends, and backends (ops/simd/, ...) depend on ops/, never the reverse.
+// know nothing of backends, and backends (ops/simd/, ...) depend on ops/, never the reverse. The
+// reference is registered as a backend too ("reference", ops/reference_backend.h) whose kernels are
+// those node kernels, so that every kernel set goes through one list (BackendRegistration).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "numerics/dtype.h"
@@ -22,6 +26,15 @@ struct BackendOptions {
   unsigned threads = 0;  // worker threads for one kernel; 0 = every core of the machine
   int device = -1;       // device index for backends with devices (vulkan); -1 = the first
 };
+
+// The reason a backend gives for an operator none of its parts claims: a gap, which the coverage
+// test (runner/backend_coverage_test.cc) reports. An operator a backend leaves out on purpose
+// gets a reason of its own ("lstm: not implemented; the reference computes it").
+inline constexpr std::string_view kNoKernelForOperator = "not implemented";
+// The reason a backend may give for the operators of the NNEF group (ops/nnef_op_list.inc) it
+// leaves to the reference: only `nnref nnef` builds them, and it has no --backend.
+inline constexpr std::string_view kNnefOnlyOperator =
+    "an NNEF-only operator (nnref nnef computes on the reference)";
 
 class Backend {
  public:
@@ -37,6 +50,38 @@ class Backend {
   virtual std::shared_ptr<const Kernel> MakeKernel(const Graph& graph, size_t index,
                                                    std::string& why) const = 0;
 };
+
+// One line of a device in `nnref devices`: the JSON member, the text label and the value (a bool
+// prints as yes/no).
+struct DeviceField {
+  std::string key;    // "apiVersion"
+  std::string label;  // "API version"
+  std::variant<std::string, bool, uint64_t> value;
+};
+struct DeviceReport {
+  std::string name;
+  std::vector<DeviceField> fields;
+};
+
+// What a backend folder registers: the runner's list of kernel sets (runner/backends.h) is
+// generated from the folders named in NNREF_BACKEND_DIRS of the top CMakeLists.txt, each of which
+// declares its registration function with nnref_backend() in its CMakeLists.txt
+// (docs/adding-an-operator.md#adding-a-backend). The reference kernel set is one of them.
+struct BackendRegistration {
+  std::string_view name;  // --backend NAME
+  std::shared_ptr<const Backend> (*make)(const BackendOptions& options) = nullptr;
+  // Backends that run on devices (--device N): what they are ("Vulkan") and their list for
+  // `nnref devices`, or nullopt with `why` (no loader, no device). Null for the others.
+  std::string_view device_kind;
+  std::optional<std::vector<DeviceReport>> (*list_devices)(std::string& why) = nullptr;
+};
+
+// The coverage of `backend` over the operator list: for every WebNN operator (ops/op_list.inc)
+// and each data type its first operand may have, and for every NNEF-only operator
+// (ops/nnef_op_list.inc) with float32, the backend must have a kernel or state why not. Returns
+// one line per gap, "<op> <type>: <what is wrong>" (no reason, an empty reason, or the
+// unclaimed kNoKernelForOperator); empty when the backend is covered.
+std::vector<std::string> CoverageGaps(const Backend& backend);
 
 // A graph compiled for a backend: one kernel per operator of the graph, in order.
 struct BackendGraph {

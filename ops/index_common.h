@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/limits.h"
 #include "ref/graph/graph.h"
 
 namespace nnref {

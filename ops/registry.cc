@@ -30,6 +30,15 @@ const std::vector<OpInfo>& Registry() {
   return kRegistry;
 }
 
+const std::vector<NnefOpInfo>& NnefRegistry() {
+  static const std::vector<NnefOpInfo> kRegistry = {
+#define NNREF_NNEF_OP(name, row, section) {OpId::nnef_##name, #name, (section), OpId::row},
+#include "ops/nnef_op_list.inc"
+#undef NNREF_NNEF_OP
+  };
+  return kRegistry;
+}
+
 const OpInfo* FindOp(std::string_view name) {
   for (const OpInfo& op : Registry()) {
     if (op.name == name) return &op;

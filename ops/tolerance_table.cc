@@ -1,6 +1,10 @@
 #include "ops/tolerance_table.h"
 
 #include <array>
+#include <string>
+
+#include "ref/error.h"
+#include "ref/graph/graph.h"
 
 namespace nnref {
 
@@ -243,6 +247,27 @@ bool HasSumBound(OpId op) {
     default:
       return false;
   }
+}
+
+Tolerance DefaultToleranceFor(const Graph& graph, OperandId id) {
+  // Integer outputs are exact whatever feeds them (case format: casts to integers 0, ...).
+  if (IsInteger(graph.operand(id).desc.dataType)) {
+    return Tolerance::Ulp(0, "integer output: exact");
+  }
+  Tolerance total;
+  std::string reasons;
+  for (const OperatorNode* node : graph.OperatorsFeeding(id)) {
+    const std::optional<Tolerance> t = DefaultTolerance(node->tolerance);
+    if (!t) {
+      throw InputError("internal: no default tolerance row for operator " +
+                       std::string(OpName(node->op)));
+    }
+    total += *t;
+    if (!reasons.empty()) reasons += "; ";
+    reasons += std::string(OpName(node->op)) + ": " + t->Describe();
+  }
+  total.reason = "default: " + reasons;
+  return total;
 }
 
 }  // namespace nnref

@@ -9,6 +9,7 @@
 
 #include "numerics/dtype.h"
 #include "numerics/tolerance.h"
+#include "ref/graph/graph.h"
 #include "ref/graph/op_id.h"
 
 namespace nnref {
@@ -36,5 +37,9 @@ const std::vector<ToleranceRow>& DefaultToleranceTable();
 bool HasSumBound(OpId op);
 // nullopt when the operator has no row (callers treat that as an internal error).
 std::optional<Tolerance> DefaultTolerance(const ToleranceQuery& q);
+
+// The default tolerance of operand `id` of `graph`: 0 for integer types, else the sum of the
+// default rows of the operators feeding it (InputError when an operator has no row).
+Tolerance DefaultToleranceFor(const Graph& graph, OperandId id);
 
 }  // namespace nnref

@@ -95,7 +95,7 @@ TEST_CASE("DefaultTolerance: values named by the case format") {
 
 TEST_CASE("DefaultTolerance: NNEF-only operators have no row of their own") {
   CHECK_FALSE(DefaultTolerance({OpId::nnef_conv, DataType::kFloat32, 0}).has_value());
-  CHECK_FALSE(DefaultTolerance({OpId::nnef_copy, DataType::kInt32, 0}).has_value());
+  CHECK_FALSE(DefaultTolerance({OpId::nnef_round, DataType::kFloat32, 0}).has_value());
 }
 
 TEST_CASE("DefaultTolerance: a graph default sums the rows per metric") {

@@ -27,16 +27,16 @@ BackendCheck CheckAgainstReference(const Graph& graph, const BackendGraph& kerne
 }
 
 BackendCheck CheckAgainstReference(const Graph& graph, const BackendGraph& kernels,
-                                   const std::map<std::string, Tensor>& inputs,
-                                   size_t max_reported, TolerancePolicy policy) {
+                                   const std::map<std::string, Tensor>& inputs, size_t max_reported,
+                                   TolerancePolicy policy) {
   std::map<uint32_t, OperandValue> reference;
   graph.Compute(inputs, [&](OperandId id, const OperandValue& v) { reference[id.value] = v; });
   return CheckAgainstReference(graph, kernels, std::move(reference), max_reported, policy);
 }
 
 BackendCheck CheckAgainstReference(const Graph& graph, const BackendGraph& kernels,
-                                   std::map<uint32_t, OperandValue> reference,
-                                   size_t max_reported, TolerancePolicy policy) {
+                                   std::map<uint32_t, OperandValue> reference, size_t max_reported,
+                                   TolerancePolicy policy) {
   BackendCheck check;
   check.reference = std::move(reference);
   JudgeOptions options;
@@ -66,8 +66,8 @@ BackendCheck CheckAgainstReference(const Graph& graph, const BackendGraph& kerne
           data.dtype() != want.data.dtype() || data.shape() != want.data.shape()
               ? ShapeMismatch(
                     "", judged,
-                    "the backend gives " + OperandDescriptor{data.dtype(), data.shape()}.ToString() +
-                        " instead of " +
+                    "the backend gives " +
+                        OperandDescriptor{data.dtype(), data.shape()}.ToString() + " instead of " +
                         OperandDescriptor{want.data.dtype(), want.data.shape()}.ToString())
               : JudgeOutput(options, "", judged, want.data, data, want, ReferenceSide::kExpected);
       oc.tolerance = judgement.tolerance;

@@ -1,16 +1,30 @@
 #include "runner/backends.h"
 
-#include "ops/simd/simd_backend.h"
-#include "ops/vulkan/vulkan_backend.h"
 #include "ref/error.h"
 
 namespace nnref {
 
-std::vector<std::string> BackendNames() { return {"reference", "simd", "vulkan"}; }
+std::vector<std::string> BackendNames() {
+  std::vector<std::string> names;
+  for (const BackendRegistration* b : RegisteredBackends()) names.emplace_back(b->name);
+  return names;
+}
+
+std::string BackendChoices(std::string_view default_name) {
+  const std::vector<std::string> names = BackendNames();
+  std::string text;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) text += i + 1 == names.size() ? " or " : ", ";
+    text += names[i];
+    if (names[i] == default_name) text += " (default)";
+  }
+  return text;
+}
 
 std::shared_ptr<const Backend> MakeBackend(const std::string& name, const BackendOptions& options) {
-  if (name == "simd") return MakeSimdBackend(options);
-  if (name == "vulkan") return MakeVulkanBackend(options);
+  for (const BackendRegistration* b : RegisteredBackends()) {
+    if (b->name == name) return b->make(options);
+  }
   std::string names;
   for (const std::string& n : BackendNames()) names += (names.empty() ? "" : ", ") + n;
   throw InputError("--backend " + name + ": no such backend (choose one of: " + names + ")");

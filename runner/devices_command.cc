@@ -1,12 +1,14 @@
-// nnref devices: the Vulkan devices (for --backend vulkan --device N).
+// nnref devices: the devices of the backends that run on devices (for --backend NAME --device N;
+// today vulkan's), as each backend's registration lists them (ops/backend.h, DeviceReport).
 #include <cstdint>
 #include <iostream>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
-#include "ops/vulkan/vulkan_backend.h"
 #include "ref/value.h"
+#include "runner/backends.h"
 #include "runner/commands.h"
 #include "runner/json.h"
 
@@ -20,55 +22,60 @@ Value Count(uint64_t v) {
   n.i = static_cast<int64_t>(v);
   return Value::Num(n);
 }
+
+Value FieldValue(const DeviceField& f) {
+  if (const bool* b = std::get_if<bool>(&f.value)) return Value::Bool(*b);
+  if (const uint64_t* u = std::get_if<uint64_t>(&f.value)) return Count(*u);
+  return Value::Str(std::get<std::string>(f.value));
+}
+
+std::string FieldText(const DeviceField& f) {
+  if (const bool* b = std::get_if<bool>(&f.value)) return *b ? "yes" : "no";
+  if (const uint64_t* u = std::get_if<uint64_t>(&f.value)) return std::to_string(*u);
+  return std::get<std::string>(f.value);
+}
 }  // namespace
 
 int CommandDevices(bool json) {
-  std::string why;
-  const std::optional<std::vector<VulkanDeviceReport>> devices = ListVulkanDevices(why);
-  if (!devices || devices->empty()) {
-    std::cerr << "nnref devices: " << (devices ? std::string("no Vulkan device") : why) << "\n";
-    return 4;
+  // The devices of every backend that has them; with more than one such backend each device
+  // names its backend too.
+  std::vector<const BackendRegistration*> with_devices;
+  for (const BackendRegistration* b : RegisteredBackends()) {
+    if (b->list_devices != nullptr) with_devices.push_back(b);
   }
-  if (json) {
-    std::vector<Value> rows;
-    for (size_t i = 0; i < devices->size(); ++i) {
-      const VulkanDeviceReport& d = (*devices)[i];
-      rows.push_back(Value::Object({
-          {"index", Count(i)},
-          {"name", Value::Str(d.name)},
-          {"type", Value::Str(d.type)},
-          {"driver", Value::Str(d.driver)},
-          {"apiVersion", Value::Str(d.api_version)},
-          {"shaderFloat16", Value::Bool(d.shader_float16)},
-          {"storageBuffer16BitAccess", Value::Bool(d.storage_buffer_16bit)},
-          {"storageBuffer8BitAccess", Value::Bool(d.storage_buffer_8bit)},
-          {"shaderInt8", Value::Bool(d.shader_int8)},
-          {"shaderInt64", Value::Bool(d.shader_int64)},
-          {"shaderFloat64", Value::Bool(d.shader_float64)},
-          {"subgroupSize", Count(d.subgroup_size)},
-          {"maxStorageBufferRange", Count(d.max_storage_buffer_range)},
-          {"unifiedMemory", Value::Bool(d.unified_memory)},
-      }));
+  const bool several = with_devices.size() > 1;
+  std::vector<Value> rows;
+  int listed = 0;
+  for (const BackendRegistration* b : with_devices) {
+    std::string why;
+    const std::optional<std::vector<DeviceReport>> devices = b->list_devices(why);
+    if (!devices || devices->empty()) {
+      std::cerr << "nnref devices: "
+                << (devices ? "no " + std::string(b->device_kind) + " device" : why) << "\n";
+      continue;
     }
-    std::cout << WriteJson(Value::Object({{"devices", Value::Array(std::move(rows))}})) << "\n";
-    return 0;
+    for (size_t i = 0; i < devices->size(); ++i) {
+      const DeviceReport& d = (*devices)[i];
+      ++listed;
+      if (json) {
+        std::vector<std::pair<std::string, Value>> members;
+        if (several) members.emplace_back("backend", Value::Str(std::string(b->name)));
+        members.emplace_back("index", Count(i));
+        members.emplace_back("name", Value::Str(d.name));
+        for (const DeviceField& f : d.fields) members.emplace_back(f.key, FieldValue(f));
+        rows.push_back(Value::Object(std::move(members)));
+        continue;
+      }
+      std::cout << (several ? std::string(b->name) + " " : std::string()) << "device " << i << ": "
+                << d.name << "\n";
+      for (const DeviceField& f : d.fields) {
+        std::cout << "  " << f.label << ": " << FieldText(f) << "\n";
+      }
+    }
   }
-  auto yes = [](bool b) { return b ? "yes" : "no"; };
-  for (size_t i = 0; i < devices->size(); ++i) {
-    const VulkanDeviceReport& d = (*devices)[i];
-    std::cout << "device " << i << ": " << d.name << "\n"
-              << "  type: " << d.type << "\n"
-              << "  driver: " << d.driver << "\n"
-              << "  API version: " << d.api_version << "\n"
-              << "  shaderFloat16: " << yes(d.shader_float16) << "\n"
-              << "  storageBuffer16BitAccess: " << yes(d.storage_buffer_16bit) << "\n"
-              << "  storageBuffer8BitAccess: " << yes(d.storage_buffer_8bit) << "\n"
-              << "  shaderInt8: " << yes(d.shader_int8) << "\n"
-              << "  shaderInt64: " << yes(d.shader_int64) << "\n"
-              << "  shaderFloat64: " << yes(d.shader_float64) << "\n"
-              << "  subgroupSize: " << d.subgroup_size << "\n"
-              << "  maxStorageBufferRange: " << d.max_storage_buffer_range << "\n"
-              << "  unified memory (device-local, host-visible): " << yes(d.unified_memory) << "\n";
+  if (listed == 0) return 4;
+  if (json) {
+    std::cout << WriteJson(Value::Object({{"devices", Value::Array(std::move(rows))}})) << "\n";
   }
   return 0;
 }

@@ -92,25 +92,4 @@ Tolerance ToleranceFor(const Case& c, const BuiltCase& b, const std::string& out
   return DefaultToleranceFor(*b.graph, b.named.at(output).id);
 }
 
-Tolerance DefaultToleranceFor(const Graph& graph, OperandId id) {
-  // Integer outputs are exact whatever feeds them (case format: casts to integers 0, ...).
-  if (IsInteger(graph.operand(id).desc.dataType)) {
-    return Tolerance::Ulp(0, "integer output: exact");
-  }
-  Tolerance total;
-  std::string reasons;
-  for (const OperatorNode* node : graph.OperatorsFeeding(id)) {
-    const std::optional<Tolerance> t = DefaultTolerance(node->tolerance);
-    if (!t) {
-      throw InputError("internal: no default tolerance row for operator " +
-                       std::string(OpName(node->op)));
-    }
-    total += *t;
-    if (!reasons.empty()) reasons += "; ";
-    reasons += std::string(OpName(node->op)) + ": " + t->Describe();
-  }
-  total.reason = "default: " + reasons;
-  return total;
-}
-
 }  // namespace nnref

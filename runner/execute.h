@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "numerics/tolerance.h"
+#include "ops/tolerance_table.h"
 #include "ref/graph/graph.h"
 #include "runner/case.h"
 
@@ -51,8 +52,5 @@ std::map<std::string, OperandValue> RunBuiltCase(const BuiltCase& b,
 // The tolerance for one output: the case's own, else the sum of the default rows of the
 // operators feeding it. Throws InputError when an operator has no row.
 Tolerance ToleranceFor(const Case& c, const BuiltCase& b, const std::string& output);
-// The default tolerance of operand `id` of `graph`: 0 for integer types, else the sum of the
-// default rows of the operators feeding it.
-Tolerance DefaultToleranceFor(const Graph& graph, OperandId id);
 
 }  // namespace nnref

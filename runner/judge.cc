@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "runner/dump.h"
+#include "runner/sum_bound.h"
 
 namespace nnref {
 
@@ -37,12 +38,21 @@ OutputResult JudgeOutput(const JudgeOptions& options, const std::string& name,
   const Judgement& rule = options.exact ? exact : judged;
   o.tolerance = rule.Describe();
   o.tol_ulp = rule.tolerance.ulp;
-  o.cmp = CompareTensors(expected, actual, reference.latitude, rule.tolerance,
-                         options.max_reported, reference.one_of.get(), side, rule.bounds);
+  o.cmp = CompareTensors(expected, actual, reference.latitude, rule.tolerance, options.max_reported,
+                         reference.one_of.get(), side, rule.bounds);
   if (!o.cmp.passed() && !options.dump.empty()) {
     o.dumped = DumpOutput(options.dump, options.case_name, name, expected, actual);
   }
   return o;
+}
+
+Judgement OutputRule(const Graph& graph, OperandId id, const Tolerance& table, bool sum_bounds,
+                     DerivedGraphBounds* derived,
+                     const std::function<const OperandValue&(OperandId)>& value_of) {
+  std::vector<double> bounds;
+  if (sum_bounds) bounds = OutputSumBounds(graph, id, table, value_of);
+  return GraphOutputJudgement(derived ? TolerancePolicy::kDerived : TolerancePolicy::kWpt, table,
+                              std::move(bounds), derived, id);
 }
 
 OutputResult ShapeMismatch(const std::string& name, const Judgement& judged, std::string what) {

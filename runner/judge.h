@@ -9,13 +9,14 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
 
 #include "numerics/tolerance.h"
-#include "ref/tensor/tensor.h"
 #include "ref/graph/graph.h"
+#include "ref/tensor/tensor.h"
 #include "runner/compare.h"
 #include "runner/derived.h"
 
@@ -37,9 +38,9 @@ struct OutputResult {
 // What a command sets once for all the outputs it judges.
 struct JudgeOptions {
   TolerancePolicy policy = TolerancePolicy::kDerived;
-  bool exact = false;        // --exact: bit-exact, signed zeros included
-  size_t max_reported = 5;   // mismatches listed per output
-  std::string dump = {};     // --dump DIR: .npy pairs of failing outputs
+  bool exact = false;          // --exact: bit-exact, signed zeros included
+  size_t max_reported = 5;     // mismatches listed per output
+  std::string dump = {};       // --dump DIR: .npy pairs of failing outputs
   std::string case_name = {};  // names the dumped files
 };
 
@@ -53,6 +54,15 @@ Tolerance ExactTolerance();
 OutputResult JudgeOutput(const JudgeOptions& options, const std::string& name,
                          const Judgement& judged, const Tensor& expected, const Tensor& actual,
                          const OperandValue& reference, ReferenceSide side);
+
+// The rule for graph output `id`: with `derived` (the derived policy), its per-element bounds,
+// falling back to `table` for an output that an operator without a model feeds; otherwise
+// `table` (a case's tolerance or the operators' rows), with the sum bounds of the output's
+// producer when `sum_bounds` (runner/sum_bound.h, reading the reference's values through
+// `value_of`).
+Judgement OutputRule(const Graph& graph, OperandId id, const Tolerance& table, bool sum_bounds,
+                     DerivedGraphBounds* derived,
+                     const std::function<const OperandValue&(OperandId)>& value_of);
 
 // The descriptors differ: a failed output that says so (`what` is the sentence).
 OutputResult ShapeMismatch(const std::string& name, const Judgement& judged, std::string what);

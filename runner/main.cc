@@ -5,6 +5,7 @@
 #include "ref/error.h"
 #include "ref/parallel/parallel.h"
 #include "runner/audit.h"
+#include "runner/backends.h"
 #include "runner/commands.h"
 #include "runner/fuzz/fuzz.h"
 #include "runner/nnef_command.h"
@@ -32,15 +33,23 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--verbose,-v", run.verbose, "print passing cases too");
   run_cmd->add_flag("--exact", run.exact, "compare bit-exactly (0 ULP) instead of with tolerances");
   run_cmd->add_option("--backend", run.backend,
-                      "compute with this kernel set: reference (default), simd or vulkan");
+                      "compute with this kernel set: " + nnref::BackendChoices(run.backend));
   run_cmd->add_flag("--against-reference", run.against_reference,
                     "with --backend: also compare every operand with the reference, operator by "
                     "operator, and name the first divergence");
   run_cmd->add_option("--threads", run.threads,
                       "worker threads of the reference and of the backend (default: every core); "
                       "results are bit-identical for every count");
-  run_cmd->add_option("--device", run.device,
-                      "with --backend vulkan: the device index of `nnref devices` (default 0)");
+  // The backends that run on devices (their registrations list them for `nnref devices`).
+  std::string device_backends, device_kinds;
+  for (const nnref::BackendRegistration* b : nnref::RegisteredBackends()) {
+    if (b->list_devices == nullptr) continue;
+    device_backends += (device_backends.empty() ? "" : "|") + std::string(b->name);
+    device_kinds += (device_kinds.empty() ? "" : "/") + std::string(b->device_kind);
+  }
+  run_cmd->add_option(
+      "--device", run.device,
+      "with --backend " + device_backends + ": the device index of `nnref devices` (default 0)");
   run_cmd->add_option("--inject-fault", run.inject_fault,
                       "test hook: with --backend, set element ELEMENT of every OP output to "
                       "VALUE (OP:ELEMENT:VALUE), to see the check mode blame it");
@@ -135,7 +144,8 @@ int main(int argc, char** argv) {
 
   bool devices_json = false;
   auto* devices_cmd =
-      app.add_subcommand("devices", "list the Vulkan devices (for --backend vulkan --device N)");
+      app.add_subcommand("devices", "list the " + device_kinds + " devices (for --backend " +
+                                        device_backends + " --device N)");
   devices_cmd->add_flag("--json", devices_json, "print JSON");
 
   bool tol_markdown = false;
@@ -144,9 +154,10 @@ int main(int argc, char** argv) {
                     "print it as the markdown of docs/tolerance-table.md");
   nnref::AuditOptions audit;
   std::string audit_policy = "derived";
-  tol_cmd->add_option("--audit", audit.paths,
-                      "hold the policy against the operators' variants and mutants on these "
-                      "case files or directories")
+  tol_cmd
+      ->add_option("--audit", audit.paths,
+                   "hold the policy against the operators' variants and mutants on these "
+                   "case files or directories")
       ->allow_extra_args(false);
   tol_cmd->add_option("--tolerances", audit_policy, "the policy to audit: derived or wpt")
       ->check(CLI::IsMember({"derived", "wpt"}));

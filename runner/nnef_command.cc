@@ -11,14 +11,14 @@
 #include <optional>
 
 #include "runner/compare.h"
-#include "runner/judge.h"
-#include "runner/results.h"
 #include "runner/data.h"
 #include "runner/json.h"
+#include "runner/judge.h"
 #include "runner/nnef/executor.h"
 #include "runner/nnef/parser.h"
 #include "runner/nnef/quant_file.h"
 #include "runner/nnef/tensor_file.h"
+#include "runner/results.h"
 
 namespace nnref {
 
@@ -358,8 +358,11 @@ int RunCases(const NnefOptions& o) {
     try {
       r = RunCase(dir, o);
     } catch (const InputError& e) {
-      r = {(fs::path(dir) / "case.json").string(), fs::path(dir).filename().string(),
-           Verdict::kError, e.what(), {}};
+      r = {(fs::path(dir) / "case.json").string(),
+           fs::path(dir).filename().string(),
+           Verdict::kError,
+           e.what(),
+           {}};
       r.op = "(nnef)";
     }
     col.Add(std::move(r));

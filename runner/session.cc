@@ -78,15 +78,8 @@ Judgement CaseSession::Rule(const std::string& name) {
     judged.tolerance = ExactTolerance();
     return judged;
   }
-  const Tolerance table = ToleranceFor(case_, b, name);
-  std::vector<double> sum_bounds;
-  if (sum_bounds_) {
-    sum_bounds = OutputSumBounds(*b.graph, id, table, [this](OperandId o) -> const OperandValue& {
-      return kept_.at(o.value);
-    });
-  }
-  return GraphOutputJudgement(derive_ ? TolerancePolicy::kDerived : TolerancePolicy::kWpt, table,
-                              std::move(sum_bounds), derived_.get(), id);
+  return OutputRule(*b.graph, id, ToleranceFor(case_, b, name), sum_bounds_, derived_.get(),
+                    [this](OperandId o) -> const OperandValue& { return kept_.at(o.value); });
 }
 
 OutputResult CaseSession::Judge(const std::string& name, const OperandDescriptor& other_desc,
@@ -96,17 +89,17 @@ OutputResult CaseSession::Judge(const std::string& name, const OperandDescriptor
   const OperandDescriptor desc = api_.built.graph->output_descriptor(name);
   if (options_.judging_other) {
     if (other_desc != desc) {
-      return ShapeMismatch(name, judged,
-                           "the reference gives " + desc.ToString() + ", the result is " +
-                               other_desc.ToString());
+      return ShapeMismatch(
+          name, judged,
+          "the reference gives " + desc.ToString() + ", the result is " + other_desc.ToString());
     }
     return JudgeOutput(options_.judge, name, judged, computed.data, decode_other(), computed,
                        ReferenceSide::kExpected);
   }
   if (other_desc != desc) {
-    return ShapeMismatch(name, judged,
-                         "the case expects " + other_desc.ToString() +
-                             " but the operator gives " + desc.ToString());
+    return ShapeMismatch(
+        name, judged,
+        "the case expects " + other_desc.ToString() + " but the operator gives " + desc.ToString());
   }
   return JudgeOutput(options_.judge, name, judged, decode_other(), computed.data, computed,
                      options_.backend ? ReferenceSide::kNeither : ReferenceSide::kActual);

@@ -69,7 +69,7 @@ class CaseSession {
   SessionOptions options_;
   ApiCase api_;
   std::optional<std::string> unsupported_;
-  bool derive_ = false;   // the derived bounds judge (every operand's reference value kept)
+  bool derive_ = false;      // the derived bounds judge (every operand's reference value kept)
   bool sum_bounds_ = false;  // the table's sum bounds apply
   std::map<uint32_t, OperandValue> kept_;  // the reference's operand values the bounds read
   std::map<std::string, OperandValue> values_;

@@ -92,11 +92,13 @@ TEST_CASE("session: the reference's outputs judged against a case's data") {
   CaseSession session(c, {"out"}, options);
   CHECK_FALSE(session.unsupported());
   session.Run();
-  const OutputResult right =
-      session.Judge("out", kOutDesc, [] { return Out({6.25f, 1.5f, 0, 1, 5.25f, 12.5f}); });
+  const OutputResult right = session.Judge("out", kOutDesc, [] {
+    return Out({6.25f, 1.5f, 0, 1, 5.25f, 12.5f});
+  });
   CHECK(right.cmp.passed());
-  const OutputResult wrong =
-      session.Judge("out", kOutDesc, [] { return Out({6.25f, 1.5f, 0, 1, 6.25f, 12.5f}); });
+  const OutputResult wrong = session.Judge("out", kOutDesc, [] {
+    return Out({6.25f, 1.5f, 0, 1, 6.25f, 12.5f});
+  });
   CHECK(wrong.cmp.mismatches == 1);
   REQUIRE(wrong.cmp.first.size() == 1);
   CHECK(wrong.cmp.first[0].coordinates == "[1, 1]");
@@ -146,8 +148,9 @@ TEST_CASE("session: a backend computes through the context, the check mode blame
   REQUIRE(session.check());
   REQUIRE(session.check()->first_divergence);
   CHECK(session.check()->operators[*session.check()->first_divergence].op == OpId::mul);
-  const OutputResult out =
-      session.Judge("out", kOutDesc, [] { return Out({6.25f, 1.5f, 0, 1, 5.25f, 12.5f}); });
+  const OutputResult out = session.Judge("out", kOutDesc, [] {
+    return Out({6.25f, 1.5f, 0, 1, 5.25f, 12.5f});
+  });
   CHECK(out.cmp.mismatches == 1);
 }
 

@@ -1,4 +1,4 @@
-// The simd backend's operator families. Each family file (elementwise.cc, linear_algebra.cc, ...)
+// The simd backend's operator families. Each family file (elementwise.cc, matmul_gemm.cc, ...)
 // answers for the operators it knows and makes their kernels; simd_backend.cc asks each in turn.
 #pragma once
 
@@ -25,15 +25,29 @@ struct Family {
                                         std::string& why);
 };
 
-extern const Family kElementwiseFamily;    // elementwise.cc: binary, unary, logical, cast,
-                                           // clamp, where, activations
-extern const Family kLinearAlgebraFamily;  // linear_algebra.cc: matmul, gemm, linear, conv2d,
-                                           // convTranspose2d
-extern const Family kWindowFamily;         // window.cc: pools, resample2d
-extern const Family kReductionFamily;      // reduction.cc: reductions, softmax, normalizations
-extern const Family kLayoutFamily;         // layout.cc: views, concat, pad, tile, gather,
-                                           // quantize/dequantize
-extern const Family kRecurrentFamily;      // recurrent.cc: gru, gruCell, lstm, lstmCell
+// One family per file, named as the reference's file of the same operators (an operator is found
+// by the same file name in ops/, ops/simd/ and ops/vulkan/; docs/adding-an-operator.md).
+extern const Family kElementwiseFamily;      // elementwise.cc: binary, unary, logical, cast, clamp,
+                                             // where and the element-wise activations (the
+                                             // reference's elementwise_*.cc, cast_clamp_where.cc,
+                                             // activations.cc: one table-driven kernel here)
+extern const Family kMatmulGemmFamily;       // matmul_gemm.cc: matmul, gemm, linear
+extern const Family kConv2dFamily;           // conv2d.cc
+extern const Family kConvTranspose2dFamily;  // conv_transpose2d.cc
+extern const Family kPool2dFamily;           // pool2d.cc: averagePool2d, l2Pool2d, maxPool2d
+extern const Family kResample2dFamily;       // resample2d.cc
+extern const Family kReductionFamily;        // reduction.cc: the reduce* operators
+extern const Family kSoftmaxFamily;          // softmax.cc
+extern const Family kNormalizationFamily;    // normalization.cc: batch, instance, layer
+extern const Family kQuantizationFamily;     // quantization.cc: quantizeLinear, dequantizeLinear
+extern const Family kDataMovementFamily;     // data_movement.cc: the views (reshape, transpose,
+                                             // expand, slice, reverse, split)
+extern const Family kDataMovementCopyFamily;  // data_movement_copy.cc: concat, pad, tile,
+                                              // triangular
+extern const Family kIndexingFamily;          // indexing.cc: gather, gatherElements, gatherND
+extern const Family kScatterFamily;           // scatter.cc: scatterElements, scatterND
+extern const Family kArgCumulativeFamily;     // arg_cumulative.cc: argMin, argMax, cumulativeSum
+extern const Family kRnnFamily;               // rnn.cc: gru, gruCell, lstm, lstmCell
 
 // The data type of the first input of operator `index` (the one `unsupported` is asked about).
 DataType FirstInputType(const Graph& graph, size_t index);

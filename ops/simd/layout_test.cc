@@ -1,4 +1,6 @@
-// The simd backend's layout family (ops/simd/layout.cc) against values computed independently in
+// The simd backend's data movement, indexing, scatter, quantization and arg_cumulative files
+// (ops/simd/data_movement.cc, data_movement_copy.cc, indexing.cc, scatter.cc, quantization.cc,
+// arg_cumulative.cc) against values computed independently in
 // the test: index formulas written out per operator, strided inputs (a transpose or reverse in
 // front of the operator hands it a strided view), ragged sizes that leave partial rows and
 // chunks, every data type the copies serve (one code path by element size), quantization near

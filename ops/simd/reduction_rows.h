@@ -1,5 +1,6 @@
-// Row functions of the simd backend's reduction family (reduction.cc): float32 rows, vectorized
-// with Highway and dispatched at run time to the best target of the CPU (reduction_hwy.cc).
+// Row functions of the simd backend's reduction.cc, softmax.cc and normalization.cc: float32 rows,
+// vectorized with Highway and dispatched at run time to the best target of the CPU
+// (reduction_hwy.cc).
 //
 // Numerics (a production backend's): float32 arithmetic with several vector partial sums, i.e.
 // the terms are reassociated; the lane order of the final combination is fixed per target, so a

@@ -1,7 +1,8 @@
-// Tests of the simd backend's reduction and window families (reduction.cc, window.cc and their
-// Highway row functions) on every compiled SIMD target: ragged row lengths around the vector
-// widths, strided (transposed) input views, float16 and integer data, each against an
-// independent double computation written here; and bit-identical results for 1 and 2 threads.
+// Tests of the simd backend's reductions, softmax, normalizations, pools and resample2d
+// (reduction.cc, softmax.cc, normalization.cc, pool2d.cc, resample2d.cc and their Highway row
+// functions) on every compiled SIMD target: ragged row lengths around the vector widths, strided
+// (transposed) input views, float16 and integer data, each against an independent double
+// computation written here; and bit-identical results for 1 and 2 threads.
 #include "ops/reduction.h"
 
 #include <doctest/doctest.h>

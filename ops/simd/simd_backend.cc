@@ -15,9 +15,11 @@ DataType FirstInputType(const Graph& graph, size_t index) {
 
 namespace {
 
-const std::array<const Family*, 6> kFamilies = {&kElementwiseFamily, &kLinearAlgebraFamily,
-                                                &kWindowFamily,      &kReductionFamily,
-                                                &kLayoutFamily,      &kRecurrentFamily};
+const std::array<const Family*, 16> kFamilies = {
+    &kElementwiseFamily,   &kMatmulGemmFamily,   &kConv2dFamily,        &kConvTranspose2dFamily,
+    &kPool2dFamily,        &kResample2dFamily,   &kReductionFamily,     &kSoftmaxFamily,
+    &kNormalizationFamily, &kQuantizationFamily, &kDataMovementFamily,  &kDataMovementCopyFamily,
+    &kIndexingFamily,      &kScatterFamily,      &kArgCumulativeFamily, &kRnnFamily};
 
 class SimdBackend final : public Backend {
  public:
@@ -33,13 +35,14 @@ class SimdBackend final : public Backend {
   }
 
   std::optional<std::string> Unsupported(OpId op, DataType type) const override {
+    if (!IsWebnnOp(op)) return std::string(kNnefOnlyOperator);
     for (const Family* f : kFamilies) {
       if (std::optional<std::string> r = f->unsupported(op, type)) {
         if (r->empty()) return std::nullopt;
         return r;
       }
     }
-    return std::string("not implemented");
+    return std::string(kNoKernelForOperator);
   }
 
   std::shared_ptr<const Kernel> MakeKernel(const Graph& graph, size_t index,
@@ -55,7 +58,7 @@ class SimdBackend final : public Backend {
       }
       return f->make(graph, index, config_, why);
     }
-    why = "not implemented";
+    why = kNoKernelForOperator;
     return nullptr;
   }
 
@@ -68,6 +71,11 @@ class SimdBackend final : public Backend {
 
 std::shared_ptr<const Backend> MakeSimdBackend(const BackendOptions& options) {
   return std::make_shared<simd::SimdBackend>(options);
+}
+
+const BackendRegistration& SimdBackendRegistration() {
+  static const BackendRegistration registration{"simd", &MakeSimdBackend, "", nullptr};
+  return registration;
 }
 
 }  // namespace nnref

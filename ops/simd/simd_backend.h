@@ -13,6 +13,9 @@ namespace nnref {
 // A simd backend with its own thread pool of `options.threads` threads (0: every core).
 std::shared_ptr<const Backend> MakeSimdBackend(const BackendOptions& options = {});
 
+// The registration the runner's backend list holds (NNREF_BACKEND_DIRS: "ops/simd").
+const BackendRegistration& SimdBackendRegistration();
+
 namespace simd {
 // The name of the Highway target the dispatcher picks on this CPU ("AVX3", "AVX2", ...).
 const char* ChosenTargetName();

@@ -1,4 +1,4 @@
-// Row functions of the simd backend's window family (window.cc): pooling across channels and
+// Row functions of the simd backend's pool2d.cc and resample2d.cc: pooling across channels and
 // linear resampling along a row, vectorized with Highway and dispatched at run time
 // (window_hwy.cc).
 #pragma once

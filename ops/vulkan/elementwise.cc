@@ -15,6 +15,7 @@
 #include "ops/matmul_gemm.h"
 #include "ops/vulkan/family.h"
 #include "ops/vulkan/shaders/codes.h"
+#include "ops/vulkan/shaders/params.h"
 
 namespace nnref::vk {
 

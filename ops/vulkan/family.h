@@ -1,4 +1,4 @@
-// The vulkan backend's operator families (elementwise.cc, linear_algebra.cc, ...);
+// The vulkan backend's operator families (elementwise.cc, matmul_gemm.cc, ...);
 // vulkan_backend.cc asks each in turn, as the simd backend does.
 #pragma once
 
@@ -26,14 +26,28 @@ struct Family {
   bool (*splittable)(OpId op);
 };
 
-extern const Family kElementwiseFamily;    // binary, unary, logical, cast, clamp, where,
-                                           // element-wise activations
-extern const Family kLinearAlgebraFamily;  // matmul, gemm, conv2d, convTranspose2d
-extern const Family kWindowFamily;         // pools, resample2d
-extern const Family kReductionFamily;      // reductions, softmax
-extern const Family kLayoutFamily;         // data movement
-extern const Family kIndexingFamily;       // gather*, scatter*
-extern const Family kRecurrentFamily;      // gru, gruCell, lstm, lstmCell
+// One family per file, named as the reference's file of the same operators (an operator is found
+// by the same file name in ops/, ops/simd/ and ops/vulkan/; docs/adding-an-operator.md).
+extern const Family kElementwiseFamily;      // elementwise.cc: binary, unary, logical, cast, clamp,
+                                             // where, the element-wise activations, linear,
+                                             // quantizeLinear, dequantizeLinear (one table-driven
+                                             // kernel on shaders/elementwise.comp)
+extern const Family kMatmulGemmFamily;       // matmul_gemm.cc: matmul, gemm
+extern const Family kConv2dFamily;           // conv2d.cc
+extern const Family kConvTranspose2dFamily;  // conv_transpose2d.cc
+extern const Family kPool2dFamily;           // pool2d.cc: averagePool2d, l2Pool2d, maxPool2d
+extern const Family kResample2dFamily;       // resample2d.cc
+extern const Family kReductionFamily;        // reduction.cc: the reduce* operators
+extern const Family kSoftmaxFamily;          // softmax.cc
+extern const Family kNormalizationFamily;    // normalization.cc: batch, instance, layer
+extern const Family kDataMovementFamily;     // data_movement.cc: reshape, transpose, expand,
+                                             // slice, reverse, split
+extern const Family kDataMovementCopyFamily;  // data_movement_copy.cc: concat, pad, tile,
+                                              // triangular
+extern const Family kIndexingFamily;          // indexing.cc: gather, gatherElements, gatherND
+extern const Family kScatterFamily;           // scatter.cc: scatterElements, scatterND
+extern const Family kArgCumulativeFamily;     // arg_cumulative.cc: argMin, argMax, cumulativeSum
+extern const Family kRnnFamily;               // rnn.cc: gru, gruCell, lstm, lstmCell
 
 // Byte size of a tensor of `desc`.
 uint64_t ByteSize(const OperandDescriptor& desc);

@@ -1,34 +1,20 @@
-// The vulkan backend's gather and scatter operators (§api-mlgraphbuilder-gather, -gatherelements,
-// -gathernd, -scatterelements, -scatternd) on shaders/gather.comp, for every data type.
-#include "ops/indexing.h"
+// The vulkan backend's gather, gatherElements and gatherND (§api-mlgraphbuilder-gather,
+// -gatherelements, -gathernd), as in the reference's ops/indexing.cc, on shaders/gather.comp
+// (parameters NNVK_GATHER_P_* of shaders/params.h), for every data type; the kernel also serves
+// scatter.cc.
+#include "ops/vulkan/indexing.h"
 
-#include "ops/vulkan/family.h"
+#include "ops/indexing.h"
+#include "ops/vulkan/shaders/params.h"
 
 namespace nnref::vk {
 
 namespace {
 
-constexpr size_t kDims = 8;
-
-uint32_t Mode(OpId op) {
-  switch (op) {
-    case OpId::gather:
-      return 0;
-    case OpId::gatherElements:
-      return 1;
-    case OpId::gatherND:
-      return 2;
-    case OpId::scatterElements:
-      return 3;
-    default:
-      return 4;  // scatterND
-  }
-}
-
 class IndexingKernel final : public Kernel {
  public:
-  IndexingKernel(std::shared_ptr<Device> device, OpId op, uint32_t axis)
-      : device_(std::move(device)), mode_(Mode(op)), axis_(axis) {}
+  IndexingKernel(std::shared_ptr<Device> device, uint32_t mode, uint32_t axis)
+      : device_(std::move(device)), mode_(mode), axis_(axis) {}
 
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
@@ -42,7 +28,7 @@ class IndexingKernel final : public Kernel {
       const auto u = [](uint64_t v) { return static_cast<uint32_t>(v); };
       uint64_t n = 0, inner = 1, j = 0;
       std::vector<uint32_t> dims;
-      if (mode_ == 2 || mode_ == 4) {  // ND: K-tuples
+      if (mode_ == NNVK_GATHER_MODE_ND || mode_ == NNVK_GATHER_MODE_SCATTER_ND) {  // K-tuples
         const uint64_t k = indices.shape().empty() ? 0 : indices.shape().back();
         n = k;
         for (size_t d = k; d < is.size(); ++d) inner *= is[d];
@@ -53,17 +39,17 @@ class IndexingKernel final : public Kernel {
       } else {
         n = is[axis_];
         for (size_t d = axis_ + 1; d < is.size(); ++d) inner *= is[d];
-        j = mode_ == 0 ? indices.element_count() : indices.shape()[axis_];
+        j = mode_ == NNVK_GATHER_MODE_GATHER ? indices.element_count() : indices.shape()[axis_];
       }
-      std::vector<uint32_t> params(kDims, 0);
-      params[0] = u(static_cast<uint64_t>(desc.dataType));
-      params[1] = mode_;
-      params[2] = u(static_cast<uint64_t>(indices.dtype()));
-      params[3] = u(count);
-      params[4] = u(n);
-      params[5] = u(inner);
-      params[6] = u(j);
-      params.insert(params.end(), dims.begin(), dims.end());
+      std::vector<uint32_t> params(NNVK_GATHER_P_DIMS, 0);
+      params[NNVK_GATHER_P_TYPE] = u(static_cast<uint64_t>(desc.dataType));
+      params[NNVK_GATHER_P_MODE] = mode_;
+      params[NNVK_GATHER_P_INDEX_TYPE] = u(static_cast<uint64_t>(indices.dtype()));
+      params[NNVK_GATHER_P_COUNT] = u(count);
+      params[NNVK_GATHER_P_N] = u(n);
+      params[NNVK_GATHER_P_INNER] = u(inner);
+      params[NNVK_GATHER_P_J] = u(j);
+      params.insert(params.end(), dims.begin(), dims.end());  // from NNVK_GATHER_P_DIMS
       std::vector<std::vector<std::byte>> data;
       for (const OperandValue* v : in) data.push_back(v->data.Bytes());
       const std::vector<Bytes> views(data.begin(), data.end());
@@ -78,41 +64,30 @@ class IndexingKernel final : public Kernel {
   uint32_t axis_;
 };
 
-bool IsIndexing(OpId op) {
-  return op == OpId::gather || op == OpId::gatherElements || op == OpId::gatherND ||
-         op == OpId::scatterElements || op == OpId::scatterND;
-}
-
 std::optional<std::string> Unsupported(OpId op, DataType, const DeviceInfo&) {
-  if (!IsIndexing(op)) return std::nullopt;
+  if (op != OpId::gather && op != OpId::gatherElements && op != OpId::gatherND) {
+    return std::nullopt;
+  }
   return std::string();  // bits are copied: every data type
-}
-
-template <typename A>
-std::optional<uint32_t> AxisOf(const A* attributes) {
-  if (attributes == nullptr) return std::nullopt;
-  return attributes->axis;
 }
 
 std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
                                    const std::shared_ptr<Device>& device, std::string& why) {
   const OperatorNode& node = graph.operators()[index];
-  uint32_t axis = 0;
-  if (node.op == OpId::gather || node.op == OpId::gatherElements ||
-      node.op == OpId::scatterElements) {
-    const std::optional<uint32_t> attribute_axis =
-        node.op == OpId::scatterElements ? AxisOf(node.Attributes<ScatterAttributes>())
-                                         : AxisOf(node.Attributes<GatherAttributes>());
-    if (!attribute_axis) {
-      why = std::string(OpName(node.op)) + " node without attributes";
-      return nullptr;
-    }
-    axis = *attribute_axis;
-  }
-  return std::make_shared<IndexingKernel>(device, node.op, axis);
+  if (node.op == OpId::gatherND) return MakeGatherKernel(device, NNVK_GATHER_MODE_ND, 0);
+  const auto* a = AttributesOf<GatherAttributes>(node, why);
+  if (a == nullptr) return nullptr;
+  return MakeGatherKernel(
+      device, node.op == OpId::gather ? NNVK_GATHER_MODE_GATHER : NNVK_GATHER_MODE_ELEMENTS,
+      a->axis);
 }
 
 }  // namespace
+
+std::shared_ptr<const Kernel> MakeGatherKernel(std::shared_ptr<Device> device, uint32_t mode,
+                                               uint32_t axis) {
+  return std::make_shared<IndexingKernel>(std::move(device), mode, axis);
+}
 
 const Family kIndexingFamily = {Unsupported, Make, nullptr};
 

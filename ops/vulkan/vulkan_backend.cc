@@ -49,9 +49,12 @@ std::vector<OperandValue> OneOutput(Tensor result) {
 
 namespace {
 
-const std::array<const Family*, 7> kFamilies = {
-    &kElementwiseFamily, &kLinearAlgebraFamily, &kWindowFamily,   &kReductionFamily,
-    &kLayoutFamily,      &kIndexingFamily,      &kRecurrentFamily};
+const std::array<const Family*, 15> kFamilies = {
+    &kElementwiseFamily,     &kMatmulGemmFamily,       &kConv2dFamily,
+    &kConvTranspose2dFamily, &kPool2dFamily,           &kResample2dFamily,
+    &kReductionFamily,       &kSoftmaxFamily,          &kNormalizationFamily,
+    &kDataMovementFamily,    &kDataMovementCopyFamily, &kIndexingFamily,
+    &kScatterFamily,         &kArgCumulativeFamily,    &kRnnFamily};
 
 bool EnvFlag(const char* name) {
   const char* v = std::getenv(name);
@@ -88,13 +91,14 @@ class VulkanBackend final : public Backend {
 
   std::optional<std::string> Unsupported(OpId op, DataType type) const override {
     if (!device_) return error_;
+    if (!IsWebnnOp(op)) return std::string(kNnefOnlyOperator);
     for (const Family* f : kFamilies) {
       if (std::optional<std::string> r = f->unsupported(op, type, device_->info())) {
         if (r->empty()) return std::nullopt;
         return r;
       }
     }
-    return std::string("not implemented");
+    return std::string(kNoKernelForOperator);
   }
 
   std::shared_ptr<const Kernel> MakeKernel(const Graph& graph, size_t index,
@@ -125,7 +129,7 @@ class VulkanBackend final : public Backend {
       why.clear();
       return SplitElementwise(std::move(inner), device_->info().max_storage_buffer_range - 16);
     }
-    why = "not implemented";
+    why = kNoKernelForOperator;
     return nullptr;
   }
 
@@ -142,28 +146,40 @@ std::shared_ptr<const Backend> MakeVulkanBackend(const BackendOptions& options) 
   return std::make_shared<vk::VulkanBackend>(options);
 }
 
-std::optional<std::vector<VulkanDeviceReport>> ListVulkanDevices(std::string& why) {
+std::optional<std::vector<DeviceReport>> ListVulkanDevices(std::string& why) {
   std::optional<std::vector<vk::DeviceInfo>> list = vk::ListDevices(why);
   if (!list) return std::nullopt;
-  std::vector<VulkanDeviceReport> result;
+  if (list->empty()) {
+    why = "no Vulkan device";
+    return std::nullopt;
+  }
+  std::vector<DeviceReport> result;
   for (const vk::DeviceInfo& d : *list) {
-    VulkanDeviceReport r;
-    r.name = d.name;
-    r.type = d.type;
-    r.driver = d.driver;
-    r.api_version = d.api_version;
-    r.shader_float16 = d.shader_float16;
-    r.storage_buffer_16bit = d.storage_buffer_16bit;
-    r.storage_buffer_8bit = d.storage_buffer_8bit;
-    r.shader_int8 = d.shader_int8;
-    r.shader_int64 = d.shader_int64;
-    r.shader_float64 = d.shader_float64;
-    r.unified_memory = d.unified_memory;
-    r.subgroup_size = d.subgroup_size;
-    r.max_storage_buffer_range = d.max_storage_buffer_range;
-    result.push_back(r);
+    result.push_back(DeviceReport{
+        d.name,
+        {
+            {"type", "type", d.type},
+            {"driver", "driver", d.driver},
+            {"apiVersion", "API version", d.api_version},
+            {"shaderFloat16", "shaderFloat16", d.shader_float16},
+            {"storageBuffer16BitAccess", "storageBuffer16BitAccess", d.storage_buffer_16bit},
+            {"storageBuffer8BitAccess", "storageBuffer8BitAccess", d.storage_buffer_8bit},
+            {"shaderInt8", "shaderInt8", d.shader_int8},
+            {"shaderInt64", "shaderInt64", d.shader_int64},
+            {"shaderFloat64", "shaderFloat64", d.shader_float64},
+            {"subgroupSize", "subgroupSize", uint64_t{d.subgroup_size}},
+            {"maxStorageBufferRange", "maxStorageBufferRange",
+             uint64_t{d.max_storage_buffer_range}},
+            {"unifiedMemory", "unified memory (device-local, host-visible)", d.unified_memory},
+        }});
   }
   return result;
+}
+
+const BackendRegistration& VulkanBackendRegistration() {
+  static const BackendRegistration registration{"vulkan", &MakeVulkanBackend, "Vulkan",
+                                                &ListVulkanDevices};
+  return registration;
 }
 
 }  // namespace nnref

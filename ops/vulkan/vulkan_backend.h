@@ -20,16 +20,11 @@ namespace nnref {
 // NNREF_VULKAN_STAGING=1 copies through staging buffers even on unified memory.
 std::shared_ptr<const Backend> MakeVulkanBackend(const BackendOptions& options = {});
 
-// One line per field of `nnref devices`.
-struct VulkanDeviceReport {
-  std::string name, type, driver, api_version;
-  bool shader_float16 = false, storage_buffer_16bit = false, storage_buffer_8bit = false;
-  bool shader_int8 = false, shader_int64 = false, shader_float64 = false;
-  bool unified_memory = false;
-  unsigned subgroup_size = 0;
-  unsigned long long max_storage_buffer_range = 0;
-};
-// The Vulkan devices, or nullopt with `why` (no loader, no instance).
-std::optional<std::vector<VulkanDeviceReport>> ListVulkanDevices(std::string& why);
+// The Vulkan devices for `nnref devices` (the field names of VkPhysicalDeviceFeatures and its
+// extensions), or nullopt with `why` (no loader, no instance, no device).
+std::optional<std::vector<DeviceReport>> ListVulkanDevices(std::string& why);
+
+// The registration the runner's backend list holds (NNREF_BACKEND_DIRS: "ops/vulkan").
+const BackendRegistration& VulkanBackendRegistration();
 
 }  // namespace nnref

@@ -1,13 +1,15 @@
 // Execution of a flattened NNEF graph (runner/nnef/ir.h) on the reference kernels.
 //
-// The FlatGraph's primitive invocations become one ref::Graph (ref/graph/graph.h): the WebNN
-// kernels of ops/ where NNEF and WebNN agree (element-wise arithmetic, comparisons and logic,
-// select, the sum/mean/min/max reductions, matmul, 2-D convolutions with a zero border and
-// non-negative padding, 2-D symmetric linear up-sampling with a replicate border), and the NNEF
-// kernels of runner/nnef/kernels.h for the rest. NNEF's own rules are applied before a WebNN kernel
-// is called: shapes are aligned by appending singleton dimensions (NNEF broadcasting extends
-// shapes to the right, chapter 2.2, where WebNN's aligns them to the right), padding and
-// stride/dilation defaults follow chapter 4.3, and groups = 0 means depth-wise.
+// The FlatGraph's primitive invocations become one ref::Graph (ref/graph/graph.h) of registered
+// operators (runner/nnef/lower.h): the WebNN operators of ops/ where NNEF and WebNN agree
+// (element-wise arithmetic, comparisons and logic, select, the sum/mean/min/max reductions,
+// matmul, the shape operations, pad where WebNN's modes read the same, 2-D convolutions with a
+// zero border and non-negative padding, 2-D symmetric linear up-sampling with a replicate border),
+// and the NNEF operator group of ops/ (ops/nnef_op_list.inc) for the rest. NNEF's own rules are
+// applied before a WebNN operator is called: shapes are aligned by appending singleton dimensions
+// (NNEF broadcasting extends shapes to the right, chapter 2.2, where WebNN's aligns them to the
+// right), padding and stride/dilation defaults follow chapter 4.3, and groups = 0 means
+// depth-wise.
 //
 // Types: scalar tensors are float32, integer tensors int64, logical tensors uint8 (0/1).
 // Variables are loaded from `<model dir>/<label>.dat` and persist between Run calls; `update`
@@ -38,8 +40,8 @@ struct ExecutorOptions {
 
 // Called for every tensor of the graph as it is computed: its identifier, the invocation that
 // produced it (nullptr for graph inputs and variables), the kernel that computed it (the
-// ref::Graph operator: a WebNN method name such as "conv2d", or an NNEF kernel such as "conv";
-// empty for inputs and constants) and the value.
+// ref::Graph operator: a WebNN method name such as "conv2d", or an NNEF-group operator such as
+// "conv"; empty for inputs and constants) and the value.
 using TraceSink = std::function<void(const std::string& id, const Invocation* producer,
                                      std::string_view kernel, const OperandValue&)>;
 
@@ -70,7 +72,7 @@ class Executor {
 
   // The default tolerance of an output: exact for integer and logical outputs; for scalar ones
   // the sum of the default-table rows (ops/tolerance_table.cc) of the operations feeding it, each
-  // NNEF kernel judged by the row of the WebNN operator with the same numerics.
+  // NNEF-group operator judged by the row of the WebNN operator with the same numerics.
   Tolerance DefaultToleranceFor(const std::string& output) const;
 
   // The current value of a variable, by label (as written in the graph).

@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "ref/testing.h"
-#include "runner/nnef/kernels.h"
 #include "runner/nnef/parser.h"
 #include "runner/nnef/tensor_file.h"
 
@@ -557,6 +556,31 @@ TEST_CASE("nnef executor: shape operations") {
   CHECK(Vals(r.at("u0")) == V{0, 1});
 }
 
+TEST_CASE("nnef executor: unstack and stack beyond WebNN's tensor count") {
+  // WebNN split and concat take at most 8192 tensors: 8193 parts are slices, 8193 inputs are
+  // concatenated in chunks. The round trip reverses x = 0..8192 through a reversed stack.
+  const size_t n = 8193;
+  std::string parts, reversed;
+  for (size_t k = 0; k < n; ++k) {
+    parts += (k ? ", u" : "u") + std::to_string(k);
+    reversed += (k ? ", u" : "u") + std::to_string(n - 1 - k);
+  }
+  Tensor x = Tensor::Allocate(DataType::kFloat32, {n});
+  for (size_t k = 0; k < n; ++k) x.base<float>()[k] = static_cast<float>(k);
+  const auto r =
+      Exec(Doc("x", "y, u5",
+               "x = external(shape = [" + std::to_string(n) + "]);\n[" + parts +
+                   "] = unstack(x, axis = 0);\ny = stack([" + reversed + "], axis = 0);"),
+           {{"x", x}});
+  const V y = Vals(r.at("y"));
+  REQUIRE(y.size() == n);
+  CHECK(y[0] == 8192);
+  CHECK(y[4096] == 4096);
+  CHECK(y[n - 1] == 0);
+  CHECK(r.at("u5").data.shape() == Shape{});
+  CHECK(Vals(r.at("u5")) == V{5});
+}
+
 TEST_CASE("nnef executor: matmul and linear") {
   // A . B^T with A = [[1,2,3],[4,5,6]], B = [[1,0,1],[0,1,0]].
   const std::string t = Doc("a, b", "y",
@@ -764,34 +788,6 @@ TEST_CASE("nnef executor: hostile windows and RoIs are bounded") {
   CHECK(roi("max_roi_pool") == V{15});
   const double side = static_cast<double>(std::floor(1e15f + 0.5f) - std::floor(-1e15f + 0.5f));
   CHECK(roi("avg_roi_pool") == V{Rf(120.0 / (side * side))});
-}
-
-TEST_CASE("nnef kernels: border index formulas") {
-  // Extent 3: reflect ... 2 1 | 0 1 2 | 1 0 ...; reflect-even ... 1 0 | 0 1 2 | 2 1 ...
-  CHECK(BorderIndex(-1, 3, Border::kReflect) == 1);
-  CHECK(BorderIndex(-2, 3, Border::kReflect) == 2);
-  CHECK(BorderIndex(3, 3, Border::kReflect) == 1);
-  CHECK(BorderIndex(4, 3, Border::kReflect) == 0);
-  CHECK(BorderIndex(-1, 3, Border::kReflectEven) == 0);
-  CHECK(BorderIndex(-2, 3, Border::kReflectEven) == 1);
-  CHECK(BorderIndex(3, 3, Border::kReflectEven) == 2);
-  CHECK(BorderIndex(5, 3, Border::kReflectEven) == 0);
-  CHECK(BorderIndex(-7, 3, Border::kReplicate) == 0);
-  CHECK(BorderIndex(9, 3, Border::kReplicate) == 2);
-  CHECK(BorderIndex(-1, 3, Border::kConstant) == -1);
-  CHECK(BorderIndex(3, 3, Border::kIgnore) == -1);
-  CHECK(BorderIndex(-5, 1, Border::kReflect) == 0);
-  // Shape rules of 4.3.
-  WindowAxis a;
-  a.size = 3;
-  a.stride = 2;
-  a.dilation = 2;                      // f_d = 5
-  CHECK(DownscaledExtent(9, a) == 3);  // floor((9 - 5) / 2) + 1
-  CHECK(!DownscaledExtent(4, a).has_value());
-  CHECK(UpscaledExtent(3, a) == 9);
-  AutoPad(a, 9);  // x = ceil(9 / 2) = 5, t = 4 * 2 + 5 - 9 = 4
-  CHECK(a.pad_front == 2);
-  CHECK(a.pad_back == 2);
 }
 
 }  // namespace nnref::nnef

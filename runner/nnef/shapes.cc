@@ -150,8 +150,9 @@ Extents WindowShape(const Extents& in, size_t first, const Extents& sizes, const
     if (!w.padding.empty()) pad = w.padding[k];
     std::optional<int64_t> oe;
     if (!output_shape.empty()) oe = output_shape[axis];
-    WindowAxis ax = ResolveWindowAxis(in[axis], sizes[k], w.stride.empty() ? 1 : w.stride[k],
-                                      w.dilation.empty() ? 1 : w.dilation[k], pad, reverse, oe);
+    ResolvedWindowAxis ax =
+        ResolveWindowAxis(in[axis], sizes[k], w.stride.empty() ? 1 : w.stride[k],
+                          w.dilation.empty() ? 1 : w.dilation[k], pad, reverse, oe);
     out[axis] = reverse ? ax.up : ax.down;
   }
   return out;
@@ -780,51 +781,49 @@ int64_t CheckedVolume(const Extents& s, int64_t limit) {
   return v;
 }
 
-WindowAxis ResolveWindowAxis(int64_t in, int64_t size, int64_t stride, int64_t dilation,
-                             std::optional<std::pair<int64_t, int64_t>> padding, bool reverse,
-                             std::optional<int64_t> output_extent) {
+// The formulas are those of ops/nnef_window.h (AutoPad, DownscaledExtent, UpscaledExtent), the
+// geometry the window operators compute with; here they are guarded against 64-bit overflow
+// (hostile extents) and their failures named by the rule broken.
+ResolvedWindowAxis ResolveWindowAxis(int64_t in, int64_t size, int64_t stride, int64_t dilation,
+                                     std::optional<std::pair<int64_t, int64_t>> padding,
+                                     bool reverse, std::optional<int64_t> output_extent) {
   const char* rule = "4.3 Output shape calculation";
-  WindowAxis w;
-  w.size = size;
-  w.stride = stride;
-  w.dilation = dilation;
-  int64_t fd = Add(Mul(size - 1, dilation, "dilated filter size"), 1, "dilated filter size");
-  auto auto_pad = [&](int64_t up) {
-    int64_t down = CeilDiv(up, stride);
-    int64_t t = std::max<int64_t>(Add(Mul(down - 1, stride, "padding"), fd - up, "padding"), 0);
-    w.pad_before = t / 2;
-    w.pad_after = t - t / 2;
+  ResolvedWindowAxis w;
+  WindowAxis& a = w.window;
+  a.size = size;
+  a.stride = stride;
+  a.dilation = dilation;
+  const int64_t fd = Add(Mul(size - 1, dilation, "dilated filter size"), 1, "dilated filter size");
+  const auto pad = [&](std::optional<int64_t> up) {
+    if (padding) {
+      a.pad_front = padding->first;
+      a.pad_back = padding->second;
+      return;
+    }
+    Add(Mul(CeilDiv(*up, stride) - 1, stride, "padding"), fd - *up, "padding");
+    AutoPad(a, *up);
   };
-  auto down_of = [&](int64_t up) {
-    int64_t num = Add(Add(w.pad_before, up, "padded extent"), w.pad_after - fd, "padded extent");
-    if (num < 0) {
-      Bad("the padded extent " + std::to_string(w.pad_before + up + w.pad_after) +
+  const auto down_of = [&](int64_t up) {
+    Add(Add(a.pad_front, up, "padded extent"), a.pad_back - fd, "padded extent");
+    const std::optional<int64_t> down = DownscaledExtent(up, a);
+    if (!down) {
+      Bad("the padded extent " + std::to_string(a.pad_front + up + a.pad_back) +
               " is smaller than the dilated filter size " + std::to_string(fd),
           std::string(rule) + ": p + X + q must be at least the dilated filter size");
     }
-    return FloorDiv(num, stride) + 1;
+    return *down;
   };
   if (!reverse) {
     w.up = in;
-    if (padding) {
-      w.pad_before = padding->first;
-      w.pad_after = padding->second;
-    } else {
-      auto_pad(in);
-    }
+    pad(in);
     w.down = down_of(in);
     return w;
   }
   w.down = in;
   if (output_extent) {
     w.up = *output_extent;
-    if (padding) {
-      w.pad_before = padding->first;
-      w.pad_after = padding->second;
-    } else {
-      auto_pad(w.up);
-    }
-    int64_t back = down_of(w.up);
+    pad(w.up);
+    const int64_t back = down_of(w.up);
     if (back != in) {
       Bad("output_shape extent " + std::to_string(w.up) + " down-scales to " +
               std::to_string(back) + ", not to the input extent " + std::to_string(in),
@@ -833,15 +832,11 @@ WindowAxis ResolveWindowAxis(int64_t in, int64_t size, int64_t stride, int64_t d
     }
     return w;
   }
-  if (padding) {
-    w.pad_before = padding->first;
-    w.pad_after = padding->second;
-  } else {
-    // Automatic padding with no reference shape: pad for the up-scaled extent x * s.
-    auto_pad(Mul(in, stride, "up-scaled extent"));
-  }
-  w.up = Add(Add(Mul(in - 1, stride, "up-scaled extent"), fd, "up-scaled extent"),
-             -(w.pad_before + w.pad_after), "up-scaled extent");
+  // Automatic padding with no reference shape: pad for the up-scaled extent x * s.
+  pad(padding ? std::nullopt : std::optional<int64_t>(Mul(in, stride, "up-scaled extent")));
+  Add(Add(Mul(in - 1, stride, "up-scaled extent"), fd, "up-scaled extent"),
+      -(a.pad_front + a.pad_back), "up-scaled extent");
+  w.up = UpscaledExtent(in, a);
   if (w.up <= 0) {
     Bad("the up-scaled extent (x - 1) * s + f_d - (p + q) = " + std::to_string(w.up) +
             " is not positive",

@@ -1,6 +1,6 @@
 // Shape propagation and argument validity of the NNEF primitives (chapter 4). Used by the
-// expander for every primitive invocation; the geometry helpers are public so that the executor
-// resolves padding exactly as shape propagation did.
+// expander for every primitive invocation; the window geometry (ResolveWindowAxis) is public so
+// that the lowering resolves padding exactly as shape propagation did.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "ops/nnef_window.h"
 #include "runner/nnef/ir.h"
 
 namespace nnref::nnef {
@@ -22,25 +23,21 @@ inline int64_t ExtentAt(const Extents& s, size_t axis) { return axis < s.size() 
 // larger rank. nullopt when the shapes do not agree.
 std::optional<Extents> Broadcast(const Extents& a, const Extents& b);
 
-// One axis of a sliding-window operation (4.3), everything resolved: `up` is the up-scaled extent
-// (input of a basic op / output of a reverse op), `down` the down-scaled one; the padding is the
-// explicit or automatically computed one.
-struct WindowAxis {
+// One axis of a sliding-window operation (4.3), everything resolved: the window (WindowAxis of
+// ops/nnef_window.h, with the explicit or automatically computed padding), `up` the up-scaled
+// extent (input of a basic op / output of a reverse op) and `down` the down-scaled one.
+struct ResolvedWindowAxis {
+  WindowAxis window;
   int64_t up = 1;
   int64_t down = 1;
-  int64_t size = 1;
-  int64_t stride = 1;
-  int64_t dilation = 1;
-  int64_t pad_before = 0;
-  int64_t pad_after = 0;
 };
 
 // Resolves the window geometry of one axis. Basic ops: `in` = X (up-scaled). Reverse ops
 // (`reverse`): `in` = x (down-scaled) and `output_extent` the requested X if output_shape was
 // given. `padding` is nullopt for automatic padding. Throws ArgumentError on invalid geometry.
-WindowAxis ResolveWindowAxis(int64_t in, int64_t size, int64_t stride, int64_t dilation,
-                             std::optional<std::pair<int64_t, int64_t>> padding, bool reverse,
-                             std::optional<int64_t> output_extent);
+ResolvedWindowAxis ResolveWindowAxis(int64_t in, int64_t size, int64_t stride, int64_t dilation,
+                                     std::optional<std::pair<int64_t, int64_t>> padding,
+                                     bool reverse, std::optional<int64_t> output_extent);
 
 // Thrown by the shape rules; the expander adds the position.
 struct ArgumentError {

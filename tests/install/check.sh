@@ -21,7 +21,7 @@ out=$("$prefix/bin/nnref" --version) || fail "nnref --version exits $?"
 [ -e "$prefix/include/nnref/runner/commands.h" ] && fail "runner internals installed"
 [ -e "$prefix/include/nnref/ops/simd" ] && fail "simd headers installed"
 # Every installed header compiles on its own from the installed tree alone.
-for h in runner/api/webnn.h ref/graph/graph.h ops/backend.h; do
+for h in runner/api/webnn.h runner/api/verdict.h ref/graph/graph.h ops/backend.h; do
   echo "#include \"$h\"" | c++ -std=c++20 -fsyntax-only -x c++ -I"$prefix/include/nnref" - ||
     fail "$h does not compile from the installed headers"
 done

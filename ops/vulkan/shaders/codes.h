@@ -78,47 +78,4 @@
 // read from the parameters.
 #define NNVK_SPEC_GENERIC 0xffffffffu
 
-// elementwise.comp params layout (uint words): kind, code, output type, three input types,
-// element count, rank, alpha bits, beta bits, clamp min (2 words), clamp max (2 words), 2 spare;
-// then shape[rank], the element strides of inputs 0, 1, 2 (rank words each) and their block sizes
-// (rank words each): input k's element along an axis is coordinate / block (1 for an axis of the
-// output's size, the output's size for a broadcast axis, the block length for quantizeLinear's
-// blockwise broadcasting).
-#define NNVK_P_KIND 0
-#define NNVK_P_CODE 1
-#define NNVK_P_OUT_TYPE 2
-#define NNVK_P_IN_TYPE 3
-#define NNVK_P_COUNT 6
-#define NNVK_P_RANK 7
-#define NNVK_P_ALPHA 8
-#define NNVK_P_BETA 9
-#define NNVK_P_MIN 10
-#define NNVK_P_MAX 12
-#define NNVK_P_SHAPE 16
-
-// rnn.comp: modes (params[NNVK_RNN_P_MODE]), the offset of an absent optional operand, and the
-// params layout (uint words; activations are NNVK_RELU, NNVK_SIGMOID or NNVK_TANH).
-#define NNVK_RNN_GRU 0
-#define NNVK_RNN_GRU_RESET 1  // gru without resetAfter: r * h first
-#define NNVK_RNN_LSTM 2
-#define NNVK_RNN_ABSENT 0xffffffffu
-#define NNVK_RNN_P_TYPE 0
-#define NNVK_RNN_P_BATCH 1
-#define NNVK_RNN_P_INPUT 2
-#define NNVK_RNN_P_HIDDEN 3
-#define NNVK_RNN_P_MODE 4
-#define NNVK_RNN_P_RESET_AFTER 5  // gru
-#define NNVK_RNN_P_ACT0 6         // gru: z and r gates; lstm: i, o, f gates
-#define NNVK_RNN_P_ACT1 7         // gru: new gate; lstm: cell gate g
-#define NNVK_RNN_P_ACT2 8         // lstm: the filter of the new cell state
-#define NNVK_RNN_P_W 9            // element offsets of the operands in in1
-#define NNVK_RNN_P_R 10
-#define NNVK_RNN_P_B 11
-#define NNVK_RNN_P_RB 12
-#define NNVK_RNN_P_PEEP 13
-#define NNVK_RNN_P_ROWS 14  // 4 words: gate row offsets, gru z, r, n; lstm i, o, f, g
-#define NNVK_RNN_P_C 18     // element offset of c in in2 (lstm)
-#define NNVK_RNN_P_RH 19    // element offset of r * h in in2 (gru without resetAfter)
-#define NNVK_RNN_P_COUNT 20
-
 #endif  // NNREF_OPS_VULKAN_SHADERS_CODES_H_

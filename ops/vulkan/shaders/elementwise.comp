@@ -18,6 +18,7 @@
 #endif
 
 #include "codes.h"
+#include "params.h"
 #include "common.glsl"
 
 #include "typed_io.glsl"

@@ -12,21 +12,13 @@
 #define UVAL uint
 
 #include "codes.h"
+#include "params.h"
 #include "common.glsl"
 #include "typed_io.glsl"
 
-#define P_TYPE 0
-#define P_MODE 1  // 0 gather, 1 gatherElements, 2 gatherND, 3 scatterElements, 4 scatterND
-#define P_INDEX_TYPE 2
-#define P_COUNT 3
-#define P_N 4      // the indexed dimension (gather, elements); gatherND/scatterND: K
-#define P_INNER 5  // elements after the axis (gather, elements); ND: the slice size
-#define P_J 6      // gather: index count; elements: indices' size on the axis; ND: tuples
-#define P_DIMS 8   // ND: the input's first K dimensions, then their dense strides
-
 // Index `pos` of the indices, clamped to [-n, n-1] and made non-negative.
 uint IndexAt(uint pos, uint n) {
-  const uint it = p[P_INDEX_TYPE];
+  const uint it = p[NNVK_GATHER_P_INDEX_TYPE];
   const uvec2 r = Raw(1u, it, pos);
   int v;
   if (it == NNVK_U32) {
@@ -42,25 +34,26 @@ uint IndexAt(uint pos, uint n) {
 }
 
 uvec2 Compute(uint e) {
-  const uint t = p[P_TYPE], mode = p[P_MODE], N = p[P_N], inner = p[P_INNER], J = p[P_J];
-  if (mode == 0u) {
+  const uint t = p[NNVK_GATHER_P_TYPE], mode = p[NNVK_GATHER_P_MODE], N = p[NNVK_GATHER_P_N];
+  const uint inner = p[NNVK_GATHER_P_INNER], J = p[NNVK_GATHER_P_J];
+  if (mode == NNVK_GATHER_MODE_GATHER) {
     const uint i = e % inner, j = (e / inner) % J, o = e / (inner * J);
     return Raw(0u, t, (o * N + IndexAt(j, N)) * inner + i);
   }
-  if (mode == 1u) {
+  if (mode == NNVK_GATHER_MODE_ELEMENTS) {
     const uint i = e % inner, o = e / (inner * J);
     return Raw(0u, t, (o * N + IndexAt(e, N)) * inner + i);
   }
-  if (mode == 2u) {
+  if (mode == NNVK_GATHER_MODE_ND) {
     const uint tuple = e / inner, i = e % inner;
     uint off = i;
     for (uint d = 0u; d < N; ++d) {
-      off += IndexAt(tuple * N + d, p[P_DIMS + d]) * p[P_DIMS + N + d];
+      off += IndexAt(tuple * N + d, p[NNVK_GATHER_P_DIMS + d]) * p[NNVK_GATHER_P_DIMS + N + d];
     }
     return Raw(0u, t, off);
   }
   uvec2 result = Raw(0u, t, e);
-  if (mode == 3u) {
+  if (mode == NNVK_GATHER_MODE_SCATTER_ELEMENTS) {
     // Output e = (o, a, i) on the input's shape; updates (and indices) are (o, j, i), j < J.
     const uint i = e % inner, a = (e / inner) % N, o = e / (inner * N);
     for (uint j = 0u; j < J; ++j) {
@@ -75,11 +68,12 @@ uvec2 Compute(uint e) {
   for (uint tuple = 0u; tuple < J; ++tuple) {
     uint target = 0u;
     for (uint d = 0u; d < N; ++d) {
-      target += IndexAt(tuple * N + d, p[P_DIMS + d]) * (p[P_DIMS + N + d] / inner);
+      target += IndexAt(tuple * N + d, p[NNVK_GATHER_P_DIMS + d]) *
+                (p[NNVK_GATHER_P_DIMS + N + d] / inner);
     }
     if (target == rem) result = Raw(2u, t, tuple * inner + i);
   }
   return result;
 }
 
-NNVK_TYPED_MAIN(Compute, p[P_TYPE], p[P_COUNT])
+NNVK_TYPED_MAIN(Compute, p[NNVK_GATHER_P_TYPE], p[NNVK_GATHER_P_COUNT])

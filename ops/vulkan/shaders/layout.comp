@@ -11,37 +11,22 @@
 #define UVAL uint
 
 #include "codes.h"
+#include "params.h"
 #include "common.glsl"
 #include "typed_io.glsl"
-
-#define P_TYPE 0
-#define P_RANK 1
-#define P_COUNT 2
-#define P_PAD_MODE 3    // 0 none, 1 constant, 2 edge, 3 reflection
-#define P_VALUE 4       // two words: the constant's bits
-#define P_TRIANGULAR 6  // 0 none, 1 upper, 2 lower
-#define P_DIAGONAL 7    // int
-#define P_BASE 8        // element offset of the input
-#define P_CONCAT 9      // concat: the input count (0: not concat)
-#define P_INNER 10      // concat: the element count of the axes after the concatenation axis
-#define P_AXES 12       // per output axis: out, in, stride (int), start, step, pad begin, flags;
-                        // concat: the inputs' sizes along the axis
-#define AXIS_WORDS 7u
-#define FLAG_REVERSE 1u
-#define FLAG_TILE 2u
 
 // concat: output element e = (outer, c, inner) with c along the axis; the inputs are packed one
 // after the other in binding 1 (input k: outer x size_k x inner elements).
 uvec2 Concat(uint t, uint e) {
-  const uint inner = p[P_INNER], n = p[P_CONCAT];
+  const uint inner = p[NNVK_LAYOUT_P_INNER], n = p[NNVK_LAYOUT_P_CONCAT];
   uint total = 0u;
-  for (uint k = 0u; k < n; ++k) total += p[P_AXES + k];
-  const uint outer_count = p[P_COUNT] / (inner * total);
+  for (uint k = 0u; k < n; ++k) total += p[NNVK_LAYOUT_P_AXES + k];
+  const uint outer_count = p[NNVK_LAYOUT_P_COUNT] / (inner * total);
   const uint i = e % inner, outer = e / (inner * total);
   uint c = (e / inner) % total;
   uint start = 0u;
   for (uint k = 0u; k < n; ++k) {
-    const uint size = p[P_AXES + k];
+    const uint size = p[NNVK_LAYOUT_P_AXES + k];
     if (c < size) return Raw(0u, t, start + (outer * size + c) * inner + i);
     c -= size;
     start += outer_count * size * inner;
@@ -50,14 +35,14 @@ uvec2 Concat(uint t, uint e) {
 }
 
 uvec2 Compute(uint e) {
-  const uint t = p[P_TYPE], rank = p[P_RANK];
-  if (p[P_CONCAT] != 0u) return Concat(t, e);
+  const uint t = p[NNVK_LAYOUT_P_TYPE], rank = p[NNVK_LAYOUT_P_RANK];
+  if (p[NNVK_LAYOUT_P_CONCAT] != 0u) return Concat(t, e);
   uint rem = e;
-  int off = int(p[P_BASE]);
+  int off = int(p[NNVK_LAYOUT_P_BASE]);
   bool outside = false;
   int row = 0, col = 0;
   for (int d = int(rank) - 1; d >= 0; --d) {
-    const uint a = P_AXES + uint(d) * AXIS_WORDS;
+    const uint a = NNVK_LAYOUT_P_AXES + uint(d) * NNVK_LAYOUT_AXIS_WORDS;
     const uint out_dim = p[a], c = rem % out_dim;
     rem /= out_dim;
     const int in_dim = int(p[a + 1u]);
@@ -65,32 +50,32 @@ uvec2 Compute(uint e) {
     int x = int(c);
     if (d == int(rank) - 1) col = x;
     if (d == int(rank) - 2) row = x;
-    const uint mode = p[P_PAD_MODE];
-    if (mode != 0u) {
+    const uint mode = p[NNVK_LAYOUT_P_PAD_MODE];
+    if (mode != NNVK_PAD_NONE) {
       x -= int(p[a + 5u]);
       if (x < 0 || x >= in_dim) {
-        if (mode == 1u) {
+        if (mode == NNVK_PAD_CONSTANT) {
           outside = true;
-        } else if (mode == 2u) {
+        } else if (mode == NNVK_PAD_EDGE) {
           x = clamp(x, 0, in_dim - 1);
         } else {
           x = x < 0 ? -x : 2 * (in_dim - 1) - x;
         }
       }
     }
-    if ((flags & FLAG_TILE) != 0u) x = x % in_dim;
+    if ((flags & NNVK_AXIS_TILE) != 0u) x = x % in_dim;
     x = int(p[a + 3u]) + x * int(p[a + 4u]);
-    if ((flags & FLAG_REVERSE) != 0u) x = in_dim - 1 - x;
+    if ((flags & NNVK_AXIS_REVERSE) != 0u) x = in_dim - 1 - x;
     off += x * int(p[a + 2u]);
   }
-  if (outside) return uvec2(p[P_VALUE], p[P_VALUE + 1u]);
-  const uint tri = p[P_TRIANGULAR];
-  if (tri != 0u) {
-    const int diagonal = int(p[P_DIAGONAL]);
-    const bool keep = tri == 1u ? col - row >= diagonal : col - row <= diagonal;
+  if (outside) return uvec2(p[NNVK_LAYOUT_P_VALUE], p[NNVK_LAYOUT_P_VALUE + 1u]);
+  const uint tri = p[NNVK_LAYOUT_P_TRIANGULAR];
+  if (tri != NNVK_TRIANGULAR_NONE) {
+    const int diagonal = int(p[NNVK_LAYOUT_P_DIAGONAL]);
+    const bool keep = tri == NNVK_TRIANGULAR_UPPER ? col - row >= diagonal : col - row <= diagonal;
     if (!keep) return uvec2(0u);  // zero bits: +0 or integer 0
   }
   return Raw(0u, t, uint(off));
 }
 
-NNVK_TYPED_MAIN(Compute, p[P_TYPE], p[P_COUNT])
+NNVK_TYPED_MAIN(Compute, p[NNVK_LAYOUT_P_TYPE], p[NNVK_LAYOUT_P_COUNT])

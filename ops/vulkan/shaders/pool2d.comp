@@ -16,32 +16,15 @@
 #endif
 
 #include "codes.h"
+#include "params.h"
 #include "common.glsl"
 #include "typed_io.glsl"
 
-#define P_TYPE 0
-#define P_OP 1  // 0 average, 1 l2, 2 max
-#define P_BATCHES 2
-#define P_CHANNELS 3
-#define P_IN_H 4
-#define P_IN_W 5
-#define P_OUT_H 6
-#define P_OUT_W 7
-#define P_WIN_H 8
-#define P_WIN_W 9
-#define P_PAD_TOP 10
-#define P_PAD_LEFT 11
-#define P_STRIDE_H 12
-#define P_STRIDE_W 13
-#define P_DIL_H 14
-#define P_DIL_W 15
-#define P_NHWC 16
-
 uvec2 Compute(uint e) {
-  const uint t = p[P_TYPE];
-  const uint C = p[P_CHANNELS], OH = p[P_OUT_H], OW = p[P_OUT_W];
-  const uint H = p[P_IN_H], W = p[P_IN_W];
-  const bool nhwc = p[P_NHWC] != 0u;
+  const uint t = p[NNVK_POOL_P_TYPE];
+  const uint C = p[NNVK_POOL_P_CHANNELS], OH = p[NNVK_POOL_P_OUT_H], OW = p[NNVK_POOL_P_OUT_W];
+  const uint H = p[NNVK_POOL_P_IN_H], W = p[NNVK_POOL_P_IN_W];
+  const bool nhwc = p[NNVK_POOL_P_NHWC] != 0u;
   uint n, c, oy, ox;
   if (nhwc) {
     c = e % C;
@@ -54,9 +37,9 @@ uvec2 Compute(uint e) {
     c = (e / (OW * OH)) % C;
     n = e / (OW * OH * C);
   }
-  const int y0 = int(oy * p[P_STRIDE_H]) - int(p[P_PAD_TOP]);
-  const int x0 = int(ox * p[P_STRIDE_W]) - int(p[P_PAD_LEFT]);
-  const uint op = p[P_OP];
+  const int y0 = int(oy * p[NNVK_POOL_P_STRIDE_H]) - int(p[NNVK_POOL_P_PAD_TOP]);
+  const int x0 = int(ox * p[NNVK_POOL_P_STRIDE_W]) - int(p[NNVK_POOL_P_PAD_LEFT]);
+  const uint op = p[NNVK_POOL_P_OP];
   float s = 0.0, comp = 0.0;
   uint count = 0u;
   bool any_nan = false;
@@ -66,16 +49,16 @@ uvec2 Compute(uint e) {
   // (the reference's double sums do not); the result is scaled back once at the end.
   int k = 0;
   float largest = 0.0;
-  for (uint pass = (op == 2u || !IsFloat(t)) ? 1u : 0u; pass < 2u; ++pass) {
+  for (uint pass = (op == NNVK_POOL_MAX || !IsFloat(t)) ? 1u : 0u; pass < 2u; ++pass) {
     if (pass == 1u && largest > 0.0 && !isinf(largest) && !isnan(largest)) {
       const int e = max(int(floatBitsToUint(largest) >> 23), 1) - 127;
       k = -e;
     }
-    for (uint wy = 0u; wy < p[P_WIN_H]; ++wy) {
-      const int y = y0 + int(wy * p[P_DIL_H]);
+    for (uint wy = 0u; wy < p[NNVK_POOL_P_WIN_H]; ++wy) {
+      const int y = y0 + int(wy * p[NNVK_POOL_P_DIL_H]);
       if (y < 0 || y >= int(H)) continue;
-      for (uint wx = 0u; wx < p[P_WIN_W]; ++wx) {
-        const int x = x0 + int(wx * p[P_DIL_W]);
+      for (uint wx = 0u; wx < p[NNVK_POOL_P_WIN_W]; ++wx) {
+        const int x = x0 + int(wx * p[NNVK_POOL_P_DIL_W]);
         if (x < 0 || x >= int(W)) continue;
         const uint index = nhwc ? ((n * H + uint(y)) * W + uint(x)) * C + c
                                 : ((n * C + c) * H + uint(y)) * W + uint(x);
@@ -88,9 +71,9 @@ uvec2 Compute(uint e) {
           const float v = AsFloat(r, t);
           any_nan = any_nan || isnan(v);
           const float scaled = ScaleB(v, k);
-          if (op == 0u) AddProduct(1.0, scaled, s, comp);
-          if (op == 1u) AddProduct(scaled, scaled, s, comp);
-          if (op == 2u && count > 0u) {
+          if (op == NNVK_POOL_AVERAGE) AddProduct(1.0, scaled, s, comp);
+          if (op == NNVK_POOL_L2) AddProduct(scaled, scaled, s, comp);
+          if (op == NNVK_POOL_MAX && count > 0u) {
             const float b = AsFloat(best, t);
             if (v > b || (v == b && SignBit(b) && !SignBit(v))) best = r;
           }
@@ -103,14 +86,16 @@ uvec2 Compute(uint e) {
       }
     }
   }
-  if (op == 2u) {
+  if (op == NNVK_POOL_MAX) {
     if (IsFloat(t) && any_nan) return FromFloat(kNaN, t);
     if (count == 0u && IsFloat(t)) return FromFloat(-kInf, t);  // no real element: open
     return best;
   }
   const float sum = Finish(s, comp);
-  if (op == 1u) return FromFloat(ScaleB(sqrt(sum), -k), t);
+  if (op == NNVK_POOL_L2) return FromFloat(ScaleB(sqrt(sum), -k), t);
   return FromFloat(count == 0u ? kNaN : ScaleB(sum / float(count), -k), t);
 }
 
-NNVK_TYPED_MAIN(Compute, p[P_TYPE], p[P_BATCHES] * p[P_CHANNELS] * p[P_OUT_H] * p[P_OUT_W])
+NNVK_TYPED_MAIN(Compute, p[NNVK_POOL_P_TYPE],
+                p[NNVK_POOL_P_BATCHES] * p[NNVK_POOL_P_CHANNELS] * p[NNVK_POOL_P_OUT_H] *
+                    p[NNVK_POOL_P_OUT_W])

@@ -18,57 +18,30 @@
 #endif
 
 #include "codes.h"
+#include "params.h"
 #include "common.glsl"
 #include "typed_io.glsl"
 
-#define P_TYPE 0
-#define P_OP 1
-#define P_RUN 2
-#define P_COUNT 3
-
-// Op codes: the order of nnref::ReduceOp.
-#define R_L1 0u
-#define R_L2 1u
-#define R_LOG_SUM 2u
-#define R_LOG_SUM_EXP 3u
-#define R_MAX 4u
-#define R_MEAN 5u
-#define R_MIN 6u
-#define R_PRODUCT 7u
-#define R_SUM 8u
-#define R_SUM_SQUARE 9u
-#define R_SOFTMAX 10u  // softmax along the run: one output per input element
-#define R_NORM 11u     // batch/instance/layer normalization: one output per input element
-#define R_ARG_MIN 12u  // index of the first minimum (output type P_OUT_TYPE)
-#define R_ARG_MAX 13u
-#define R_CUMSUM 14u   // prefix sum along the run: one output per input element
-
-#define P_OUT_TYPE 7   // argMin/argMax: int32 or int64
-#define P_CUM_FLAGS 4  // cumulativeSum: 1 exclusive, 2 reversed
-
-// R_NORM parameters; binding 2 holds float32 [scale, bias, mean, variance] (A values each).
-#define P_EPS 4
-#define P_FLAGS 5  // 1 scale, 2 bias, 4 mean and variance given (batch), 8 aux index (e / R) % A
-#define P_AUX 6    // A
+// Parameters and operators: NNVK_REDUCE_* (params.h).
 
 uvec2 ReduceInt(uint op, uint t, uint base, uint R) {
   const bool uns = IsUnsigned(t);
-  IVAL acc = (op == R_PRODUCT) ? IVAL(1) : IVAL(0);
+  IVAL acc = (op == NNVK_REDUCE_PRODUCT) ? IVAL(1) : IVAL(0);
   for (uint i = 0u; i < R; ++i) {
     const IVAL v = AsInt(Raw(0u, t, base + i), t);
-    if (op == R_MAX || op == R_MIN) {
+    if (op == NNVK_REDUCE_MAX || op == NNVK_REDUCE_MIN) {
       if (i == 0u) {
         acc = v;
       } else {
         const bool greater = uns ? UVAL(v) > UVAL(acc) : v > acc;
         const bool less = uns ? UVAL(v) < UVAL(acc) : v < acc;
-        if ((op == R_MAX && greater) || (op == R_MIN && less)) acc = v;
+        if ((op == NNVK_REDUCE_MAX && greater) || (op == NNVK_REDUCE_MIN && less)) acc = v;
       }
-    } else if (op == R_PRODUCT) {
+    } else if (op == NNVK_REDUCE_PRODUCT) {
       acc *= v;
-    } else if (op == R_SUM_SQUARE) {
+    } else if (op == NNVK_REDUCE_SUM_SQUARE) {
       acc += v * v;
-    } else if (op == R_L1) {
+    } else if (op == NNVK_REDUCE_L1) {
       acc += (!uns && v < IVAL(0)) ? -v : v;
     } else {
       acc += v;
@@ -78,12 +51,12 @@ uvec2 ReduceInt(uint op, uint t, uint base, uint R) {
 }
 
 float ReduceFloat(uint op, uint t, uint base, uint R) {
-  if (op == R_MAX || op == R_MIN) {
+  if (op == NNVK_REDUCE_MAX || op == NNVK_REDUCE_MIN) {
     float best = AsFloat(Raw(0u, t, base), t);
     for (uint i = 0u; i < R; ++i) {
       const float v = AsFloat(Raw(0u, t, base + i), t);
       if (isnan(v)) return v;
-      const bool want_max = op == R_MAX;
+      const bool want_max = op == NNVK_REDUCE_MAX;
       if (v == best) {
         if (SignBit(best) == want_max && SignBit(v) != want_max) best = v;
       } else if ((v > best) == want_max) {
@@ -92,7 +65,7 @@ float ReduceFloat(uint op, uint t, uint base, uint R) {
     }
     return best;
   }
-  if (op == R_PRODUCT) {
+  if (op == NNVK_REDUCE_PRODUCT) {
     float mant = 1.0;
     int e = 0;
     for (uint i = 0u; i < R; ++i) {
@@ -108,7 +81,7 @@ float ReduceFloat(uint op, uint t, uint base, uint R) {
     if (e < -260) return mant * 0.0;
     return ScaleB(ScaleB(mant, e / 2), e - e / 2);
   }
-  if (op == R_LOG_SUM_EXP) {
+  if (op == NNVK_REDUCE_LOG_SUM_EXP) {
     float m = -kInf;
     uint at = 0u;
     for (uint i = 0u; i < R; ++i) {
@@ -130,7 +103,7 @@ float ReduceFloat(uint op, uint t, uint base, uint R) {
   }
   // Sums: scale the run by 2^k (exact) with its largest finite magnitude near 1.
   int k = 0;
-  if (op != R_SUM_SQUARE) {
+  if (op != NNVK_REDUCE_SUM_SQUARE) {
     float largest = 0.0;
     for (uint i = 0u; i < R; ++i) {
       const float v = abs(AsFloat(Raw(0u, t, base + i), t));
@@ -141,19 +114,19 @@ float ReduceFloat(uint op, uint t, uint base, uint R) {
   float s = -0.0, comp = 0.0;  // -0: the identity of IEEE addition, as the exact sum
   for (uint i = 0u; i < R; ++i) {
     const float v = ScaleB(AsFloat(Raw(0u, t, base + i), t), k);
-    if (op == R_L1) {
+    if (op == NNVK_REDUCE_L1) {
       AddProduct(1.0, abs(v), s, comp);
-    } else if (op == R_L2 || op == R_SUM_SQUARE) {
+    } else if (op == NNVK_REDUCE_L2 || op == NNVK_REDUCE_SUM_SQUARE) {
       AddProduct(v, v, s, comp);
     } else {
       AddProduct(1.0, v, s, comp);
     }
   }
   const float sum = Finish(s, comp);
-  if (op == R_L2) return ScaleB(sqrt(sum), -k);
-  if (op == R_MEAN) return ScaleB(sum / float(R), -k);
-  if (op == R_LOG_SUM) return LogScaled(sum, -k);
-  if (op == R_SUM_SQUARE) return sum;
+  if (op == NNVK_REDUCE_L2) return ScaleB(sqrt(sum), -k);
+  if (op == NNVK_REDUCE_MEAN) return ScaleB(sum / float(R), -k);
+  if (op == NNVK_REDUCE_LOG_SUM) return LogScaled(sum, -k);
+  if (op == NNVK_REDUCE_SUM_SQUARE) return sum;
   return ScaleB(sum, -k);  // sum, L1
 }
 
@@ -197,11 +170,11 @@ void DivideHiLo(float sh, float sl, float n, out float qh, out float ql) {
 // values is scaled down by a power of two (exact; epsilon scaled with it, the quotient unchanged)
 // so that (x - mean)^2 cannot overflow.
 float Normalize(uint t, uint e, uint R) {
-  const uint flags = p[P_FLAGS], A = p[P_AUX];
-  const uint a = (flags & 8u) != 0u ? (e / R) % A : e % A;
+  const uint flags = p[NNVK_REDUCE_P_FLAGS], A = p[NNVK_REDUCE_P_AUX];
+  const uint a = (flags & NNVK_NORM_AUX_INDEX) != 0u ? (e / R) % A : e % A;
   float mh, ml = 0.0, vh, vl = 0.0;
   int k = 0;
-  if ((flags & 4u) != 0u) {
+  if ((flags & NNVK_NORM_MEAN_VAR) != 0u) {
     // Given mean and variance: scale x and the mean by 2^k and the variance by 4^k when x or the
     // mean is large (x - mean could overflow where the quotient does not).
     const float m = uintBitsToFloat(Raw(1u, NNVK_F32, 2u * A + a).x);
@@ -238,9 +211,10 @@ float Normalize(uint t, uint e, uint R) {
     }
     DivideHiLo(s, comp, n, vh, vl);
   }
-  const bool given = (flags & 4u) != 0u;
+  const bool given = (flags & NNVK_NORM_MEAN_VAR) != 0u;
   // Group statistics are of the scaled values: epsilon scales with the variance (by 4^k).
-  const float eps = given ? uintBitsToFloat(p[P_EPS]) : ScaleB(ScaleB(uintBitsToFloat(p[P_EPS]), k), k);
+  const float eps = given ? uintBitsToFloat(p[NNVK_REDUCE_P_EPS])
+                          : ScaleB(ScaleB(uintBitsToFloat(p[NNVK_REDUCE_P_EPS]), k), k);
   // sqrt(vh + vl + eps) as (rh, rl).
   precise const float ah = vh + eps;
   precise const float al = SumError(vh, eps, ah) + vl;
@@ -259,12 +233,15 @@ float Normalize(uint t, uint e, uint R) {
   precise const float ql0 = (isinf(qh0) || isnan(qh0) || isinf(rh)) ? 0.0 : qrem / rh;
   // A group of equal values: x - mean is exactly 0 and so is q (epsilon > 0 may have underflowed
   // in the scaling). Given statistics: only x - mean was scaled; scale the quotient back.
-  const bool zero = nh == 0.0 && nl == 0.0 && uintBitsToFloat(p[P_EPS]) > 0.0 && !isnan(rh);
+  const bool zero =
+      nh == 0.0 && nl == 0.0 && uintBitsToFloat(p[NNVK_REDUCE_P_EPS]) > 0.0 && !isnan(rh);
   const float qh = zero ? 0.0 : (given ? ScaleB(qh0, -k) : qh0);
   const float ql = zero ? 0.0 : (given ? ScaleB(ql0, -k) : ql0);
   // scale q + bias, one final rounding.
-  const float scale = (flags & 1u) != 0u ? uintBitsToFloat(Raw(1u, NNVK_F32, a).x) : 1.0;
-  const float bias = (flags & 2u) != 0u ? uintBitsToFloat(Raw(1u, NNVK_F32, A + a).x) : 0.0;
+  const float scale =
+      (flags & NNVK_NORM_SCALE) != 0u ? uintBitsToFloat(Raw(1u, NNVK_F32, a).x) : 1.0;
+  const float bias =
+      (flags & NNVK_NORM_BIAS) != 0u ? uintBitsToFloat(Raw(1u, NNVK_F32, A + a).x) : 0.0;
   precise const float ph = scale * qh;
   precise const float pl = ProductError(scale, qh, ph) + scale * ql;
   precise const float yh = ph + bias;
@@ -309,8 +286,9 @@ uvec2 ArgMinMax(uint t, uint base, uint R, bool is_max) {
 // of the elements before it (exclusive) or up to it, counted from the end when reversed (O(R) per
 // element: simple, and the corpus runs are short). Integers wrap.
 uvec2 CumulativeSum(uint t, uint base, uint R, uint i) {
-  const uint flags = p[P_CUM_FLAGS];
-  const bool exclusive = (flags & 1u) != 0u, reversed = (flags & 2u) != 0u;
+  const uint flags = p[NNVK_REDUCE_P_CUM_FLAGS];
+  const bool exclusive = (flags & NNVK_REDUCE_EXCLUSIVE) != 0u;
+  const bool reversed = (flags & NNVK_REDUCE_REVERSED) != 0u;
   uint first, last;  // the inclusive range of run positions summed, in summation order
   if (!reversed) {
     first = 0u;
@@ -346,18 +324,21 @@ uvec2 CumulativeSum(uint t, uint base, uint R, uint i) {
 }
 
 uint OutType() {
-  const uint op = p[P_OP];
-  return (op == R_ARG_MIN || op == R_ARG_MAX) ? p[P_OUT_TYPE] : p[P_TYPE];
+  const uint op = p[NNVK_REDUCE_P_OP];
+  return (op == NNVK_REDUCE_ARG_MIN || op == NNVK_REDUCE_ARG_MAX) ? p[NNVK_REDUCE_P_OUT_TYPE]
+                                                                  : p[NNVK_REDUCE_P_TYPE];
 }
 
 uvec2 Compute(uint e) {
-  const uint t = p[P_TYPE], op = p[P_OP], R = p[P_RUN];
-  if (op == R_ARG_MIN || op == R_ARG_MAX) return ArgMinMax(t, e * R, R, op == R_ARG_MAX);
-  if (op == R_CUMSUM) return CumulativeSum(t, (e / R) * R, R, e % R);
-  if (op == R_NORM) return FromFloat(Normalize(t, e, R), t);
-  if (op == R_SOFTMAX) return FromFloat(Softmax(t, (e / R) * R, R, e % R), t);
+  const uint t = p[NNVK_REDUCE_P_TYPE], op = p[NNVK_REDUCE_P_OP], R = p[NNVK_REDUCE_P_RUN];
+  if (op == NNVK_REDUCE_ARG_MIN || op == NNVK_REDUCE_ARG_MAX) {
+    return ArgMinMax(t, e * R, R, op == NNVK_REDUCE_ARG_MAX);
+  }
+  if (op == NNVK_REDUCE_CUMSUM) return CumulativeSum(t, (e / R) * R, R, e % R);
+  if (op == NNVK_REDUCE_NORM) return FromFloat(Normalize(t, e, R), t);
+  if (op == NNVK_REDUCE_SOFTMAX) return FromFloat(Softmax(t, (e / R) * R, R, e % R), t);
   if (!IsFloat(t)) return ReduceInt(op, t, e * R, R);
   return FromFloat(ReduceFloat(op, t, e * R, R), t);
 }
 
-NNVK_TYPED_MAIN(Compute, OutType(), p[P_COUNT])
+NNVK_TYPED_MAIN(Compute, OutType(), p[NNVK_REDUCE_P_COUNT])

@@ -12,17 +12,9 @@
 #define UVAL uint
 
 #include "codes.h"
+#include "params.h"
 #include "common.glsl"
 #include "typed_io.glsl"
-
-#define P_TYPE 0
-#define P_LINEAR 1
-#define P_COUNT 2
-#define P_AXIS_Y 3
-#define P_AXIS_X 4
-#define P_OUT 8      // 4 output dimensions
-#define P_IN 12      // 4 input dimensions
-#define P_STRIDES 16 // 4 dense input strides
 
 // The clamped input coordinate of output coordinate o as num / den.
 void Coordinate(uint o, uint n, uint m, out uint num, out uint den) {
@@ -33,23 +25,23 @@ void Coordinate(uint o, uint n, uint m, out uint num, out uint den) {
 }
 
 uvec2 Compute(uint e) {
-  const uint t = p[P_TYPE];
+  const uint t = p[NNVK_RESAMPLE_P_TYPE];
   uint c[4];
   uint rem = e;
   for (int d = 3; d >= 0; --d) {
-    c[d] = rem % p[P_OUT + uint(d)];
-    rem /= p[P_OUT + uint(d)];
+    c[d] = rem % p[NNVK_RESAMPLE_P_OUT + uint(d)];
+    rem /= p[NNVK_RESAMPLE_P_OUT + uint(d)];
   }
-  const uint ay = p[P_AXIS_Y], ax = p[P_AXIS_X];
+  const uint ay = p[NNVK_RESAMPLE_P_AXIS_Y], ax = p[NNVK_RESAMPLE_P_AXIS_X];
   uint base = 0u;
   for (uint d = 0u; d < 4u; ++d) {
-    if (d != ay && d != ax) base += c[d] * p[P_STRIDES + d];
+    if (d != ay && d != ax) base += c[d] * p[NNVK_RESAMPLE_P_STRIDES + d];
   }
   uint ny, dy, nx, dx;
-  Coordinate(c[ay], p[P_IN + ay], p[P_OUT + ay], ny, dy);
-  Coordinate(c[ax], p[P_IN + ax], p[P_OUT + ax], nx, dx);
-  const uint sy = p[P_STRIDES + ay], sx = p[P_STRIDES + ax];
-  if (p[P_LINEAR] == 0u) {
+  Coordinate(c[ay], p[NNVK_RESAMPLE_P_IN + ay], p[NNVK_RESAMPLE_P_OUT + ay], ny, dy);
+  Coordinate(c[ax], p[NNVK_RESAMPLE_P_IN + ax], p[NNVK_RESAMPLE_P_OUT + ax], nx, dx);
+  const uint sy = p[NNVK_RESAMPLE_P_STRIDES + ay], sx = p[NNVK_RESAMPLE_P_STRIDES + ax];
+  if (p[NNVK_RESAMPLE_P_LINEAR] == 0u) {
     // ceil(num / den - 1/2) = ceil((num - den/2) / den), >= 0 here.
     const int hy = int(ny) - int(dy / 2u), hx = int(nx) - int(dx / 2u);
     const uint iy = hy <= 0 ? 0u : (uint(hy) + dy - 1u) / dy;
@@ -57,7 +49,8 @@ uvec2 Compute(uint e) {
     return Raw(0u, t, base + iy * sy + ix * sx);
   }
   const uint y0 = ny / dy, ry = ny % dy, x0 = nx / dx, rx = nx % dx;
-  const uint y1 = min(y0 + 1u, p[P_IN + ay] - 1u), x1 = min(x0 + 1u, p[P_IN + ax] - 1u);
+  const uint y1 = min(y0 + 1u, p[NNVK_RESAMPLE_P_IN + ay] - 1u);
+  const uint x1 = min(x0 + 1u, p[NNVK_RESAMPLE_P_IN + ax] - 1u);
   const uint wy[2] = uint[2](dy - ry, ry), wx[2] = uint[2](dx - rx, rx);
   const uint iy[2] = uint[2](y0, y1), ix[2] = uint[2](x0, x1);
   if (IsFloat(t)) {
@@ -98,4 +91,4 @@ uvec2 Compute(uint e) {
   return uvec2(uint(q), 0u);
 }
 
-NNVK_TYPED_MAIN(Compute, p[P_TYPE], p[P_COUNT])
+NNVK_TYPED_MAIN(Compute, p[NNVK_RESAMPLE_P_TYPE], p[NNVK_RESAMPLE_P_COUNT])

@@ -1,6 +1,6 @@
 // One step of one direction of gru (§api-mlgraphbuilder-gru), gruCell
 // (§api-mlgraphbuilder-grucell), lstm (§api-mlgraphbuilder-lstm) and lstmCell
-// (§api-mlgraphbuilder-lstmcell) for the vulkan backend (ops/vulkan/recurrent.cc runs it once per
+// (§api-mlgraphbuilder-lstmcell) for the vulkan backend (ops/vulkan/rnn.cc runs it once per
 // step and direction). One invocation per (batch row n, hidden unit j). Bindings:
 //   in0 = the step's input rows x_t [batch, inputSize] in the operands' type (float32 or float16,
 //         packed two to a word);
@@ -20,6 +20,7 @@
 #extension GL_GOOGLE_include_directive : require
 
 #include "codes.h"
+#include "params.h"
 #include "common.glsl"
 
 #include "float_io.glsl"

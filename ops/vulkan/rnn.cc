@@ -13,15 +13,17 @@
 // the outputs are rounded once from it to the output type (float16: numerics/float16.h). The
 // reference keeps its state in double; the per-step tolerance rows (ops/tolerance_table.cc) cover
 // the difference.
+#include "ops/rnn.h"
+
 #include <array>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "numerics/float16.h"
-#include "ops/rnn.h"
 #include "ops/vulkan/family.h"
 #include "ops/vulkan/shaders/codes.h"
+#include "ops/vulkan/shaders/params.h"
 
 namespace nnref::vk {
 
@@ -224,6 +226,6 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
 
 }  // namespace
 
-const Family kRecurrentFamily = {Unsupported, Make, nullptr};
+const Family kRnnFamily = {Unsupported, Make, nullptr};
 
 }  // namespace nnref::vk

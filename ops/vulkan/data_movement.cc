@@ -1,40 +1,38 @@
-// The vulkan backend's data movement family on shaders/layout.comp: reshape, transpose, expand,
-// slice, reverse, split (one dispatch per output), pad, tile, triangular and concat (the inputs
-// packed into one binding), for every data type.
+// The vulkan backend's reshape, transpose, expand, slice, reverse and split (one dispatch per
+// output), as in the reference's ops/data_movement.cc, on shaders/layout.comp (parameters
+// NNVK_LAYOUT_P_* of shaders/params.h), for every data type; the kernel also serves
+// data_movement_copy.cc (concat with the inputs packed into one binding, pad, tile, triangular).
 // The input is uploaded dense in its own shape; each operator becomes per-output-axis parameters
 // of one index map (see the shader).
-#include <cstring>
-#include <set>
+#include "ops/vulkan/data_movement.h"
 
-#include "ops/data_movement.h"
-#include "ops/vulkan/family.h"
+#include <array>
+#include <cstring>
+
+#include "ops/vulkan/shaders/params.h"
 
 namespace nnref::vk {
 
 namespace {
 
-constexpr size_t kAxes = 12, kAxisWords = 7;
-
 struct Axis {
   uint64_t out = 1, in = 1;
   int64_t stride = 0;
   uint64_t start = 0, step = 1, pad = 0;
-  uint32_t flags = 0;  // 1 reverse, 2 tile
+  uint32_t flags = 0;  // NNVK_AXIS_REVERSE, NNVK_AXIS_TILE
 };
 
-// What LayoutKernel reads of the operator's attributes (ops/data_movement.h): each operator
-// fills the members it has.
-struct LayoutParams {
-  std::vector<uint32_t> permutation;       // transpose
-  std::vector<uint64_t> starts, steps;     // slice (steps = strides)
-  std::vector<uint32_t> axes;              // reverse: the reversed axes
-  uint32_t axis = 0;                       // split, concat
-  std::vector<uint64_t> beginningPadding;  // pad
-  MLPaddingMode mode = MLPaddingMode::kConstant;
-  Tensor value;       // pad: the constant, cast to the input type
-  bool upper = true;  // triangular
-  int32_t diagonal = 0;
-};
+// The shader's padding mode of `mode`.
+uint32_t PadMode(MLPaddingMode mode) {
+  switch (mode) {
+    case MLPaddingMode::kConstant:
+      return NNVK_PAD_CONSTANT;
+    case MLPaddingMode::kEdge:
+      return NNVK_PAD_EDGE;
+    default:
+      return NNVK_PAD_REFLECTION;
+  }
+}
 
 class LayoutKernel final : public Kernel {
  public:
@@ -69,15 +67,15 @@ class LayoutKernel final : public Kernel {
     const uint64_t count = desc.ElementCount();
     if (count == 0) return result;
     std::vector<std::byte> packed;
-    std::vector<uint32_t> params(kAxes + in.size(), 0);
-    params[0] = static_cast<uint32_t>(desc.dataType);
-    params[2] = static_cast<uint32_t>(count);
-    params[9] = static_cast<uint32_t>(in.size());
-    params[10] = static_cast<uint32_t>(inner);
+    std::vector<uint32_t> params(NNVK_LAYOUT_P_AXES + in.size(), 0);
+    params[NNVK_LAYOUT_P_TYPE] = static_cast<uint32_t>(desc.dataType);
+    params[NNVK_LAYOUT_P_COUNT] = static_cast<uint32_t>(count);
+    params[NNVK_LAYOUT_P_CONCAT] = static_cast<uint32_t>(in.size());
+    params[NNVK_LAYOUT_P_INNER] = static_cast<uint32_t>(inner);
     for (size_t k = 0; k < in.size(); ++k) {
       const std::vector<std::byte> bytes = in[k]->data.Bytes();
       packed.insert(packed.end(), bytes.begin(), bytes.end());
-      params[kAxes + k] = static_cast<uint32_t>(in[k]->data.shape()[axis]);
+      params[NNVK_LAYOUT_P_AXES + k] = static_cast<uint32_t>(in[k]->data.shape()[axis]);
     }
     const Bytes views[] = {packed};
     Dispatch(*device_, Shader::kLayout, params, views, result);
@@ -93,7 +91,7 @@ class LayoutKernel final : public Kernel {
     const Strides dense = ContiguousStrides(is);
     const size_t rank = desc.shape.size(), in_rank = is.size();
     std::vector<Axis> axes(rank);
-    uint32_t pad_mode = 0, triangular = 0;
+    uint32_t pad_mode = NNVK_PAD_NONE, triangular = NNVK_TRIANGULAR_NONE;
     std::array<uint32_t, 2> value{0, 0};
     if (op_ == OpId::reshape || rank == 0) {
       axes.assign(1, Axis{count, count, 1, 0, 1, 0, 0});
@@ -124,30 +122,30 @@ class LayoutKernel final : public Kernel {
       } else if (op_ == OpId::split) {
         axes[a_.axis].start = split_start;
       } else if (op_ == OpId::reverse) {
-        for (uint32_t axis : a_.axes) axes[axis].flags |= 1;
+        for (uint32_t axis : a_.axes) axes[axis].flags |= NNVK_AXIS_REVERSE;
       } else if (op_ == OpId::tile) {
-        for (Axis& x : axes) x.flags |= 2;
+        for (Axis& x : axes) x.flags |= NNVK_AXIS_TILE;
       } else if (op_ == OpId::pad) {
-        pad_mode = static_cast<uint32_t>(a_.mode) + 1;
+        pad_mode = PadMode(a_.mode);
         for (size_t i = 0; i < rank; ++i) axes[i].pad = a_.beginningPadding[i];
         const std::vector<std::byte> bits = a_.value.Bytes();
         std::memcpy(value.data(), bits.data(), std::min(bits.size(), sizeof value));
       } else if (op_ == OpId::triangular) {
-        triangular = a_.upper ? 1 : 2;
+        triangular = a_.upper ? NNVK_TRIANGULAR_UPPER : NNVK_TRIANGULAR_LOWER;
       }
     }
     const auto u = [](uint64_t v) { return static_cast<uint32_t>(v); };
-    std::vector<uint32_t> params(kAxes + kAxisWords * axes.size(), 0);
-    params[0] = u(static_cast<uint64_t>(desc.dataType));
-    params[1] = u(axes.size());
-    params[2] = u(count);
-    params[3] = pad_mode;
-    params[4] = value[0];
-    params[5] = value[1];
-    params[6] = triangular;
-    params[7] = static_cast<uint32_t>(a_.diagonal);
+    std::vector<uint32_t> params(NNVK_LAYOUT_P_AXES + NNVK_LAYOUT_AXIS_WORDS * axes.size(), 0);
+    params[NNVK_LAYOUT_P_TYPE] = u(static_cast<uint64_t>(desc.dataType));
+    params[NNVK_LAYOUT_P_RANK] = u(axes.size());
+    params[NNVK_LAYOUT_P_COUNT] = u(count);
+    params[NNVK_LAYOUT_P_PAD_MODE] = pad_mode;
+    params[NNVK_LAYOUT_P_VALUE] = value[0];
+    params[NNVK_LAYOUT_P_VALUE + 1] = value[1];
+    params[NNVK_LAYOUT_P_TRIANGULAR] = triangular;
+    params[NNVK_LAYOUT_P_DIAGONAL] = static_cast<uint32_t>(a_.diagonal);
     for (size_t i = 0; i < axes.size(); ++i) {
-      uint32_t* w = &params[kAxes + kAxisWords * i];
+      uint32_t* w = &params[NNVK_LAYOUT_P_AXES + NNVK_LAYOUT_AXIS_WORDS * i];
       w[0] = u(axes[i].out);
       w[1] = u(axes[i].in);
       w[2] = static_cast<uint32_t>(axes[i].stride);
@@ -174,10 +172,6 @@ std::optional<std::string> Unsupported(OpId op, DataType, const DeviceInfo&) {
     case OpId::slice:
     case OpId::reverse:
     case OpId::split:
-    case OpId::pad:
-    case OpId::tile:
-    case OpId::triangular:
-    case OpId::concat:
       return std::string();  // bits are copied: every data type
     default:
       return std::nullopt;
@@ -188,7 +182,7 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
                                    const std::shared_ptr<Device>& device, std::string& why) {
   const OperatorNode& node = graph.operators()[index];
   LayoutParams p;
-  bool found = true;  // reshape, expand and tile need none: the descriptors say everything
+  bool found = true;  // reshape and expand need none: the descriptors say everything
   switch (node.op) {
     case OpId::transpose: {
       const auto* a = node.Attributes<TransposeAttributes>();
@@ -213,28 +207,6 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
       if ((found = a != nullptr)) p.axis = a->axis;
       break;
     }
-    case OpId::concat: {
-      const auto* a = node.Attributes<ConcatAttributes>();
-      if ((found = a != nullptr)) p.axis = a->axis;
-      break;
-    }
-    case OpId::pad: {
-      const auto* a = node.Attributes<PadAttributes>();
-      if ((found = a != nullptr)) {
-        p.beginningPadding = a->beginningPadding;
-        p.mode = a->mode;
-        p.value = a->value;
-      }
-      break;
-    }
-    case OpId::triangular: {
-      const auto* a = node.Attributes<TriangularAttributes>();
-      if ((found = a != nullptr)) {
-        p.upper = a->upper;
-        p.diagonal = a->diagonal;
-      }
-      break;
-    }
     default:
       break;
   }
@@ -242,11 +214,16 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
     why = std::string(OpName(node.op)) + " node without attributes";
     return nullptr;
   }
-  return std::make_shared<LayoutKernel>(device, node.op, std::move(p));
+  return MakeLayoutKernel(device, node.op, std::move(p));
 }
 
 }  // namespace
 
-const Family kLayoutFamily = {Unsupported, Make, nullptr};
+std::shared_ptr<const Kernel> MakeLayoutKernel(std::shared_ptr<Device> device, OpId op,
+                                               LayoutParams a) {
+  return std::make_shared<LayoutKernel>(std::move(device), op, std::move(a));
+}
+
+const Family kDataMovementFamily = {Unsupported, Make, nullptr};
 
 }  // namespace nnref::vk

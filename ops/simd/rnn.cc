@@ -1,6 +1,7 @@
-// The simd backend's recurrent family: gru (§api-mlgraphbuilder-gru), gruCell
-// (§api-mlgraphbuilder-grucell), lstm (§api-mlgraphbuilder-lstm) and lstmCell
-// (§api-mlgraphbuilder-lstmcell), built from the validated RecurrentAttributes (ops/rnn.h).
+// The simd backend's recurrent networks, as in the reference's ops/rnn.cc: gru
+// (§api-mlgraphbuilder-gru), gruCell (§api-mlgraphbuilder-grucell), lstm (§api-mlgraphbuilder-lstm)
+// and lstmCell (§api-mlgraphbuilder-lstmcell), built from the validated RecurrentAttributes
+// (ops/rnn.h).
 //
 // One kernel runs all four (a cell is one forward step). Per direction:
 //  - the input projections of every step at once: one GEMM of all steps * batch input rows by
@@ -21,12 +22,13 @@
 // Threads: the GEMMs split output tiles over the pool; the gate and state work splits batch rows.
 // Every element is computed by the same operations whatever the split, so results are
 // bit-identical for any thread count.
+#include "ops/rnn.h"
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "numerics/float16.h"
-#include "ops/rnn.h"
 #include "ops/simd/family.h"
 #include "ops/simd/gemm.h"
 #include "ops/simd/rows.h"
@@ -290,6 +292,6 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index, const Confi
 
 }  // namespace
 
-const Family kRecurrentFamily = {Unsupported, Make};
+const Family kRnnFamily = {Unsupported, Make};
 
 }  // namespace nnref::simd

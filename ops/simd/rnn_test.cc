@@ -1,6 +1,8 @@
 // Tests of the simd backend's recurrent family (gru, gruCell, lstm, lstmCell) on every compiled
 // Highway target, 1 and 2 threads (bit-identical), against plain double recurrences written here
 // from the spec's cell definitions (independent of the kernels and of the reference's code).
+#include "ops/rnn.h"
+
 #include <doctest/doctest.h>
 #include <hwy/targets.h>
 
@@ -11,7 +13,6 @@
 
 #include "numerics/float16.h"
 #include "ops/backend.h"
-#include "ops/rnn.h"
 #include "ops/simd/simd_backend.h"
 
 namespace nnref {

@@ -1,0 +1,82 @@
+// The simd backend's softmax (§api-mlgraphbuilder-softmax-method), as in the reference's
+// ops/softmax.cc: each line along the axis is read into a float32 row (float16 widened; groups.h,
+// as the reductions of reduction.cc) and handed to the Highway row function (reduction_rows.h),
+// which subtracts the maximum first (no overflow) and corrects the rounding of x - max. Lines are
+// split over the thread pool; a line is always computed whole by one call, so results do not
+// depend on the thread count.
+#include "ops/softmax.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "ops/simd/family.h"
+#include "ops/simd/groups.h"
+#include "ops/simd/reduction_rows.h"
+
+namespace nnref::simd {
+
+namespace {
+
+OperandValue Single(Tensor t) {
+  OperandValue v;
+  v.data = std::move(t);
+  return v;
+}
+
+std::vector<OperandValue> One(Tensor t) {
+  std::vector<OperandValue> r;
+  r.push_back(Single(std::move(t)));
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+// softmax
+
+class SoftmaxKernel final : public Kernel {
+ public:
+  SoftmaxKernel(uint32_t axis, Config config) : axis_(axis), config_(std::move(config)) {}
+
+  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
+                                    std::span<const OperandDescriptor> out) const override {
+    const Tensor& x = in[0]->data;
+    Tensor result = Tensor::Allocate(out[0].dataType, out[0].shape);
+    std::vector<bool> reduced(x.rank(), false);
+    reduced[axis_] = true;
+    const GroupSplit<2> split(x.shape(), reduced, {x.strides(), ContiguousStrides(x.shape())});
+    ForEachGroup(split, config_, x, &result,
+                 [&](uint64_t, const std::array<int64_t, 2>&, const float* row, float* dst) {
+                   SoftmaxRow(row, dst, split.count);
+                 });
+    return One(std::move(result));
+  }
+
+ private:
+  uint32_t axis_;
+  Config config_;
+};
+
+// ---------------------------------------------------------------------------------------------
+
+std::optional<std::string> Unsupported(OpId op, DataType type) {
+  if (op != OpId::softmax) return std::nullopt;
+  if (!IsFloat(type)) return std::string(DataTypeName(type)) + " not supported";
+  return std::string();
+}
+
+std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index, const Config& config,
+                                   std::string& why) {
+  const OperatorNode& node = graph.operators()[index];
+  if (const auto* a = node.Attributes<SoftmaxAttributes>()) {
+    return std::make_shared<SoftmaxKernel>(a->axis, config);
+  }
+  why = "the node carries no attributes";
+  return nullptr;
+}
+
+}  // namespace
+
+const Family kSoftmaxFamily = {Unsupported, Make};
+
+}  // namespace nnref::simd

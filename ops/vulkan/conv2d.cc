@@ -1,0 +1,105 @@
+// The vulkan backend's conv2d (§api-mlgraphbuilder-conv2d), as in the reference's ops/conv2d.cc,
+// on shaders/conv2d.comp (parameters NNVK_CONV_P_* of shaders/params.h): input and filter
+// uploaded dense in their own layouts and read through strides; the output is written in the
+// input layout. conv_transpose2d.cc runs convTranspose2d on the same kernel.
+#include "ops/vulkan/conv2d.h"
+
+#include "ops/conv2d.h"
+#include "ops/vulkan/shaders/params.h"
+
+namespace nnref::vk {
+
+namespace {
+
+class Conv2dKernel final : public Kernel {
+ public:
+  // convTranspose2d (p.transposed): the same shader in gather form.
+  Conv2dKernel(std::shared_ptr<Device> device, const ConvParams& p)
+      : device_(std::move(device)), a_(p) {}
+
+  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
+                                    std::span<const OperandDescriptor> out) const override {
+    const OperandDescriptor& desc = out[0];
+    Tensor result = Tensor::Allocate(desc.dataType, desc.shape);
+    const uint64_t count = desc.ElementCount();
+    if (count > 0) {
+      const Tensor& input = in[0]->data;
+      const Tensor& filter = in[1]->data;
+      const ImageAxes ia = a_.image;
+      const size_t fo = a_.fo, fi = a_.fi, fh = a_.fh, fw = a_.fw;
+      const Strides is = ContiguousStrides(input.shape());
+      const Strides fs = ContiguousStrides(filter.shape());
+      const auto u = [](uint64_t v) { return static_cast<uint32_t>(v); };
+      std::vector<uint32_t> params(NNVK_CONV_P_WORDS, 0);
+      params[NNVK_CONV_P_TRANSPOSED] = a_.transposed ? 1 : 0;
+      params[NNVK_CONV_P_FILTER_OUT_C] = u(filter.shape()[fo]);
+      params[NNVK_CONV_P_TYPE] = u(static_cast<uint64_t>(desc.dataType));
+      params[NNVK_CONV_P_BATCHES] = u(desc.shape[ia.batch]);
+      params[NNVK_CONV_P_IN_C] = u(input.shape()[ia.channel]);
+      params[NNVK_CONV_P_IN_H] = u(input.shape()[ia.height]);
+      params[NNVK_CONV_P_IN_W] = u(input.shape()[ia.width]);
+      params[NNVK_CONV_P_OUT_C] = u(desc.shape[ia.channel]);
+      params[NNVK_CONV_P_OUT_H] = u(desc.shape[ia.height]);
+      params[NNVK_CONV_P_OUT_W] = u(desc.shape[ia.width]);
+      // Input channels per group: the filter's for conv2d, the input's / groups for transpose.
+      params[NNVK_CONV_P_FILTER_C] =
+          a_.transposed ? u(input.shape()[ia.channel] / static_cast<uint64_t>(a_.groups))
+                        : u(filter.shape()[fi]);
+      params[NNVK_CONV_P_KH] = u(filter.shape()[fh]);
+      params[NNVK_CONV_P_KW] = u(filter.shape()[fw]);
+      const auto s = [](int64_t v) { return static_cast<uint32_t>(v); };
+      params[NNVK_CONV_P_PAD_TOP] = s(a_.pad_top);
+      params[NNVK_CONV_P_PAD_LEFT] = s(a_.pad_left);
+      params[NNVK_CONV_P_STRIDE_H] = s(a_.stride_height);
+      params[NNVK_CONV_P_STRIDE_W] = s(a_.stride_width);
+      params[NNVK_CONV_P_DIL_H] = s(a_.dilation_height);
+      params[NNVK_CONV_P_DIL_W] = s(a_.dilation_width);
+      params[NNVK_CONV_P_GROUPS] = s(a_.groups);
+      // The node has a bias input exactly with options.bias.
+      params[NNVK_CONV_P_HAS_BIAS] = in.size() > 2 ? 1 : 0;
+      params[NNVK_CONV_P_OUT_NHWC] = ia.channel == 3 ? 1 : 0;
+      params[NNVK_CONV_P_IN_STRIDES + 0] = u(static_cast<uint64_t>(is[ia.batch]));
+      params[NNVK_CONV_P_IN_STRIDES + 1] = u(static_cast<uint64_t>(is[ia.channel]));
+      params[NNVK_CONV_P_IN_STRIDES + 2] = u(static_cast<uint64_t>(is[ia.height]));
+      params[NNVK_CONV_P_IN_STRIDES + 3] = u(static_cast<uint64_t>(is[ia.width]));
+      params[NNVK_CONV_P_FILTER_STRIDES + 0] = u(static_cast<uint64_t>(fs[fo]));
+      params[NNVK_CONV_P_FILTER_STRIDES + 1] = u(static_cast<uint64_t>(fs[fi]));
+      params[NNVK_CONV_P_FILTER_STRIDES + 2] = u(static_cast<uint64_t>(fs[fh]));
+      params[NNVK_CONV_P_FILTER_STRIDES + 3] = u(static_cast<uint64_t>(fs[fw]));
+      std::vector<std::vector<std::byte>> data{input.Bytes(), filter.Bytes()};
+      if (params[NNVK_CONV_P_HAS_BIAS]) data.push_back(in[2]->data.Bytes());
+      std::vector<Bytes> views(data.begin(), data.end());
+      Dispatch(*device_, Shader::kConv2d, params, views, result);
+    }
+    return OneOutput(std::move(result));
+  }
+
+ private:
+  std::shared_ptr<Device> device_;
+  ConvParams a_;
+};
+
+std::optional<std::string> Unsupported(OpId op, DataType type, const DeviceInfo&) {
+  if (op != OpId::conv2d) return std::nullopt;
+  if (!IsFloat(type)) return std::string(DataTypeName(type)) + " not supported";
+  return std::string();
+}
+
+std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
+                                   const std::shared_ptr<Device>& device, std::string& why) {
+  const OperatorNode& node = graph.operators()[index];
+  const auto* conv = AttributesOf<Conv2dAttributes>(node, why);
+  if (conv == nullptr) return nullptr;
+  return std::make_shared<Conv2dKernel>(device, ConvParamsOf(*conv));
+}
+
+}  // namespace
+
+std::shared_ptr<const Kernel> MakeConv2dKernel(std::shared_ptr<Device> device,
+                                               const ConvParams& p) {
+  return std::make_shared<Conv2dKernel>(std::move(device), p);
+}
+
+const Family kConv2dFamily = {Unsupported, Make, nullptr};
+
+}  // namespace nnref::vk

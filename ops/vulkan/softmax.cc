@@ -1,0 +1,67 @@
+// The vulkan backend's softmax (§api-mlgraphbuilder-softmax-method), as in the reference's
+// ops/softmax.cc, on shaders/reduce.comp (NNVK_REDUCE_SOFTMAX): the axis moved last, the result
+// moved back.
+#include "ops/softmax.h"
+
+#include "ops/vulkan/family.h"
+#include "ops/vulkan/shaders/params.h"
+
+namespace nnref::vk {
+
+namespace {
+
+class SoftmaxKernel final : public Kernel {
+ public:
+  SoftmaxKernel(std::shared_ptr<Device> device, size_t axis)
+      : device_(std::move(device)), axis_(axis) {}
+
+  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
+                                    std::span<const OperandDescriptor> out) const override {
+    const OperandDescriptor& desc = out[0];
+    const Tensor& input = in[0]->data;
+    const uint32_t rank = static_cast<uint32_t>(input.rank());
+    std::vector<uint32_t> perm, inverse(rank);
+    for (uint32_t axis = 0; axis < rank; ++axis) {
+      if (axis != axis_) perm.push_back(axis);
+    }
+    perm.push_back(static_cast<uint32_t>(axis_));
+    for (uint32_t i = 0; i < rank; ++i) inverse[perm[i]] = i;
+    const Tensor moved = input.Permute(perm);
+    Tensor result = Tensor::Allocate(desc.dataType, moved.shape());
+    const uint64_t count = desc.ElementCount();
+    if (count > 0) {
+      const std::vector<std::byte> data = moved.Bytes();
+      const Bytes views[] = {data};
+      std::vector<uint32_t> params(NNVK_REDUCE_P_WORDS, 0);
+      params[NNVK_REDUCE_P_TYPE] = static_cast<uint32_t>(desc.dataType);
+      params[NNVK_REDUCE_P_OP] = NNVK_REDUCE_SOFTMAX;
+      params[NNVK_REDUCE_P_RUN] = static_cast<uint32_t>(input.shape()[axis_]);
+      params[NNVK_REDUCE_P_COUNT] = static_cast<uint32_t>(count);
+      Dispatch(*device_, Shader::kReduce, params, views, result);
+    }
+    return OneOutput(result.Permute(inverse).Contiguous());
+  }
+
+ private:
+  std::shared_ptr<Device> device_;
+  size_t axis_;
+};
+
+std::optional<std::string> Unsupported(OpId op, DataType, const DeviceInfo&) {
+  if (op == OpId::softmax) return std::string();  // float32, float16
+  return std::nullopt;
+}
+
+std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
+                                   const std::shared_ptr<Device>& device, std::string& why) {
+  const OperatorNode& node = graph.operators()[index];
+  const auto* s = AttributesOf<SoftmaxAttributes>(node, why);
+  if (s == nullptr) return nullptr;
+  return std::make_shared<SoftmaxKernel>(device, s->axis);
+}
+
+}  // namespace
+
+const Family kSoftmaxFamily = {Unsupported, Make, nullptr};
+
+}  // namespace nnref::vk
