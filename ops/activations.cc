@@ -129,7 +129,9 @@ double LeakyValue(double x, double slope, Latitude& la) {
 // `rel` stays 0 where one rounding of the value to the output type is the correctly rounded
 // result (exact values, values rounded to odd); otherwise it is set to the value's relative error
 // bound (ops/correctly_rounded.h), and the kernel applies Ziv's rounding test.
-double ActivationValue(Act op, double x, double alpha, double beta, Latitude& la, double& rel) {
+// Always inlined: the kernel calls it with a constant op per instantiation, so the switch folds.
+[[gnu::always_inline]] inline double ActivationValue(Act op, double x, double alpha, double beta,
+                                                     Latitude& la, double& rel) {
   switch (op) {
     case Act::kElu:
       if (std::isnan(x)) break;
@@ -207,27 +209,65 @@ double ActivationValue(Act op, double x, double alpha, double beta, Latitude& la
   return x;
 }
 
+// Calls fn.template operator()<K>() with the constant K equal to op.
+template <typename Fn>
+auto DispatchAct(Act op, Fn&& fn) {
+  switch (op) {
+    case Act::kElu:
+      return fn.template operator()<Act::kElu>();
+    case Act::kGelu:
+      return fn.template operator()<Act::kGelu>();
+    case Act::kHardSigmoid:
+      return fn.template operator()<Act::kHardSigmoid>();
+    case Act::kHardSwish:
+      return fn.template operator()<Act::kHardSwish>();
+    case Act::kLeakyRelu:
+      return fn.template operator()<Act::kLeakyRelu>();
+    case Act::kRelu:
+      return fn.template operator()<Act::kRelu>();
+    case Act::kSigmoid:
+      return fn.template operator()<Act::kSigmoid>();
+    case Act::kSoftplus:
+      return fn.template operator()<Act::kSoftplus>();
+    case Act::kSoftsign:
+      return fn.template operator()<Act::kSoftsign>();
+    case Act::kTanh:
+      break;
+  }
+  return fn.template operator()<Act::kTanh>();
+}
+
 class ActivationKernel final : public Kernel {
  public:
   ActivationKernel(Act op, double alpha, double beta) : op_(op), alpha_(alpha), beta_(beta) {}
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
     return {DispatchDataType(out[0].dataType, [&]<typename T>() {
-      return MapElements<T, T>(out[0], {in[0]}, [this](T x, Latitude& la) -> T {
-        if constexpr (kIsFloatStorage<T>) {
-          const double a = ToDouble(x);
-          double rel = 0;
-          const double r = ActivationValue(op_, a, alpha_, beta_, la, rel);
-          if (rel == 0) return RoundTo<T>(r);
-          return RoundCorrectly<T>(CrOf(op_), r, rel, a, alpha_);
-        } else {
+      if constexpr (kIsFloatStorage<T>) {
+        return DispatchAct(op_, [&]<Act K>() { return Map<T, K>(in, out); });
+      } else {
+        return MapElements<T, T>(out[0], {in[0]}, [](T x, Latitude&) -> T {
           return x > T{0} ? x : T{0};  // relu is the only activation with integer types
-        }
-      });
+        });
+      }
     })};
   }
 
  private:
+  // The float loop of activation K (a constant, so ActivationValue's switch folds away).
+  template <typename T, Act K>
+  OperandValue Map(std::span<const OperandValue* const> in,
+                   std::span<const OperandDescriptor> out) const {
+    const double alpha = alpha_, beta = beta_;
+    return MapElements<T, T>(out[0], {in[0]}, [alpha, beta](T x, Latitude& la) -> T {
+      const double a = ToDouble(x);
+      double rel = 0;
+      const double r = ActivationValue(K, a, alpha, beta, la, rel);
+      if (rel == 0) return RoundTo<T>(r);
+      return RoundCorrectly<T>(CrOf(K), r, rel, a, alpha);
+    });
+  }
+
   Act op_;
   double alpha_, beta_;
 };

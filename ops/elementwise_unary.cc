@@ -64,8 +64,10 @@ const OpLimits kFloatLimits = {
 const OpLimits kAnyLimits = {
     {{"input", DataTypeSet::All(), "", 0, kMaxRankAny}, {"output", {}, "input", 0, kMaxRankAny}}};
 
+// Always inlined: the kernel calls it with a constant op per instantiation (below), so the switch
+// folds away and each operator's loop holds only its own function.
 template <typename T>
-T ApplyUnary(UnaryOp op, T x, Latitude& la) {
+[[gnu::always_inline]] inline T ApplyUnary(UnaryOp op, T x, Latitude& la) {
   if constexpr (kIsFloatStorage<T>) {
     const double a = ToDouble(x);
     switch (op) {
@@ -128,6 +130,28 @@ T ApplyUnary(UnaryOp op, T x, Latitude& la) {
   }
 }
 
+// Calls fn.template operator()<K>() with the float operator K equal to op (the operators whose
+// float loops benefit from a constant op); other ops and integer types take the runtime switch.
+template <typename Fn>
+auto DispatchFloatUnary(UnaryOp op, Fn&& fn) {
+  switch (op) {
+    case UnaryOp::kCos:
+      return fn.template operator()<UnaryOp::kCos>();
+    case UnaryOp::kErf:
+      return fn.template operator()<UnaryOp::kErf>();
+    case UnaryOp::kExp:
+      return fn.template operator()<UnaryOp::kExp>();
+    case UnaryOp::kLog:
+      return fn.template operator()<UnaryOp::kLog>();
+    case UnaryOp::kSin:
+      return fn.template operator()<UnaryOp::kSin>();
+    case UnaryOp::kTan:
+      return fn.template operator()<UnaryOp::kTan>();
+    default:
+      return fn.template operator()<UnaryOp::kIdentity>();  // "not constant": see Compute
+  }
+}
+
 class UnaryKernel final : public Kernel {
  public:
   explicit UnaryKernel(UnaryOp op) : op_(op) {}
@@ -135,8 +159,20 @@ class UnaryKernel final : public Kernel {
                                     std::span<const OperandDescriptor> out) const override {
     const UnaryOp op = op_;
     return {DispatchDataType(out[0].dataType, [&]<typename T>() {
-      return MapElements<T, T>(out[0], {in[0]},
-                               [op](T x, Latitude& la) { return ApplyUnary(op, x, la); });
+      if constexpr (kIsFloatStorage<T>) {
+        return DispatchFloatUnary(op, [&]<UnaryOp K>() {
+          if constexpr (K == UnaryOp::kIdentity) {  // the other float ops: runtime switch
+            return MapElements<T, T>(out[0], {in[0]},
+                                     [op](T x, Latitude& la) { return ApplyUnary(op, x, la); });
+          } else {
+            return MapElements<T, T>(out[0], {in[0]},
+                                     [](T x, Latitude& la) { return ApplyUnary(K, x, la); });
+          }
+        });
+      } else {
+        return MapElements<T, T>(out[0], {in[0]},
+                                 [op](T x, Latitude& la) { return ApplyUnary(op, x, la); });
+      }
     })};
   }
 
