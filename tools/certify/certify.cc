@@ -21,7 +21,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -189,9 +188,20 @@ int Main(int argc, char** argv) {
       }
       return argv[++i];
     };
-    if (a == "--ops") {
-      std::stringstream ss(value());
-      for (std::string s; std::getline(ss, s, ',');) o.ops.push_back(s);
+    if (a == "--ops") {  // comma-separated; commas inside parentheses belong to the name
+      const std::string list = value();
+      std::string name;
+      int depth = 0;
+      for (char ch : list) {
+        depth += ch == '(' ? 1 : (ch == ')' ? -1 : 0);
+        if (ch == ',' && depth == 0) {
+          o.ops.push_back(name);
+          name.clear();
+        } else {
+          name += ch;
+        }
+      }
+      if (!name.empty()) o.ops.push_back(name);
     } else if (a == "--stride") {
       o.stride = std::max<uint64_t>(1, std::strtoull(value().c_str(), nullptr, 0));
     } else if (a == "--threads") {
