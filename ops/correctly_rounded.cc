@@ -64,7 +64,8 @@ QuadValue EvaluateQuad(CrFunction f, double xd, double alpha) {
       const double zd = static_cast<double>(z);
       // erfc's relative condition number: at most 2 z^2 + 1 for z > 0, below 1 otherwise.
       const double conditioning = (zd > 0 ? 2 * zd * zd + 1 : 1) * 0x1p-111;
-      return {static_cast<Quad>(0.5) * x * erfcq(z), static_cast<Quad>(kQuadCompositeRel + conditioning)};
+      return {static_cast<Quad>(0.5) * x * erfcq(z),
+              static_cast<Quad>(kQuadCompositeRel + conditioning)};
     }
     case CrFunction::kElu:
       return {static_cast<Quad>(alpha) * expm1q(x), kQuadCompositeRel};

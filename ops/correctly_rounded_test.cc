@@ -12,6 +12,7 @@
 
 #include "ops/activations.h"
 #include "ops/elementwise_unary.h"
+#include "ops/normalization.h"
 #include "ref/testing.h"
 
 namespace nnref {
@@ -81,6 +82,30 @@ TEST_CASE("ziv: hardSwish at an exact float32 tie goes through the exact quad pa
   CHECK(std::bit_cast<float>(Run32(Act<HardSwish>(), x)) == want);
   CHECK(GetZivStats().quad.load() > before);
   CHECK(GetZivStats().undecided.load() == 0);
+}
+
+TEST_CASE("ziv: batchNormalization's final step rounds once (no double rounding through double)") {
+  // x = 1 + 2^-23, mean = 2^-24, variance 0.75 + epsilon 0.25 = 1 (sqrt exact), scale 1,
+  // bias = 2^-80: the exact result is 1 + 2^-24 + 2^-80, just above the float32 midpoint between 1
+  // and 1 + 2^-23, so it rounds up to 1 + 2^-23. In double it is 1 + 2^-24 (a tie), which would
+  // round to even: 1.
+  GraphBuilder b;
+  const Shape shape{1, 1};
+  const Operand x = b.Input("x", {DataType::kFloat32, shape});
+  const Operand mean = b.Input("mean", {DataType::kFloat32, {1}});
+  const Operand var = b.Input("var", {DataType::kFloat32, {1}});
+  const Operand bias = b.Input("bias", {DataType::kFloat32, {1}});
+  MLBatchNormalizationOptions o;
+  o.bias = bias;
+  o.epsilon = 0.25;
+  const uint64_t before = GetZivStats().quad.load();
+  const OperandValue r = Run(b, BatchNormalization(b, x, mean, var, o),
+                             {{"x", Make<float>(DataType::kFloat32, shape, {1 + 0x1p-23f})},
+                              {"mean", Make<float>(DataType::kFloat32, {1}, {0x1p-24f})},
+                              {"var", Make<float>(DataType::kFloat32, {1}, {0.75f})},
+                              {"bias", Make<float>(DataType::kFloat32, {1}, {0x1p-80f})}});
+  CHECK(r.data.base<float>()[0] == 1 + 0x1p-23f);
+  CHECK(GetZivStats().quad.load() > before);
 }
 
 }  // namespace nnref

@@ -155,8 +155,8 @@ class BatchNormalizationKernel final : public Kernel {
                           const double v = ToDouble(pv[off[3]]);
                           const double deviation = std::sqrt(v + epsilon);
                           po[off[0]] = RoundNormalization<T>(
-                              ToDouble(px[off[1]]), ToDouble(pm[off[2]]), v, epsilon,
-                              deviation, ToDouble(ps[off[4]]), ToDouble(pb[off[5]]));
+                              ToDouble(px[off[1]]), ToDouble(pm[off[2]]), v, epsilon, deviation,
+                              ToDouble(ps[off[4]]), ToDouble(pb[off[5]]));
                         });
       return result;
     })};

@@ -6,10 +6,10 @@
 // Usage: build/bin/nnref_unarybench [--repeat N] [--filter TEXT] [--count N]
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
   std::string filter;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = std::atoi(argv[++i]);
-    if (!std::strcmp(argv[i], "--count") && i + 1 < argc) count = std::strtoull(argv[++i], nullptr, 0);
+    if (!std::strcmp(argv[i], "--count") && i + 1 < argc)
+      count = std::strtoull(argv[++i], nullptr, 0);
     if (!std::strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
   }
   SetReferenceThreads(1);

@@ -225,7 +225,8 @@ int Main(int argc, char** argv) {
   }
   for (const std::string& name : o.ops) {
     const auto& cases = UnaryCases();
-    if (std::none_of(cases.begin(), cases.end(), [&](const UnaryCase& c) { return c.name == name; })) {
+    if (std::none_of(cases.begin(), cases.end(),
+                     [&](const UnaryCase& c) { return c.name == name; })) {
       std::fprintf(stderr, "nnref_certify: --ops: unknown operator case '%s'\n", name.c_str());
       return 2;
     }
@@ -246,8 +247,7 @@ int Main(int argc, char** argv) {
       if ((t == 0 && !o.float32) || (t == 1 && !o.float16)) continue;
       const auto t0 = std::chrono::steady_clock::now();
       const Result r = t == 0 ? RunFloat32(c, o) : RunFloat16(c, o);
-      const double s =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       std::printf("%-40s %6s %12llu %10llu %10llu %9.1f %10.2f%s\n", c.name.c_str(),
                   t == 0 ? "f32" : "f16", static_cast<unsigned long long>(r.checked),
                   static_cast<unsigned long long>(r.mismatches),
@@ -266,8 +266,7 @@ int Main(int argc, char** argv) {
       total_bad += r.mismatches;
     }
   }
-  const double s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("total: %llu inputs, %llu not correctly rounded, %.0f s (%.2f M inputs/s)\n",
               static_cast<unsigned long long>(total_checked),
               static_cast<unsigned long long>(total_bad), s,

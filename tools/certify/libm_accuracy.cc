@@ -24,7 +24,7 @@ struct Function {
   Quad (*quad)(Quad);
   int (*mpfr)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
   double (*dbl)(double);
-  bool positive;  // domain x > 0 (log)
+  bool positive;         // domain x > 0 (log)
   bool above_minus_one;  // domain x > -1 (log1p)
 };
 

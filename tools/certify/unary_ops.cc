@@ -10,9 +10,8 @@ namespace nnref::certify {
 namespace {
 
 UnaryCase Unary(const char* name, Fn fn, UnaryOp op) {
-  return {name, fn, 0, 0, [op](GraphBuilder& b, const Operand& x) {
-            return ElementwiseUnary(b, op, x, {});
-          }};
+  return {name, fn, 0, 0,
+          [op](GraphBuilder& b, const Operand& x) { return ElementwiseUnary(b, op, x, {}); }};
 }
 
 template <Operand (*F)(GraphBuilder&, const Operand&, const MLOperatorOptions&)>
@@ -39,9 +38,9 @@ UnaryCase LeakyCase(double alpha, bool named) {
 }
 
 UnaryCase HardSigmoidCase(double alpha, double beta, bool named) {
-  return {named ? "hardSigmoid(alpha=" + std::to_string(alpha) + ",beta=" + std::to_string(beta) +
-                      ")"
-                : "hardSigmoid",
+  return {named
+              ? "hardSigmoid(alpha=" + std::to_string(alpha) + ",beta=" + std::to_string(beta) + ")"
+              : "hardSigmoid",
           Fn::kHardSigmoid, alpha, beta, [alpha, beta](GraphBuilder& b, const Operand& x) {
             MLHardSigmoidOptions o;
             o.alpha = alpha;
