@@ -13,7 +13,7 @@
 //  - exp, log, sin, cos, tan, erf, erfc, expm1, log1p, tanh from glibc's double libm: glibc's
 //    manual ("Known Maximum Errors in Math Functions") lists at most a few ulps (2^-53 |r| each)
 //    for these on x86_64, and the measurement in docs/numerics.md (every function against MPFR
-//    on random float32 inputs) found at most 2.24 ulps (erfc). kLibmRel = 2^-44 is 512 ulps: a
+//    on random float32 inputs) found at most 1.99 ulps (erfc). kLibmRel = 2^-44 is 512 ulps: a
 //    margin of two orders of magnitude, bought for a fallback rate of about 2^-19 per float32
 //    element. sin, cos and tan keep this relative bound for every float32 argument (glibc reduces
 //    huge arguments exactly, Payne-Hanek).
@@ -30,7 +30,7 @@
 //    3.01 * 2^-53. kRationalRel = 2^-50.
 //
 // Bounds of the __float128 evaluations (relative; a quad ulp is at most 2^-112 of the value):
-// libquadmath's functions were measured against MPFR (docs/numerics.md: at most 2.02 quad ulps);
+// libquadmath's functions were measured against MPFR (docs/numerics.md: at most 2.06 quad ulps);
 // kQuadLibRel = 2^-100 is 4096 quad ulps. Composites add their roundings as above, gelu its
 // conditioning (2 z^2 + 1) * 2^-111 for z > 0. hardSwish in quad is exact (x (x + 3) fits in 113
 // bits for |x| >= 2^-60, and the quotient by 6 is rounded to odd with its fma remainder).
@@ -103,6 +103,20 @@ inline T RoundCorrectly(CrFunction f, double r, double rel, double x, double alp
 // that. The same steps in __float128 decide the rest.
 template <typename T>
 T RoundNormalizationSlow(double x, double m, double v, double eps, double s, double b);
+
+// The fast path of RoundNormalization without branches, so that the kernels' loops stay
+// vectorizable: returns y rounded once and sets `uncertain` when the test does not decide (a
+// boundary, a zero or a non-finite y). A kernel that sees `uncertain` after a loop runs the loop
+// again with RoundNormalization.
+template <typename T>
+inline T RoundNormalizationFast(double x, double m, double deviation, double s, double b,
+                                bool& uncertain) {
+  const double t = s * ((x - m) / deviation);
+  const double y = t + b;
+  const double e = 0x1p-49 * (std::fabs(t) + std::fabs(y)) + kZivAbsFloor;
+  uncertain |= ziv_internal::Bits(RoundTo<T>(y - e)) != ziv_internal::Bits(RoundTo<T>(y + e));
+  return RoundTo<T>(y);
+}
 
 template <typename T>
 inline T RoundNormalization(double x, double m, double v, double eps, double deviation, double s,

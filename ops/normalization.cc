@@ -148,16 +148,26 @@ class BatchNormalizationKernel final : public Kernel {
       T* po = result.data.base<T>();
       const T *px = x.base<T>(), *pm = mean.base<T>(), *pv = variance.base<T>();
       const T *ps = scale.base<T>(), *pb = bias.base<T>();
-      ForEachOffsets<6>(shape,
-                        {&dense, &x.strides(), &mean.strides(), &variance.strides(),
-                         &scale.strides(), &bias.strides()},
-                        [&](const std::array<int64_t, 6>& off) {
-                          const double v = ToDouble(pv[off[3]]);
-                          const double deviation = std::sqrt(v + epsilon);
-                          po[off[0]] = RoundNormalization<T>(
-                              ToDouble(px[off[1]]), ToDouble(pm[off[2]]), v, epsilon, deviation,
-                              ToDouble(ps[off[4]]), ToDouble(pb[off[5]]));
-                        });
+      const std::array<const Strides*, 6> strides = {&dense,           &x.strides(),
+                                                     &mean.strides(),  &variance.strides(),
+                                                     &scale.strides(), &bias.strides()};
+      // The fast loop; when some element's test did not decide, the careful one (Ziv's test
+      // with the quad fallback) runs over every element.
+      bool uncertain = false;
+      ForEachOffsets<6>(shape, strides, [&](const std::array<int64_t, 6>& off) {
+        const double deviation = std::sqrt(ToDouble(pv[off[3]]) + epsilon);
+        po[off[0]] =
+            RoundNormalizationFast<T>(ToDouble(px[off[1]]), ToDouble(pm[off[2]]), deviation,
+                                      ToDouble(ps[off[4]]), ToDouble(pb[off[5]]), uncertain);
+      });
+      if (uncertain) {
+        ForEachOffsets<6>(shape, strides, [&](const std::array<int64_t, 6>& off) {
+          const double v = ToDouble(pv[off[3]]);
+          po[off[0]] = RoundNormalization<T>(ToDouble(px[off[1]]), ToDouble(pm[off[2]]), v, epsilon,
+                                             std::sqrt(v + epsilon), ToDouble(ps[off[4]]),
+                                             ToDouble(pb[off[5]]));
+        });
+      }
       return result;
     })};
   }
@@ -218,13 +228,24 @@ class GroupNormalizationKernel final : public Kernel {
             });
             const double variance = sum_sq / count;
             const double deviation = std::sqrt(variance + epsilon);
+            // The fast loop, then the careful one when some element's test did not decide.
+            bool uncertain = false;
             ForEachOffsets<4>(inner_shape, {&inner[0], &inner[1], &inner[2], &inner[3]},
                               [&](const std::array<int64_t, 4>& off) {
-                                po[group[0] + off[0]] = RoundNormalization<T>(
-                                    ToDouble(px[group[1] + off[1]]), mean, variance, epsilon,
-                                    deviation, ToDouble(ps[group[2] + off[2]]),
-                                    ToDouble(pb[group[3] + off[3]]));
+                                po[group[0] + off[0]] = RoundNormalizationFast<T>(
+                                    ToDouble(px[group[1] + off[1]]), mean, deviation,
+                                    ToDouble(ps[group[2] + off[2]]),
+                                    ToDouble(pb[group[3] + off[3]]), uncertain);
                               });
+            if (uncertain) {
+              ForEachOffsets<4>(inner_shape, {&inner[0], &inner[1], &inner[2], &inner[3]},
+                                [&](const std::array<int64_t, 4>& off) {
+                                  po[group[0] + off[0]] = RoundNormalization<T>(
+                                      ToDouble(px[group[1] + off[1]]), mean, variance, epsilon,
+                                      deviation, ToDouble(ps[group[2] + off[2]]),
+                                      ToDouble(pb[group[3] + off[3]]));
+                                });
+            }
           });
       return result;
     })};
