@@ -144,7 +144,10 @@ class QuantizeAlternatives final : public OneOfSet {
     const bool two = it != sets_.end();
     Tensor set = Tensor::Allocate(type_, {two ? 2u : 0u});
     if (two) {
-      const auto [lo, hi] = std::minmax(it->second.first, it->second.second);
+      // Plain locals, not a structured binding: lambdas capture those only from C++20 compilers
+      // newer than clang 14 (tools/fuzz/run.sh builds with clang).
+      const int64_t lo = std::min(it->second.first, it->second.second);
+      const int64_t hi = std::max(it->second.first, it->second.second);
       DispatchQuantizedType(type_, [&]<typename Z>() {
         set.base<Z>()[0] = static_cast<Z>(lo);
         set.base<Z>()[1] = static_cast<Z>(hi);

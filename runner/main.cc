@@ -7,6 +7,7 @@
 #include "runner/audit.h"
 #include "runner/backends.h"
 #include "runner/commands.h"
+#include "runner/fuzz/fuzz.h"
 #include "runner/nnef_command.h"
 
 int main(int argc, char** argv) {
@@ -207,6 +208,34 @@ int main(int argc, char** argv) {
   nnef_cmd->add_option("--html", nnef.files.html, "with --case: write an HTML page here");
   nnef_cmd->add_option("--shard", nnef_shard, "with --case: run only part K of N (K/N)");
 
+  nnref::fuzz::FuzzOptions fuzz;
+  auto* fuzz_cmd = app.add_subcommand(
+      "fuzz", "run random valid graphs on a backend against the reference; shrink divergences");
+  fuzz_cmd->add_option("--backend", fuzz.backend, "simd (default) or vulkan");
+  fuzz_cmd->add_option("--seed", fuzz.seed, "first seed (graph i uses seed + i), default 1");
+  fuzz_cmd->add_option("--count", fuzz.count, "graphs to run (default 100 without --seconds)");
+  fuzz_cmd->add_option("--seconds", fuzz.seconds, "stop after this many seconds");
+  fuzz_cmd->add_option("--out", fuzz.out, "write each shrunk failing graph here as a case file");
+  fuzz_cmd->add_option("--max-ops", fuzz.max_ops, "operators per graph: 1 to this (default 30)");
+  fuzz_cmd->add_option("--ops", fuzz.only, "generate only these builder methods (repeatable)")
+      ->allow_extra_args(false);
+  fuzz_cmd->add_option("--threads", fuzz.threads, "worker threads (default: every core)");
+  fuzz_cmd->add_option("--device", fuzz.device, "with --backend vulkan: the device index");
+  fuzz_cmd->add_option("--inject-fault", fuzz.inject_fault,
+                       "test hook: OP:ELEMENT:VALUE as for run (the shrinker must find OP)");
+  fuzz_cmd->add_flag("--no-shrink", fuzz.no_shrink, "write failing graphs as generated");
+  fuzz_cmd->add_flag(
+      "--graph-outputs", fuzz.graph_outputs,
+      "also judge the graph outputs (the backend's dispatch) under the graph bounds");
+  fuzz_cmd->add_flag("--all-failures", fuzz.all_failures,
+                     "shrink and write every failure (default: the first of each signature)");
+  fuzz_cmd->add_flag("--quiet,-q", fuzz.quiet, "no progress line");
+  fuzz_cmd->add_option("--emit", fuzz.emit,
+                       "write the generated graphs here as case files and run nothing (for "
+                       "another runtime: tools/ort-check.sh DIR)");
+  fuzz_cmd->add_option("--types", fuzz.types, "draw only these data types for first operands")
+      ->allow_extra_args(false);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -243,6 +272,7 @@ int main(int argc, char** argv) {
     }
     if (*tol_cmd) return nnref::CommandTolerance(tol_markdown);
     if (*cov_cmd) return nnref::CommandCoverage(cov_paths);
+    if (*fuzz_cmd) return nnref::fuzz::CommandFuzz(fuzz);
     if (*nnef_cmd) {
       nnef.max_tensor_bytes = max_bytes;
       return nnref::CommandNnef(nnef);

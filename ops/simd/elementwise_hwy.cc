@@ -133,7 +133,11 @@ void UnaryRowImpl(RowUnary op, const float* x, float* out, size_t n, float alpha
       MapRow(x, out, n, [](auto d, auto v) { return hn::Log(d, v); });
       return FixOutside(x, out, n, 1.17549435e-38f, 3.0e38f, [](float v) { return std::log(v); });
     case RowUnary::kSin:
-      MapRow(x, out, n, [](auto d, auto v) { return hn::Sin(d, v); });
+      // sin(-0) is -0 (sin is odd); contrib's Sin gives +0, which a reciprocal downstream turns
+      // into the wrong infinity. Zeros pass through.
+      MapRow(x, out, n, [](auto d, auto v) {
+        return hn::IfThenElse(hn::Eq(v, hn::Zero(d)), v, hn::Sin(d, v));
+      });
       return FixOutside(x, out, n, -39000.0f, 39000.0f, [](float v) { return std::sin(v); });
     case RowUnary::kCos:
       MapRow(x, out, n, [](auto d, auto v) { return hn::Cos(d, v); });

@@ -55,10 +55,12 @@ uvec2 Compute(uint e) {
   const uint iy[2] = uint[2](y0, y1), ix[2] = uint[2](x0, x1);
   if (IsFloat(t)) {
     // The samples scaled by the power of two bringing the largest finite one near 1 (exact), so
-    // that v W cannot overflow; scaled back once.
+    // that v W cannot overflow; scaled back once. Only the samples with a weight count: a large
+    // neighbour of weight 0 would scale a small (subnormal) sample of the result to zero.
     float largest = 0.0;
     for (uint a = 0u; a < 2u; ++a) {
       for (uint b = 0u; b < 2u; ++b) {
+        if (wy[a] * wx[b] == 0u) continue;
         const float v = abs(AsFloat(Raw(0u, t, base + iy[a] * sy + ix[b] * sx), t));
         if (!isinf(v)) largest = max(largest, v);
       }
