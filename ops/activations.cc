@@ -1,24 +1,26 @@
 // Activation functions (sections listed in activations.h).
 //
 // Numerics. Accumulator: double (float32/float16 inputs and the options already cast to the input
-// type widen exactly). Each function is evaluated in double in a stable form and rounded once to
-// the output type:
+// type widen exactly). Each function is evaluated in double in a stable form; exact and
+// rounded-to-odd values are rounded once to the output type, the others go through Ziv's
+// rounding test with the bound of ops/correctly_rounded.h (a __float128 re-evaluation where the
+// double lies too close to a rounding boundary), so every result is correctly rounded:
 //  - elu: x for x > 0, else alpha * expm1(x) (expm1 keeps the relative accuracy near 0 that
-//    exp(x) - 1 loses).
+//    exp(x) - 1 loses). Bound 2^-44.
 //  - gelu: 0.5 * x * erfc(-x / sqrt(2)), equal to 0.5 * x * (1 + erf(x / sqrt(2))) but without the
 //    cancellation of 1 + erf for negative x (the result keeps its relative accuracy down to
-//    underflow).
+//    underflow). Bound 2^-40 (erfc's conditioning for large -x).
 //  - hardSigmoid: alpha * x is exact in double; alpha * x + beta is rounded to double *to odd*
 //    (ops/exact_round.h) and clamped to [0, 1], so the result is the correctly rounded exact value.
-//  - hardSwish: x for x >= 3, -0 for x <= -3, else x * (x + 3) / 6 in double. For float16 every
-//    step but the division is exact, and a quotient by 6 cannot lie within a double rounding of a
-//    float16 tie, so the result is correctly rounded. For float32 with |x| >= 2^-28 the residual
-//    double-rounding risk of docs/numerics.md remains (one ulp, about 2^-28 per element).
+//  - hardSwish: x for x >= 3, -0 for x <= -3, else x * (x + 3) / 6 in double (bound 2^-50: three
+//    roundings); the quad fallback is exact (ops/correctly_rounded.cc).
 //  - leakyRelu / prelu: x for x > 0, else alpha * x (exact in double, one rounding).
 //  - relu: exact selection; integer inputs exact.
 //  - sigmoid: 1 / (1 + exp(-|x|)) on the side where exp cannot overflow (e / (1 + e) for x < 0).
-//  - softplus: x + log1p(exp(-x)) for x > 0, log1p(exp(x)) otherwise (no overflow of exp).
-//  - softsign: x / (1 + |x|).  tanh: std::tanh.
+//    Bound 2^-44.
+//  - softplus: x + log1p(exp(-x)) for x > 0, log1p(exp(x)) otherwise (no overflow of exp). Bound
+//    2^-44.
+//  - softsign: x / (1 + |x|) (bound 2^-50: two roundings).  tanh: std::tanh (bound 2^-44).
 // Tiny arguments of gelu and hardSwish (0 < |x| < 2^-60, float32 subnormals included): the exact
 // value is x/2 plus a positive amount far below one double ulp of x/2, so x/2 rounded to odd
 // stands for it. Without this a float32 subnormal x with an odd last bit (x/2 a tie) would round
@@ -37,6 +39,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "ops/correctly_rounded.h"
 #include "ops/elementwise.h"
 #include "ops/exact_round.h"
 
@@ -87,6 +90,26 @@ OpId ActId(Act op) {
   return OpId::elu;  // unreachable: every op is listed
 }
 
+// The function of ops/correctly_rounded.h behind an activation with a Ziv-tested value.
+CrFunction CrOf(Act op) {
+  switch (op) {
+    case Act::kElu:
+      return CrFunction::kElu;
+    case Act::kGelu:
+      return CrFunction::kGelu;
+    case Act::kHardSwish:
+      return CrFunction::kHardSwish;
+    case Act::kSigmoid:
+      return CrFunction::kSigmoid;
+    case Act::kSoftplus:
+      return CrFunction::kSoftplus;
+    case Act::kSoftsign:
+      return CrFunction::kSoftsign;
+    default:  // kTanh (the others are exact or rounded to odd: rel stays 0)
+      return CrFunction::kTanh;
+  }
+}
+
 // max(0, x) + slope * min(0, x) for a non-NaN x: x for x > 0, +0 for x = ±0, slope * x (exact in
 // double) for x < 0. Inf * 0 and 0 * -Inf in the formula get the function's value, marked.
 double LeakyValue(double x, double slope, Latitude& la) {
@@ -102,9 +125,13 @@ double LeakyValue(double x, double slope, Latitude& la) {
   return 0.0 + p;  // max(0, x) is +0: a -0 product gives +0
 }
 
-// The value of `op` at x, as a double whose one rounding to the output type is the result. alpha
-// and beta are the options already cast to the input type.
-double ActivationValue(Act op, double x, double alpha, double beta, Latitude& la) {
+// The value of `op` at x in double. alpha and beta are the options already cast to the input type.
+// `rel` stays 0 where one rounding of the value to the output type is the correctly rounded
+// result (exact values, values rounded to odd); otherwise it is set to the value's relative error
+// bound (ops/correctly_rounded.h), and the kernel applies Ziv's rounding test.
+// Always inlined: the kernel calls it with a constant op per instantiation, so the switch folds.
+[[gnu::always_inline]] inline double ActivationValue(Act op, double x, double alpha, double beta,
+                                                     Latitude& la, double& rel) {
   switch (op) {
     case Act::kElu:
       if (std::isnan(x)) break;
@@ -112,6 +139,7 @@ double ActivationValue(Act op, double x, double alpha, double beta, Latitude& la
         if (std::isinf(alpha)) la = Latitude::kValueOrNaN;  // alpha * (exp(0) - 1) = Inf * 0
         return x > 0 ? x : 0.0;
       }
+      rel = kLibmRel;
       return 0.0 + alpha * std::expm1(x);
     case Act::kGelu:
       if (x == -kInfinity) {
@@ -119,6 +147,7 @@ double ActivationValue(Act op, double x, double alpha, double beta, Latitude& la
         return -0.0;
       }
       if (x != 0 && std::fabs(x) < kTiny) return RoundToOdd(0.5 * x, 1.0);  // see the header
+      rel = kGeluRel;
       return 0.5 * x * std::erfc(-x / std::numbers::sqrt2);
     case Act::kHardSigmoid: {
       if (std::isnan(x)) break;
@@ -142,6 +171,7 @@ double ActivationValue(Act op, double x, double alpha, double beta, Latitude& la
       if (x >= 3) return x;  // x * 6 / 6, exact
       if (x <= -3) return -0.0;
       if (x != 0 && std::fabs(x) < kTiny) return RoundToOdd(0.5 * x, 1.0);  // see the header
+      rel = kRationalRel;
       return x * (x + 3) / 6;  // NaN stays NaN (x multiplies): exact, not marked
     case Act::kLeakyRelu:
       if (std::isnan(x)) break;
@@ -150,29 +180,61 @@ double ActivationValue(Act op, double x, double alpha, double beta, Latitude& la
       if (std::isnan(x)) break;
       return x > 0 ? x : 0.0;
     case Act::kSigmoid:
+      rel = kLibmRel;
       if (x >= 0) return 1 / (1 + std::exp(-x));
       {
         const double e = std::exp(x);  // NaN falls through here and stays NaN
         return e / (1 + e);
       }
     case Act::kSoftplus:
+      rel = kLibmRel;
       return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
     case Act::kSoftsign:
       if (std::isinf(x)) {
         la = Latitude::kValueOrNaN;  // Inf / Inf in the formula
         return std::copysign(1.0, x);
       }
+      rel = kRationalRel;
       return x / (1 + std::fabs(x));
     case Act::kTanh:
       if (x == kInfinity) {
         la = Latitude::kValueOrNaN;  // (e^2x - 1) / (e^2x + 1) = Inf / Inf
         return 1;
       }
+      rel = kLibmRel;
       return std::tanh(x);
   }
   // A NaN input of an operator defined through max/min: NaN, marked (no NaN rule for max/min).
   la = Latitude::kAny;
   return x;
+}
+
+// Calls fn.template operator()<K>() with the constant K equal to op.
+template <typename Fn>
+auto DispatchAct(Act op, Fn&& fn) {
+  switch (op) {
+    case Act::kElu:
+      return fn.template operator()<Act::kElu>();
+    case Act::kGelu:
+      return fn.template operator()<Act::kGelu>();
+    case Act::kHardSigmoid:
+      return fn.template operator()<Act::kHardSigmoid>();
+    case Act::kHardSwish:
+      return fn.template operator()<Act::kHardSwish>();
+    case Act::kLeakyRelu:
+      return fn.template operator()<Act::kLeakyRelu>();
+    case Act::kRelu:
+      return fn.template operator()<Act::kRelu>();
+    case Act::kSigmoid:
+      return fn.template operator()<Act::kSigmoid>();
+    case Act::kSoftplus:
+      return fn.template operator()<Act::kSoftplus>();
+    case Act::kSoftsign:
+      return fn.template operator()<Act::kSoftsign>();
+    case Act::kTanh:
+      break;
+  }
+  return fn.template operator()<Act::kTanh>();
 }
 
 class ActivationKernel final : public Kernel {
@@ -181,17 +243,31 @@ class ActivationKernel final : public Kernel {
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
     return {DispatchDataType(out[0].dataType, [&]<typename T>() {
-      return MapElements<T, T>(out[0], {in[0]}, [this](T x, Latitude& la) -> T {
-        if constexpr (kIsFloatStorage<T>) {
-          return RoundTo<T>(ActivationValue(op_, ToDouble(x), alpha_, beta_, la));
-        } else {
+      if constexpr (kIsFloatStorage<T>) {
+        return DispatchAct(op_, [&]<Act K>() { return Map<T, K>(in, out); });
+      } else {
+        return MapElements<T, T>(out[0], {in[0]}, [](T x, Latitude&) -> T {
           return x > T{0} ? x : T{0};  // relu is the only activation with integer types
-        }
-      });
+        });
+      }
     })};
   }
 
  private:
+  // The float loop of activation K (a constant, so ActivationValue's switch folds away).
+  template <typename T, Act K>
+  OperandValue Map(std::span<const OperandValue* const> in,
+                   std::span<const OperandDescriptor> out) const {
+    const double alpha = alpha_, beta = beta_;
+    return MapElements<T, T>(out[0], {in[0]}, [alpha, beta](T x, Latitude& la) -> T {
+      const double a = ToDouble(x);
+      double rel = 0;
+      const double r = ActivationValue(K, a, alpha, beta, la, rel);
+      if (rel == 0) return RoundTo<T>(r);
+      return RoundCorrectly<T>(CrOf(K), r, rel, a, alpha);
+    });
+  }
+
   Act op_;
   double alpha_, beta_;
 };

@@ -1,14 +1,17 @@
 // WebNN §api-mlgraphbuilder-unary.
 //
 // Numerics. Float types widen exactly to double; the function is evaluated by glibc's double libm
-// (sin, cos, tan, exp, log, erf, sqrt) or exactly (abs, neg, ceil, floor, roundEven, reciprocal's
-// division) and rounded once to the output type.
+// (sin, cos, tan, exp, log, erf) or exactly / correctly rounded (abs, neg, ceil, floor, roundEven,
+// sqrt, reciprocal's division) and rounded once to the output type. The libm results go through
+// Ziv's rounding test (ops/correctly_rounded.h: relative bound 2^-44, a __float128 re-evaluation
+// where the double lies too close to a rounding boundary), so every result is correctly rounded.
 // sign: 1 if > 0, -1 if < 0, 0 otherwise; for NaN the prose gives 0, other frameworks give NaN, so
 // a NaN element is marked "value or NaN" (spec-notes #10).
 // Integer abs/neg of the most negative value wrap (two's complement) and are marked
 // implementation-defined.
 #include "ops/elementwise_unary.h"
 
+#include "ops/correctly_rounded.h"
 #include "ops/elementwise.h"
 
 namespace nnref {
@@ -61,8 +64,10 @@ const OpLimits kFloatLimits = {
 const OpLimits kAnyLimits = {
     {{"input", DataTypeSet::All(), "", 0, kMaxRankAny}, {"output", {}, "input", 0, kMaxRankAny}}};
 
+// Always inlined: the kernel calls it with a constant op per instantiation (below), so the switch
+// folds away and each operator's loop holds only its own function.
 template <typename T>
-T ApplyUnary(UnaryOp op, T x, Latitude& la) {
+[[gnu::always_inline]] inline T ApplyUnary(UnaryOp op, T x, Latitude& la) {
   if constexpr (kIsFloatStorage<T>) {
     const double a = ToDouble(x);
     switch (op) {
@@ -71,17 +76,17 @@ T ApplyUnary(UnaryOp op, T x, Latitude& la) {
       case UnaryOp::kCeil:
         return RoundTo<T>(std::ceil(a));
       case UnaryOp::kCos:
-        return RoundTo<T>(std::cos(a));
+        return RoundCorrectly<T>(CrFunction::kCos, std::cos(a), kLibmRel, a);
       case UnaryOp::kErf:
-        return RoundTo<T>(std::erf(a));
+        return RoundCorrectly<T>(CrFunction::kErf, std::erf(a), kLibmRel, a);
       case UnaryOp::kExp:
-        return RoundTo<T>(std::exp(a));
+        return RoundCorrectly<T>(CrFunction::kExp, std::exp(a), kLibmRel, a);
       case UnaryOp::kFloor:
         return RoundTo<T>(std::floor(a));
       case UnaryOp::kIdentity:
         return x;
       case UnaryOp::kLog:
-        return RoundTo<T>(std::log(a));
+        return RoundCorrectly<T>(CrFunction::kLog, std::log(a), kLibmRel, a);
       case UnaryOp::kNeg:
         return RoundTo<T>(-a);
       case UnaryOp::kReciprocal:
@@ -89,7 +94,7 @@ T ApplyUnary(UnaryOp op, T x, Latitude& la) {
       case UnaryOp::kRoundEven:
         return RoundTo<T>(std::nearbyint(a));  // FE_TONEAREST: ties even
       case UnaryOp::kSin:
-        return RoundTo<T>(std::sin(a));
+        return RoundCorrectly<T>(CrFunction::kSin, std::sin(a), kLibmRel, a);
       case UnaryOp::kSign:
         if (std::isnan(a)) {
           la = Latitude::kValueOrNaN;
@@ -99,7 +104,7 @@ T ApplyUnary(UnaryOp op, T x, Latitude& la) {
       case UnaryOp::kSqrt:
         return RoundTo<T>(std::sqrt(a));
       case UnaryOp::kTan:
-        return RoundTo<T>(std::tan(a));
+        return RoundCorrectly<T>(CrFunction::kTan, std::tan(a), kLibmRel, a);
     }
     return x;
   } else {
@@ -125,6 +130,28 @@ T ApplyUnary(UnaryOp op, T x, Latitude& la) {
   }
 }
 
+// Calls fn.template operator()<K>() with the float operator K equal to op (the operators whose
+// float loops benefit from a constant op); other ops and integer types take the runtime switch.
+template <typename Fn>
+auto DispatchFloatUnary(UnaryOp op, Fn&& fn) {
+  switch (op) {
+    case UnaryOp::kCos:
+      return fn.template operator()<UnaryOp::kCos>();
+    case UnaryOp::kErf:
+      return fn.template operator()<UnaryOp::kErf>();
+    case UnaryOp::kExp:
+      return fn.template operator()<UnaryOp::kExp>();
+    case UnaryOp::kLog:
+      return fn.template operator()<UnaryOp::kLog>();
+    case UnaryOp::kSin:
+      return fn.template operator()<UnaryOp::kSin>();
+    case UnaryOp::kTan:
+      return fn.template operator()<UnaryOp::kTan>();
+    default:
+      return fn.template operator()<UnaryOp::kIdentity>();  // "not constant": see Compute
+  }
+}
+
 class UnaryKernel final : public Kernel {
  public:
   explicit UnaryKernel(UnaryOp op) : op_(op) {}
@@ -132,8 +159,20 @@ class UnaryKernel final : public Kernel {
                                     std::span<const OperandDescriptor> out) const override {
     const UnaryOp op = op_;
     return {DispatchDataType(out[0].dataType, [&]<typename T>() {
-      return MapElements<T, T>(out[0], {in[0]},
-                               [op](T x, Latitude& la) { return ApplyUnary(op, x, la); });
+      if constexpr (kIsFloatStorage<T>) {
+        return DispatchFloatUnary(op, [&]<UnaryOp K>() {
+          if constexpr (K == UnaryOp::kIdentity) {  // the other float ops: runtime switch
+            return MapElements<T, T>(out[0], {in[0]},
+                                     [op](T x, Latitude& la) { return ApplyUnary(op, x, la); });
+          } else {
+            return MapElements<T, T>(out[0], {in[0]},
+                                     [](T x, Latitude& la) { return ApplyUnary(K, x, la); });
+          }
+        });
+      } else {
+        return MapElements<T, T>(out[0], {in[0]},
+                                 [op](T x, Latitude& la) { return ApplyUnary(op, x, la); });
+      }
     })};
   }
 

@@ -14,12 +14,18 @@
 //    pow(x - mean, 2), i.e. the population variance).
 //  - layerNormalization with empty axes reduces nothing: each element is its own group, so
 //    mean = x and variance = 0 and the output is bias (or 0) for every finite x (spec-notes #13).
+// The final step, scale * (x - mean) / sqrt(variance + epsilon) + bias from the double values of
+// its terms (the operands, or the group's computed mean and variance), is rounded correctly with
+// Ziv's test (ops/correctly_rounded.h: RoundNormalization, a __float128 re-evaluation near a
+// rounding boundary). The group mean and variance themselves are plain double sums (not
+// compensated; docs/numerics.md lists this exception).
 // NaN and infinities follow IEEE arithmetic in double: an infinite element makes its group's mean
 // infinite and the group's outputs NaN, as the emulation does.
 #include "ops/normalization.h"
 
 #include <cmath>
 
+#include "ops/correctly_rounded.h"
 #include "ops/elementwise.h"
 #include "ops/float_dispatch.h"
 
@@ -142,16 +148,26 @@ class BatchNormalizationKernel final : public Kernel {
       T* po = result.data.base<T>();
       const T *px = x.base<T>(), *pm = mean.base<T>(), *pv = variance.base<T>();
       const T *ps = scale.base<T>(), *pb = bias.base<T>();
-      ForEachOffsets<6>(shape,
-                        {&dense, &x.strides(), &mean.strides(), &variance.strides(),
-                         &scale.strides(), &bias.strides()},
-                        [&](const std::array<int64_t, 6>& off) {
-                          const double centered = ToDouble(px[off[1]]) - ToDouble(pm[off[2]]);
-                          const double deviation = std::sqrt(ToDouble(pv[off[3]]) + epsilon);
-                          const double y =
-                              ToDouble(ps[off[4]]) * (centered / deviation) + ToDouble(pb[off[5]]);
-                          po[off[0]] = RoundTo<T>(y);
-                        });
+      const std::array<const Strides*, 6> strides = {&dense,           &x.strides(),
+                                                     &mean.strides(),  &variance.strides(),
+                                                     &scale.strides(), &bias.strides()};
+      // The fast loop; when some element's test did not decide, the careful one (Ziv's test
+      // with the quad fallback) runs over every element.
+      bool uncertain = false;
+      ForEachOffsets<6>(shape, strides, [&](const std::array<int64_t, 6>& off) {
+        const double deviation = std::sqrt(ToDouble(pv[off[3]]) + epsilon);
+        po[off[0]] =
+            RoundNormalizationFast<T>(ToDouble(px[off[1]]), ToDouble(pm[off[2]]), deviation,
+                                      ToDouble(ps[off[4]]), ToDouble(pb[off[5]]), uncertain);
+      });
+      if (uncertain) {
+        ForEachOffsets<6>(shape, strides, [&](const std::array<int64_t, 6>& off) {
+          const double v = ToDouble(pv[off[3]]);
+          po[off[0]] = RoundNormalization<T>(ToDouble(px[off[1]]), ToDouble(pm[off[2]]), v, epsilon,
+                                             std::sqrt(v + epsilon), ToDouble(ps[off[4]]),
+                                             ToDouble(pb[off[5]]));
+        });
+      }
       return result;
     })};
   }
@@ -212,14 +228,24 @@ class GroupNormalizationKernel final : public Kernel {
             });
             const double variance = sum_sq / count;
             const double deviation = std::sqrt(variance + epsilon);
+            // The fast loop, then the careful one when some element's test did not decide.
+            bool uncertain = false;
             ForEachOffsets<4>(inner_shape, {&inner[0], &inner[1], &inner[2], &inner[3]},
                               [&](const std::array<int64_t, 4>& off) {
-                                const double centered = ToDouble(px[group[1] + off[1]]) - mean;
-                                const double y =
-                                    ToDouble(ps[group[2] + off[2]]) * (centered / deviation) +
-                                    ToDouble(pb[group[3] + off[3]]);
-                                po[group[0] + off[0]] = RoundTo<T>(y);
+                                po[group[0] + off[0]] = RoundNormalizationFast<T>(
+                                    ToDouble(px[group[1] + off[1]]), mean, deviation,
+                                    ToDouble(ps[group[2] + off[2]]),
+                                    ToDouble(pb[group[3] + off[3]]), uncertain);
                               });
+            if (uncertain) {
+              ForEachOffsets<4>(inner_shape, {&inner[0], &inner[1], &inner[2], &inner[3]},
+                                [&](const std::array<int64_t, 4>& off) {
+                                  po[group[0] + off[0]] = RoundNormalization<T>(
+                                      ToDouble(px[group[1] + off[1]]), mean, variance, epsilon,
+                                      deviation, ToDouble(ps[group[2] + off[2]]),
+                                      ToDouble(pb[group[3] + off[3]]));
+                                });
+            }
           });
       return result;
     })};

@@ -4,6 +4,7 @@ set -euo pipefail
 packages=(cmake ninja-build g++
   libeigen3-dev libhwy-dev nlohmann-json3-dev doctest-dev libcli11-dev
   libvulkan-dev mesa-vulkan-drivers glslc spirv-tools vulkan-tools glslang-tools
+  libmpfr-dev  # tools/certify: the correct-rounding oracle (numerics.certify_smoke)
   vulkan-validationlayers
   chromium)  # tests/cli/html.sh renders `nnref check --html` pages headless
 missing=()
