@@ -217,6 +217,9 @@ int main(int argc, char** argv) {
   nnef_cmd->add_option("--device", nnef.device,
                        "with --backend " + device_backends +
                            ": the device index of `nnref devices` (default 0)");
+  nnef_cmd->add_option("--inject-fault", nnef.inject_fault,
+                       "test hook: with --backend, set element ELEMENT of every OP output of the "
+                       "lowered graph to VALUE (OP:ELEMENT:VALUE)");
 
   try {
     app.parse(argc, argv);

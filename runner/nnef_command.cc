@@ -15,6 +15,7 @@
 #include "runner/backends.h"
 #include "runner/compare.h"
 #include "runner/data.h"
+#include "runner/fault_injection.h"
 #include "runner/json.h"
 #include "runner/judge.h"
 #include "runner/nnef/executor.h"
@@ -117,6 +118,9 @@ Engine MakeEngine(const NnefOptions& o) {
     options.threads = o.threads;
     options.device = o.device;
     e.backend = MakeBackend(o.backend, options);
+    if (!o.inject_fault.empty()) {
+      e.backend = MakeFaultInjectingBackend(e.backend, o.inject_fault);
+    }
     std::cout << "backend: " << e.backend->Describe() << "\n";
   } else if (o.against_reference) {
     throw InputError("--against-reference needs --backend NAME (a backend to compare)");
@@ -148,7 +152,7 @@ std::string OriginText(const Executor& ex, size_t index) {
 }
 
 // The backend's kernel for every lowered operator, or the operators it lacks in NNEF terms (each
-// lowered operator with the NNEF operation it comes from, once per reason).
+// lowered operator with the NNEF operation it comes from, once).
 std::optional<BackendGraph> CompileLowered(const Executor& ex,
                                            const std::shared_ptr<const Backend>& backend,
                                            std::string& why) {
@@ -159,9 +163,11 @@ std::optional<BackendGraph> CompileLowered(const Executor& ex,
     std::string reason;
     std::shared_ptr<const Kernel> k = backend->MakeKernel(g, i, reason);
     if (k == nullptr) {
-      const std::string line = std::string(OpName(g.operators()[i].op)) + " for NNEF " +
-                               InvocationText(ex.OperatorOrigin(i).invocation) + ": " +
-                               (reason.empty() ? std::string("no kernel") : reason);
+      // Without the line, so that the summary counts the cases of one reason together.
+      const Invocation* inv = ex.OperatorOrigin(i).invocation;
+      const std::string line = std::string(OpName(g.operators()[i].op)) + " (for NNEF " +
+                               (inv != nullptr ? inv->op : std::string("output copy")) +
+                               "): " + (reason.empty() ? std::string("no kernel") : reason);
       if (std::find(missing.begin(), missing.end(), line) == missing.end()) {
         missing.push_back(line);
       }
@@ -210,7 +216,7 @@ std::map<std::string, OperandValue> ComputeOnBackend(Executor& ex, const Engine&
   const std::map<std::string, Tensor> inputs = ex.Feed(feed);
   std::map<std::string, OperandValue> reference;
   if (engine.against_reference) {
-    BackendCheck c = CheckAgainstReference(g, *bg, inputs, 5, TolerancePolicy::kWpt);
+    BackendCheck c = CheckAgainstReference(g, bg, inputs, 5, TolerancePolicy::kWpt);
     for (OperatorCheck& oc : c.operators) {
       const Executor::Origin o = ex.OperatorOrigin(oc.index);
       oc.label = "NNEF " + InvocationText(o.invocation);
