@@ -163,6 +163,14 @@ std::optional<BackendGraph> CompileLowered(const Executor& ex,
     std::string reason;
     std::shared_ptr<const Kernel> k = backend->MakeKernel(g, i, reason);
     if (k == nullptr) {
+      // The backend's own word for an operator it leaves out (Unsupported), where MakeKernel
+      // only found no family for it.
+      if (reason.empty() || reason == kNoKernelForOperator) {
+        const OperatorNode& node = g.operators()[i];
+        const DataType type =
+            node.inputs.empty() ? DataType::kFloat32 : g.operand(node.inputs[0]).desc.dataType;
+        if (const std::optional<std::string> r = backend->Unsupported(node.op, type)) reason = *r;
+      }
       // Without the line, so that the summary counts the cases of one reason together.
       const Invocation* inv = ex.OperatorOrigin(i).invocation;
       const std::string line = std::string(OpName(g.operators()[i].op)) + " (for NNEF " +
