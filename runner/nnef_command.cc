@@ -490,9 +490,9 @@ CaseResult RunCase(const std::string& dir, const NnefOptions& o, const Engine& e
         return r;
       }
     }
-    results = Compute(*ex, engine, bg ? &*bg : nullptr, feed,
-                      o.trace ? MakeTrace(o.values) : nnef::TraceSink{}, &r.check,
-                      &r.operand_names);
+    results =
+        Compute(*ex, engine, bg ? &*bg : nullptr, feed,
+                o.trace ? MakeTrace(o.values) : nnef::TraceSink{}, &r.check, &r.operand_names);
     if (r.check && r.check->first_divergence) {
       divergence = OriginText(*ex, r.check->operators[*r.check->first_divergence].index);
     }

@@ -70,10 +70,9 @@ class Executor {
   // variable updates.
   // `kernels`, when not empty, holds one kernel per operator of Lowered() (a backend's,
   // ops/backend.h: CompileForBackend) used instead of the reference kernels.
-  std::map<std::string, OperandValue> Run(const std::map<std::string, Tensor>& inputs,
-                                          const TraceSink& trace = {},
-                                          std::span<const std::shared_ptr<const Kernel>> kernels =
-                                              {});
+  std::map<std::string, OperandValue> Run(
+      const std::map<std::string, Tensor>& inputs, const TraceSink& trace = {},
+      std::span<const std::shared_ptr<const Kernel>> kernels = {});
 
   // The lowered graph Run computes (a backend compiles it; the check mode judges its operators).
   const Graph& Lowered() const;
