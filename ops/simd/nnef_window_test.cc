@@ -1,6 +1,7 @@
-// The simd backend's NNEF-group box (ops/simd/nnef_window.cc) against averages worked out by hand
-// here: each border mode on one axis, a 2-D window with stride and dilation on the last axis (the
-// gathered rows), a strided input, and the reasons it gives for the boxes it leaves out.
+// The simd backend's NNEF-group box, argmax_pool and sample (ops/simd/nnef_window.cc) against
+// values worked out by hand here: each border mode on one axis, a 2-D window with stride and
+// dilation on the last axis (the gathered rows), a strided input, first maxima and ignored
+// padding, an index outside its window, and the reasons it gives for what it leaves out.
 #include "ops/nnef_window.h"
 
 #include <doctest/doctest.h>
@@ -96,6 +97,75 @@ TEST_CASE("simd nnef box: stride and dilation on the last axis, a strided input,
   CHECK(SimdBox(xt, a, 2, true) == want);
 }
 
+// argmax_pool / sample of x on the simd backend; `index` feeds sample.
+template <typename Make>
+Tensor SimdRun(const std::map<std::string, Tensor>& inputs, const Make& make, unsigned threads) {
+  GraphBuilder b;
+  std::map<std::string, Operand> ops;
+  for (const auto& [name, t] : inputs) ops[name] = b.Input(name, {t.dtype(), t.shape()});
+  const auto graph = b.Build({{"out", make(b, ops)}});
+  std::string why;
+  const auto compiled = CompileForBackend(*graph, MakeSimdBackend({threads}), why);
+  REQUIRE_MESSAGE(compiled.has_value(), why);
+  return graph->Compute(inputs, {}, compiled->kernels).at("out").data;
+}
+
+std::vector<int64_t> Ints(const Tensor& t) {
+  std::vector<int64_t> out;
+  for (uint64_t i = 0; i < t.element_count(); ++i) out.push_back(t.At<int64_t>(i));
+  return out;
+}
+
+Tensor I64(const Shape& s, const std::vector<int64_t>& v) {
+  Tensor x = Tensor::Allocate(DataType::kInt64, s);
+  for (size_t i = 0; i < v.size(); ++i) x.base<int64_t>()[i] = v[i];
+  return x;
+}
+
+TEST_CASE("simd nnef argmax_pool and sample") {
+  // x = [-1, 3, 3, 0, 2], windows of 2 with stride 2 and one padding item in front.
+  nnef::WindowAttributes w;
+  w.axes = {WindowAxis{2, 2, 1, 1, 0}};
+  const Tensor x = F32({5}, {-1, 3, 3, 0, 2});
+  const auto argmax = [&](GraphBuilder& b, std::map<std::string, Operand>& o) {
+    return nnef::NnefArgmaxPool(b, o["x"], w);
+  };
+  // constant: windows (0, -1), (3, 3), (0, 2): 0 wins over -1; the first of equal maxima.
+  w.border = Border::kConstant;
+  CHECK(Ints(SimdRun({{"x", x}}, argmax, 1)) == std::vector<int64_t>{0, 0, 1});
+  // ignore: the padding item is never chosen, so -1 is the first window's maximum.
+  w.border = Border::kIgnore;
+  CHECK(Ints(SimdRun({{"x", x}}, argmax, 2)) == std::vector<int64_t>{1, 0, 1});
+  // sample with 'constant': index [1, 0, 0] reads x[0] = -1, x[1] = 3 and x[3] = 0.
+  w.border = Border::kConstant;
+  const auto sample = [&](GraphBuilder& b, std::map<std::string, Operand>& o) {
+    return nnef::NnefSample(b, o["x"], o["i"], w);
+  };
+  CHECK(Values(SimdRun({{"x", x}, {"i", I64({3}, {1, 0, 0})}}, sample, 2)) ==
+        std::vector<float>{-1, 3, 0});
+  // replicate: position 0 of the first window is x[0].
+  w.border = Border::kReplicate;
+  CHECK(Values(SimdRun({{"x", x}, {"i", I64({3}, {0, 1, 1})}}, sample, 2)) ==
+        std::vector<float>{-1, 3, 2});
+  // An index outside the window of 2 positions is an error at compute time.
+  CHECK_THROWS(SimdRun({{"x", x}, {"i", I64({3}, {0, 2, 1})}}, sample, 2));
+
+  // 2-D: x = [[1, 2, 3], [4, 5, 6]], 2x2 windows at columns 0 and 1; positions row-major.
+  nnef::WindowAttributes w2;
+  w2.axes = {WindowAxis{2, 1, 1, 0, 0}, WindowAxis{2, 1, 1, 0, 0}};
+  const Tensor x2 = F32({2, 3}, {1, 2, 3, 4, 5, 6});
+  const auto argmax2 = [&](GraphBuilder& b, std::map<std::string, Operand>& o) {
+    return nnef::NnefArgmaxPool(b, o["x"], w2);
+  };
+  CHECK(Ints(SimdRun({{"x", x2}}, argmax2, 2)) == std::vector<int64_t>{3, 3});
+  const auto sample2 = [&](GraphBuilder& b, std::map<std::string, Operand>& o) {
+    return nnef::NnefSample(b, o["x"], o["i"], w2);
+  };
+  // index 3 = (1, 1) -> x[1][1] = 5; index 1 = (0, 1) in the window at column 1 -> x[0][2] = 3.
+  CHECK(Values(SimdRun({{"x", x2}, {"i", I64({1, 2}, {3, 1})}}, sample2, 2)) ==
+        std::vector<float>{5, 3});
+}
+
 TEST_CASE("simd nnef box: what it leaves out, with its reason") {
   const Tensor x = F32({4}, {1, 2, 3, 4});
   std::string why;
@@ -106,7 +176,7 @@ TEST_CASE("simd nnef box: what it leaves out, with its reason") {
   CHECK(SimdBox(x, Box({WindowAxis{2, 1, 1, 1, 1}}, Border::kIgnore), 2, false, &why).empty());
   CHECK(why.find("'ignore' next to padding") != std::string::npos);
   // Another NNEF-group operator: the backend's NNEF-only reason.
-  CHECK(MakeSimdBackend({1})->Unsupported(OpId::nnef_sample, DataType::kFloat32) ==
+  CHECK(MakeSimdBackend({1})->Unsupported(OpId::nnef_conv, DataType::kFloat32) ==
         std::string(kNnefOnlyOperator));
   CHECK_FALSE(MakeSimdBackend({1})->Unsupported(OpId::nnef_box, DataType::kFloat32).has_value());
 }
