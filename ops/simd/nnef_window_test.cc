@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ops/data_movement.h"
+#include "ops/nnef_resample.h"
 #include "ops/simd/simd_backend.h"
 #include "ref/graph/graph.h"
 
@@ -164,6 +165,42 @@ TEST_CASE("simd nnef argmax_pool and sample") {
   // index 3 = (1, 1) -> x[1][1] = 5; index 1 = (0, 1) in the window at column 1 -> x[0][2] = 3.
   CHECK(Values(SimdRun({{"x", x2}, {"i", I64({1, 2}, {3, 1})}}, sample2, 2)) ==
         std::vector<float>{5, 3});
+}
+
+TEST_CASE("simd nnef multilinear_upsample: the methods and borders") {
+  // x = [0, 4] on one spatial axis, factor 2. symmetric: output i reads coordinate
+  // (2i - 1) / 4: taps (j0, num) = (-1, 3), (0, 1), (0, 3), (1, 1) over 4.
+  const Tensor x = F32({1, 1, 2}, {0, 4});
+  nnef::UpsampleAttributes u;
+  u.factors = {2};
+  const auto up = [&](GraphBuilder& b, std::map<std::string, Operand>& o) {
+    return nnef::NnefMultilinearUpsample(b, o["x"], u);
+  };
+  u.method = nnef::UpsampleMethod::kSymmetric;
+  u.border = Border::kReplicate;  // x[-1] = 0, x[2] = 4
+  CHECK(Values(SimdRun({{"x", x}}, up, 2)) == std::vector<float>{0, 1, 3, 4});
+  u.border = Border::kConstant;  // x[2] = 0: (4 * 3 + 0 * 1) / 4
+  CHECK(Values(SimdRun({{"x", x}}, up, 2)) == std::vector<float>{0, 1, 3, 3});
+  // asymmetric: coordinate i / 2: 0, (0 + 4) / 2, 4, (4 + x[2] = 4) / 2 with replicate.
+  u.method = nnef::UpsampleMethod::kAsymmetric;
+  u.border = Border::kReplicate;
+  CHECK(Values(SimdRun({{"x", x}}, up, 2)) == std::vector<float>{0, 2, 4, 4});
+  // aligned: coordinate i (X - 1) / (X f - 1) = i / 3: 0, 4/3, 8/3, 4.
+  u.method = nnef::UpsampleMethod::kAligned;
+  CHECK(Values(SimdRun({{"x", x}}, up, 1)) ==
+        std::vector<float>{0, static_cast<float>(4.0 / 3.0), static_cast<float>(8.0 / 3.0), 4});
+  // Two spatial axes, asymmetric, factor 2 each: x = [[0, 4], [8, 12]]; output (1, 1) is the
+  // mean of the four, 6; (0, 1) = 2, (1, 0) = 4.
+  u.factors = {2, 2};
+  u.method = nnef::UpsampleMethod::kAsymmetric;
+  const Tensor x2 = F32({1, 1, 2, 2}, {0, 4, 8, 12});
+  const std::vector<float> y2 = Values(SimdRun({{"x", x2}}, up, 2));
+  REQUIRE(y2.size() == 16);
+  CHECK(y2[0] == 0);
+  CHECK(y2[1] == 2);
+  CHECK(y2[4] == 4);
+  CHECK(y2[5] == 6);
+  CHECK(y2[15] == 12);  // (1.5, 1.5) with the border replicated: x[1][1]
 }
 
 TEST_CASE("simd nnef box: what it leaves out, with its reason") {
