@@ -31,10 +31,11 @@ struct BackendOptions {
 // test (runner/backend_coverage_test.cc) reports. An operator a backend leaves out on purpose
 // gets a reason of its own ("lstm: not implemented; the reference computes it").
 inline constexpr std::string_view kNoKernelForOperator = "not implemented";
-// The reason a backend may give for the operators of the NNEF group (ops/nnef_op_list.inc) it
-// leaves to the reference: only `nnref nnef` builds them, and it has no --backend.
+// The reason a backend may give for the operators of the NNEF group (ops/nnef_op_list.inc) it has
+// no kernel for: only `nnref nnef` builds them, and `nnref nnef --backend` lists a model or case
+// that needs one as a backend-unsupported skip (never computed on the reference instead).
 inline constexpr std::string_view kNnefOnlyOperator =
-    "an NNEF-only operator (nnref nnef computes on the reference)";
+    "an NNEF-only operator this backend does not implement";
 
 class Backend {
  public:

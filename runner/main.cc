@@ -207,6 +207,20 @@ int main(int argc, char** argv) {
   nnef_cmd->add_option("--junit", nnef.files.junit, "with --case: write a JUnit XML file here");
   nnef_cmd->add_option("--html", nnef.files.html, "with --case: write an HTML page here");
   nnef_cmd->add_option("--shard", nnef_shard, "with --case: run only part K of N (K/N)");
+  nnef_cmd->add_option(
+      "--backend", nnef.backend,
+      "compute the lowered graph with this kernel set: " + nnref::BackendChoices(nnef.backend));
+  nnef_cmd->add_flag("--against-reference", nnef.against_reference,
+                     "with --backend: judge every lowered operator alone against the reference "
+                     "and name the first divergence by its NNEF operation, line and tensor");
+  nnef_cmd->add_option("--threads", nnef.threads,
+                       "worker threads of the reference and of the backend (default: every core)");
+  nnef_cmd->add_option(
+      "--device", nnef.device,
+      "with --backend " + device_backends + ": the device index of `nnref devices` (default 0)");
+  nnef_cmd->add_option("--inject-fault", nnef.inject_fault,
+                       "test hook: with --backend, set element ELEMENT of every OP output of the "
+                       "lowered graph to VALUE (OP:ELEMENT:VALUE)");
 
   nnref::fuzz::FuzzOptions fuzz;
   auto* fuzz_cmd = app.add_subcommand(

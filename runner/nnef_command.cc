@@ -10,8 +10,12 @@
 #include <memory>
 #include <optional>
 
+#include "ref/parallel/parallel.h"
+#include "runner/backend_check.h"
+#include "runner/backends.h"
 #include "runner/compare.h"
 #include "runner/data.h"
+#include "runner/fault_injection.h"
 #include "runner/json.h"
 #include "runner/judge.h"
 #include "runner/nnef/executor.h"
@@ -100,6 +104,150 @@ Tensor LoadInput(const Executor& ex, const QuantFile* quant, const std::string& 
                                 max_bytes);
 }
 
+// The backend of --backend (null for the reference).
+struct Engine {
+  std::shared_ptr<const Backend> backend;
+  bool against_reference = false;
+};
+
+Engine MakeEngine(const NnefOptions& o) {
+  SetReferenceThreads(o.threads);
+  Engine e;
+  if (o.backend != "reference") {
+    BackendOptions options;
+    options.threads = o.threads;
+    options.device = o.device;
+    e.backend = MakeBackend(o.backend, options);
+    if (!o.inject_fault.empty()) {
+      e.backend = MakeFaultInjectingBackend(e.backend, o.inject_fault);
+    }
+    std::cout << "backend: " << e.backend->Describe() << "\n";
+  } else if (o.against_reference) {
+    throw InputError("--against-reference needs --backend NAME (a backend to compare)");
+  }
+  e.against_reference = o.against_reference;
+  return e;
+}
+
+// "conv (graph.nnef line 12)": an NNEF invocation as a reader finds it.
+std::string InvocationText(const Invocation* inv) {
+  if (inv == nullptr) return "(graph output copy)";
+  std::string s = inv->op;
+  if (inv->pos.line > 0) {
+    s += " (" + fs::path(inv->pos.file).filename().string() + " line " +
+         std::to_string(inv->pos.line) + ")";
+  }
+  return s;
+}
+
+// Operator `index` of the lowered graph in NNEF terms: "NNEF conv (graph.nnef line 12) -> 'x3'".
+std::string OriginText(const Executor& ex, size_t index) {
+  const Executor::Origin o = ex.OperatorOrigin(index);
+  std::string s = "NNEF " + InvocationText(o.invocation);
+  if (!o.tensor.empty()) {
+    s += o.intermediate ? " computing '" + o.tensor + "' (a step of its lowering)"
+                        : " -> '" + o.tensor + "'";
+  }
+  return s;
+}
+
+// The backend's kernel for every lowered operator, or the operators it lacks in NNEF terms (each
+// lowered operator with the NNEF operation it comes from, once).
+std::optional<BackendGraph> CompileLowered(const Executor& ex,
+                                           const std::shared_ptr<const Backend>& backend,
+                                           std::string& why) {
+  const Graph& g = ex.Lowered();
+  BackendGraph bg{backend, {}};
+  std::vector<std::string> missing;
+  for (size_t i = 0; i < g.operators().size(); ++i) {
+    std::string reason;
+    std::shared_ptr<const Kernel> k = backend->MakeKernel(g, i, reason);
+    if (k == nullptr) {
+      // The backend's own word for an operator it leaves out (Unsupported), where MakeKernel
+      // only found no family for it.
+      if (reason.empty() || reason == kNoKernelForOperator) {
+        const OperatorNode& node = g.operators()[i];
+        const DataType type =
+            node.inputs.empty() ? DataType::kFloat32 : g.operand(node.inputs[0]).desc.dataType;
+        if (const std::optional<std::string> r = backend->Unsupported(node.op, type)) reason = *r;
+      }
+      // Without the line, so that the summary counts the cases of one reason together.
+      const Invocation* inv = ex.OperatorOrigin(i).invocation;
+      const std::string line = std::string(OpName(g.operators()[i].op)) + " (for NNEF " +
+                               (inv != nullptr ? inv->op : std::string("output copy")) +
+                               "): " + (reason.empty() ? std::string("no kernel") : reason);
+      if (std::find(missing.begin(), missing.end(), line) == missing.end()) {
+        missing.push_back(line);
+      }
+      continue;
+    }
+    bg.kernels.push_back(std::move(k));
+  }
+  if (missing.empty()) return bg;
+  why = std::string(backend->name()) + ": ";
+  for (size_t k = 0; k < missing.size(); ++k) why += (k ? "; " : "") + missing[k];
+  return std::nullopt;
+}
+
+std::map<std::string, OperandValue> ComputeOnBackend(Executor& ex, const Engine& engine,
+                                                     const BackendGraph& bg,
+                                                     const std::map<std::string, Tensor>& feed,
+                                                     const nnef::TraceSink& trace,
+                                                     std::optional<BackendCheck>* check,
+                                                     std::map<uint32_t, std::string>* names);
+
+// Computes one cycle on the engine's backend (or the reference). With the check mode, `check`
+// receives the operator table (each lowered operator alone on the reference's inputs) with its
+// labels and operand names in NNEF terms. The backend's outputs carry the reference's latitude.
+std::map<std::string, OperandValue> Compute(Executor& ex, const Engine& engine,
+                                            const BackendGraph* bg,
+                                            const std::map<std::string, Tensor>& feed,
+                                            const nnef::TraceSink& trace,
+                                            std::optional<BackendCheck>* check,
+                                            std::map<uint32_t, std::string>* names) {
+  if (bg == nullptr) return ex.Run(feed, trace);
+  try {
+    return ComputeOnBackend(ex, engine, *bg, feed, trace, check, names);
+  } catch (const WebnnError& e) {
+    // A data-dependent problem an NNEF operator found (ops/nnef_common.h: ComputeError).
+    throw NnefError(nnef::Stage::kExecute, {}, e.what(), "NNEF 1.0.2 chapter 4");
+  }
+}
+
+std::map<std::string, OperandValue> ComputeOnBackend(Executor& ex, const Engine& engine,
+                                                     const BackendGraph& bg,
+                                                     const std::map<std::string, Tensor>& feed,
+                                                     const nnef::TraceSink& trace,
+                                                     std::optional<BackendCheck>* check,
+                                                     std::map<uint32_t, std::string>* names) {
+  const Graph& g = ex.Lowered();
+  const std::map<std::string, Tensor> inputs = ex.Feed(feed);
+  std::map<std::string, OperandValue> reference;
+  if (engine.against_reference) {
+    BackendCheck c = CheckAgainstReference(g, bg, inputs, 5, TolerancePolicy::kWpt);
+    for (OperatorCheck& oc : c.operators) {
+      const Executor::Origin o = ex.OperatorOrigin(oc.index);
+      oc.label = "NNEF " + InvocationText(o.invocation);
+      if (names != nullptr) {
+        (*names)[oc.operand.value] =
+            o.intermediate ? o.tensor + " (a step of its lowering)" : o.tensor;
+      }
+    }
+    for (const auto& [name, id] : g.outputs()) reference[name] = c.reference.at(id.value);
+    if (check != nullptr) *check = std::move(c);
+  } else {
+    reference = g.Compute(inputs);
+  }
+  std::map<std::string, OperandValue> out = ex.Run(feed, trace, bg.kernels);
+  for (auto& [name, v] : out) {
+    const auto it = reference.find(name);
+    if (it == reference.end()) continue;
+    v.latitude = it->second.latitude;
+    v.one_of = it->second.one_of;
+  }
+  return out;
+}
+
 nnef::ParseOptions ParseOptionsOf(const NnefOptions& o) {
   nnef::ParseOptions p;
   p.strict = o.strict;
@@ -112,6 +260,16 @@ int RunModel(const NnefOptions& o) {
   const std::string dir = ModelDir(o.path);
   const std::unique_ptr<QuantFile> quant = LoadQuant(dir);
   Executor ex(g, dir, quant.get(), {o.max_tensor_bytes});
+  const Engine engine = MakeEngine(o);
+  std::optional<BackendGraph> bg;
+  if (engine.backend) {
+    std::string why;
+    bg = CompileLowered(ex, engine.backend, why);
+    if (!bg) {
+      throw InputError("backend-unsupported: " + why +
+                       " (nnref nnef never computes these on the reference instead)");
+    }
+  }
   std::map<std::string, Tensor> inputs;
   for (const std::string& spec : o.inputs) {
     const size_t eq = spec.find('=');
@@ -128,7 +286,23 @@ int RunModel(const NnefOptions& o) {
     inputs[name] = LoadInput(ex, quant.get(), name, spec.substr(eq + 1), o.max_tensor_bytes);
   }
   if (o.trace) std::cout << "graph " << g.name << "\n";
-  const auto outputs = ex.Run(inputs, o.trace ? MakeTrace(o.values) : nnef::TraceSink{});
+  std::optional<BackendCheck> check;
+  CaseResult shown{o.path, g.name, Verdict::kPass, "", {}};
+  const auto outputs =
+      Compute(ex, engine, bg ? &*bg : nullptr, inputs,
+              o.trace ? MakeTrace(o.values) : nnef::TraceSink{}, &check, &shown.operand_names);
+  int status = 0;
+  if (check) {
+    const bool diverged = check->first_divergence.has_value();
+    if (diverged) {
+      std::cout << "first divergence: "
+                << OriginText(ex, check->operators[*check->first_divergence].index) << "\n";
+      status = 1;
+    }
+    shown.check = std::move(check);
+    PrintCheck(shown, true, std::cout);
+    if (!diverged) std::cout << "every lowered operator is within its tolerance\n";
+  }
   for (const std::string& id : g.outputs) {
     const OperandValue& v = outputs.at(id);
     const std::string path = (fs::path(o.output_dir) / (id + ".dat")).string();
@@ -142,7 +316,7 @@ int RunModel(const NnefOptions& o) {
     }
     std::cout << "\n";
   }
-  return 0;
+  return status;
 }
 
 // Parses and validates: the document (chapter 6 steps 1-3), graph.quant, and every variable's
@@ -252,7 +426,7 @@ std::optional<Tolerance> ToleranceMember(const Value& obj, const std::string& wh
 }
 
 // One case folder, judged as every case is (runner/judge.h): a result per output.
-CaseResult RunCase(const std::string& dir, const NnefOptions& o) {
+CaseResult RunCase(const std::string& dir, const NnefOptions& o, const Engine& engine) {
   const std::string where = (fs::path(dir) / "case.json").string();
   CaseResult r{where, fs::path(dir).filename().string(), Verdict::kPass, "", {}};
   r.op = "(nnef)";
@@ -283,6 +457,7 @@ CaseResult RunCase(const std::string& dir, const NnefOptions& o) {
   std::unique_ptr<QuantFile> quant;
   std::unique_ptr<Executor> ex;
   std::map<std::string, OperandValue> results;
+  std::string divergence;  // the check mode's first divergence in NNEF terms
   try {
     const FlatGraph g = nnef::ParseModel(dir, ParseOptionsOf(case_options));
     // The per-operator table counts the case under its graph's last operation.
@@ -304,7 +479,23 @@ CaseResult RunCase(const std::string& dir, const NnefOptions& o) {
       }
       feed[name] = LoadInput(*ex, quant.get(), name, at(file), o.max_tensor_bytes);
     }
-    results = ex->Run(feed, o.trace ? MakeTrace(o.values) : nnef::TraceSink{});
+    std::optional<BackendGraph> bg;
+    if (engine.backend) {
+      std::string why;
+      bg = CompileLowered(*ex, engine.backend, why);
+      if (!bg) {
+        r.verdict = Verdict::kSkip;
+        r.skip = "backend-unsupported";
+        r.message = why;
+        return r;
+      }
+    }
+    results =
+        Compute(*ex, engine, bg ? &*bg : nullptr, feed,
+                o.trace ? MakeTrace(o.values) : nnef::TraceSink{}, &r.check, &r.operand_names);
+    if (r.check && r.check->first_divergence) {
+      divergence = OriginText(*ex, r.check->operators[*r.check->first_divergence].index);
+    }
   } catch (const NnefError& e) {
     if (expected_error == nullptr) return Error(e.what());
     const std::string stage(nnef::StageName(e.stage()));
@@ -343,6 +534,11 @@ CaseResult RunCase(const std::string& dir, const NnefOptions& o) {
     if (!out.cmp.passed()) r.verdict = Verdict::kFail;
     r.outputs.push_back(std::move(out));
   }
+  if (!divergence.empty()) {
+    // Reported even when the outputs stayed within the case tolerance: an operator left its own.
+    r.verdict = Verdict::kFail;
+    r.message = "first divergence: " + divergence + " (see the operator table)";
+  }
   return r;
 }
 
@@ -351,12 +547,13 @@ int RunCases(const NnefOptions& o) {
   for (const std::string& dir : CaseDirs(o.path)) {
     if (InShard(o.shard, dir)) dirs.push_back(dir);
   }
+  const Engine engine = MakeEngine(o);
   Collector col(o.verbose, dirs.size());
   col.summary.tolerances = PolicyName(TolerancePolicy::kWpt);
   for (const std::string& dir : dirs) {
     CaseResult r;
     try {
-      r = RunCase(dir, o);
+      r = RunCase(dir, o, engine);
     } catch (const InputError& e) {
       r = {(fs::path(dir) / "case.json").string(),
            fs::path(dir).filename().string(),
@@ -369,6 +566,7 @@ int RunCases(const NnefOptions& o) {
   }
   col.Finish(o.files);
   const Summary& s = col.summary;
+  PrintSkips(s);
   std::cout << s.Line() << std::endl;
   if (s.errors) return 2;
   return s.failed ? 1 : 0;

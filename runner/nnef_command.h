@@ -20,6 +20,14 @@ struct NnefOptions {
   bool strict = false;              // the pure NNEF 1.0.2 grammar (no NNEF-Tools forms)
   size_t values = 8;                // leading values printed per tensor by --trace
   uint64_t max_tensor_bytes = uint64_t{1} << 31;
+  // --backend NAME (runner/backends.h): the lowered graph computed with that backend's kernels;
+  // "reference" computes with the operators' own kernels. --against-reference: every lowered
+  // operator also judged alone against the reference (runner/backend_check.h).
+  std::string backend = "reference";
+  bool against_reference = false;
+  unsigned threads = 0;
+  int device = -1;
+  std::string inject_fault;  // test hook, as `run --inject-fault` (runner/fault_injection.h)
   // With `cases`: the report files (--report, --junit, --html) and --shard, as for `run`.
   ReportFiles files;
   Shard shard;

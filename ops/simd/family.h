@@ -48,6 +48,9 @@ extern const Family kIndexingFamily;          // indexing.cc: gather, gatherElem
 extern const Family kScatterFamily;           // scatter.cc: scatterElements, scatterND
 extern const Family kArgCumulativeFamily;     // arg_cumulative.cc: argMin, argMax, cumulativeSum
 extern const Family kRnnFamily;               // rnn.cc: gru, gruCell, lstm, lstmCell
+extern const Family kNnefWindowFamily;        // nnef_window.cc: the NNEF group's box
+                                              // (normalized), argmax_pool, sample
+extern const Family kNnefResampleFamily;      // nnef_resample.cc: multilinear_upsample
 
 // The data type of the first input of operator `index` (the one `unsupported` is asked about).
 DataType FirstInputType(const Graph& graph, size_t index);

@@ -15,11 +15,12 @@ DataType FirstInputType(const Graph& graph, size_t index) {
 
 namespace {
 
-const std::array<const Family*, 16> kFamilies = {
+const std::array<const Family*, 18> kFamilies = {
     &kElementwiseFamily,   &kMatmulGemmFamily,   &kConv2dFamily,        &kConvTranspose2dFamily,
     &kPool2dFamily,        &kResample2dFamily,   &kReductionFamily,     &kSoftmaxFamily,
     &kNormalizationFamily, &kQuantizationFamily, &kDataMovementFamily,  &kDataMovementCopyFamily,
-    &kIndexingFamily,      &kScatterFamily,      &kArgCumulativeFamily, &kRnnFamily};
+    &kIndexingFamily,      &kScatterFamily,      &kArgCumulativeFamily, &kRnnFamily,
+    &kNnefWindowFamily,    &kNnefResampleFamily};
 
 class SimdBackend final : public Backend {
  public:
@@ -35,13 +36,13 @@ class SimdBackend final : public Backend {
   }
 
   std::optional<std::string> Unsupported(OpId op, DataType type) const override {
-    if (!IsWebnnOp(op)) return std::string(kNnefOnlyOperator);
     for (const Family* f : kFamilies) {
       if (std::optional<std::string> r = f->unsupported(op, type)) {
         if (r->empty()) return std::nullopt;
         return r;
       }
     }
+    if (!IsWebnnOp(op)) return std::string(kNnefOnlyOperator);
     return std::string(kNoKernelForOperator);
   }
 
@@ -58,7 +59,7 @@ class SimdBackend final : public Backend {
       }
       return f->make(graph, index, config_, why);
     }
-    why = kNoKernelForOperator;
+    why = IsWebnnOp(node.op) ? kNoKernelForOperator : kNnefOnlyOperator;
     return nullptr;
   }
 

@@ -186,17 +186,25 @@ void Executor::Impl::Build() {
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     for (const NamedValue& a : graph.ops[i].args) Uses(a.value, i);
   }
+  const auto Created = [this](size_t first, const Invocation* inv) {
+    for (size_t id = first; id < builder.operand_count(); ++id) {
+      created_by[static_cast<uint32_t>(id)] = inv;
+    }
+  };
   for (size_t i = 0; i < graph.ops.size(); ++i) {
     const Invocation& inv = graph.ops[i];
+    const size_t first = builder.operand_count();
     if (inv.compound >= 0 && static_cast<size_t>(inv.compound) < graph.compounds.size()) {
       const CompoundInstance& c = graph.compounds[static_cast<size_t>(inv.compound)];
       if (i == c.first_op && c.end_op > i && c.end_op <= graph.ops.size() && Compound(c)) {
+        Created(first, &compound_ops.back());
         i = c.end_op - 1;
         continue;
       }
     }
     current = &inv;
     Op(inv);
+    Created(first, &inv);
   }
   current = nullptr;
   if (quant != nullptr) {
@@ -313,13 +321,34 @@ Tolerance Executor::DefaultToleranceFor(const std::string& output) const {
   return total;
 }
 
+const Graph& Executor::Lowered() const { return *impl_->built; }
+
+Executor::Origin Executor::OperatorOrigin(size_t index) const {
+  const Impl& m = *impl_;
+  Origin o;
+  const OperatorNode& node = m.built->operators().at(index);
+  if (node.outputs.empty()) return o;
+  const uint32_t id = node.outputs[0].value;
+  if (const auto c = m.created_by.find(id); c != m.created_by.end()) o.invocation = c->second;
+  if (const auto n = m.names.find(id); n != m.names.end()) {
+    o.tensor = n->second.first;
+    if (o.invocation == nullptr) o.invocation = n->second.second;
+    return o;
+  }
+  o.intermediate = true;
+  if (o.invocation != nullptr && !o.invocation->results.empty()) {
+    const ArgValue& r = o.invocation->results[0].value;
+    o.tensor = r.is_tensor() ? r.str : r.ToString();
+  }
+  return o;
+}
+
 const Tensor& Executor::Variable(const std::string& label) const {
   return impl_->variables.at(LowerCase(label)).value;
 }
 
-std::map<std::string, OperandValue> Executor::Run(const std::map<std::string, Tensor>& inputs,
-                                                  const TraceSink& trace) {
-  Impl& m = *impl_;
+std::map<std::string, Tensor> Executor::Feed(const std::map<std::string, Tensor>& inputs) const {
+  const Impl& m = *impl_;
   std::map<std::string, Tensor> feed;
   for (const std::string& name : graph_.inputs) {
     const auto it = inputs.find(name);
@@ -347,6 +376,14 @@ std::map<std::string, OperandValue> Executor::Run(const std::map<std::string, Te
     }
   }
   for (const auto& [key, v] : m.variables) feed[v.input] = v.value;
+  return feed;
+}
+
+std::map<std::string, OperandValue> Executor::Run(
+    const std::map<std::string, Tensor>& inputs, const TraceSink& trace,
+    std::span<const std::shared_ptr<const Kernel>> kernels) {
+  Impl& m = *impl_;
+  const std::map<std::string, Tensor> feed = Feed(inputs);
   ExecutionObserver observer;
   if (trace) {
     observer = [&](OperandId id, const OperandValue& value) {
@@ -360,7 +397,7 @@ std::map<std::string, OperandValue> Executor::Run(const std::map<std::string, Te
   }
   std::map<std::string, OperandValue> all;
   try {
-    all = m.built->Compute(feed, observer);
+    all = m.built->Compute(feed, observer, kernels);
   } catch (const WebnnError& e) {
     // A data-dependent problem an NNEF operator found (ops/nnef_common.h: ComputeError).
     throw NnefError(Stage::kExecute, {}, e.what(), "NNEF 1.0.2 chapter 4");

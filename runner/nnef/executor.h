@@ -21,6 +21,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -67,8 +68,26 @@ class Executor {
   // One execution cycle. `inputs` holds every graph input (storage type and shape as above;
   // NnefError stage execute otherwise). Returns the graph outputs by name, then applies the
   // variable updates.
-  std::map<std::string, OperandValue> Run(const std::map<std::string, Tensor>& inputs,
-                                          const TraceSink& trace = {});
+  // `kernels`, when not empty, holds one kernel per operator of Lowered() (a backend's,
+  // ops/backend.h: CompileForBackend) used instead of the reference kernels.
+  std::map<std::string, OperandValue> Run(
+      const std::map<std::string, Tensor>& inputs, const TraceSink& trace = {},
+      std::span<const std::shared_ptr<const Kernel>> kernels = {});
+
+  // The lowered graph Run computes (a backend compiles it; the check mode judges its operators).
+  const Graph& Lowered() const;
+  // The inputs of Lowered() for one cycle: the graph inputs of `inputs` (checked as Run checks
+  // them) and every variable's current value.
+  std::map<std::string, Tensor> Feed(const std::map<std::string, Tensor>& inputs) const;
+  // Where operator `index` of Lowered() comes from: the NNEF invocation it lowers (nullptr for the
+  // identity copies of graph outputs) and the tensor identifier it computes (for operators
+  // inside a lowering, the identifier of the invocation's result, with `intermediate` set).
+  struct Origin {
+    const Invocation* invocation = nullptr;
+    std::string tensor;
+    bool intermediate = false;
+  };
+  Origin OperatorOrigin(size_t index) const;
 
   // The default tolerance of an output: exact for integer and logical outputs; for scalar ones
   // the sum of the default-table rows (ops/tolerance_table.cc) of the operations feeding it, each

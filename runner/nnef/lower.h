@@ -62,6 +62,8 @@ struct Executor::Impl {
 
   std::map<std::string, Value> tensors;                                 // identifier -> value
   std::map<uint32_t, std::pair<std::string, const Invocation*>> names;  // for traces
+  // Operand id -> the invocation whose lowering created it (the check mode's NNEF terms).
+  std::map<uint32_t, const Invocation*> created_by;
   std::map<std::string, Var> variables;                      // lower-case label -> variable
   std::map<std::string, std::string> variable_of;            // identifier -> variable key
   std::vector<std::pair<std::string, std::string>> updates;  // variable key, output name

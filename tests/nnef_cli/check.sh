@@ -82,6 +82,32 @@ out=$("$nnref" nnef --case "$c"); rc=$?
 [ $rc -eq 1 ] || fail "wrong expected value exits $rc, want 1: $out"
 grep -q "output 'y': 1 of 2 elements outside 0 ULP" <<<"$out" || fail "mismatch report: $out"
 
+# On a backend (--backend simd): argmax_reduce, an NNEF-only operator simd lacks, is a listed
+# skip naming it, never computed on the reference instead.
+out=$("$nnref" nnef "$m" --input x="$tmp/x.dat" --output-dir "$tmp/simd" --backend simd 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "backend-unsupported: simd: argmax_reduce (for NNEF argmax_reduce)" <<<"$out" ||
+  fail "simd unsupported run: $rc $out"
+tensor "$c/expected/y.dat" 0 32 0 f 1,2 3 8
+out=$("$nnref" nnef --case "$tmp/cases" --backend simd --against-reference) || fail "simd case: $out"
+grep -q "^0 passed, 0 failed, 1 skipped" <<<"$out" && grep -q "simd: argmax_reduce (for NNEF argmax_reduce)" <<<"$out" ||
+  fail "simd case skip: $out"
+# Without z, simd computes the graph: the same outputs; with a fault injected into the lowered
+# mul, the check mode names the NNEF operation, its line and its tensor, and exits 1.
+s="$tmp/simd_model"
+mkdir -p "$s/layer" && cp "$m/layer/w.dat" "$s/layer/"
+sed -e 's/-> ( y, z, c )/-> ( y, c )/' -e '/argmax_reduce/d' "$m/graph.nnef" >"$s/graph.nnef"
+out=$("$nnref" nnef "$s" --input x="$tmp/x.dat" --output-dir "$tmp/simd" --backend simd \
+      --against-reference) || fail "simd run: $out"
+grep -q "every lowered operator is within its tolerance" <<<"$out" || fail "simd check: $out"
+cmp -s "$tmp/simd/y.dat" "$tmp/expected/y.dat" || fail "simd: y.dat differs"
+cmp -s "$tmp/simd/c.dat" "$tmp/expected/c.dat" || fail "simd: c.dat differs"
+out=$("$nnref" nnef "$s" --input x="$tmp/x.dat" --output-dir "$tmp/simd" --backend simd \
+      --against-reference --inject-fault mul:1:9); rc=$?
+[ $rc -eq 1 ] && grep -q "^first divergence: NNEF mul (graph.nnef line 7) -> 'y'" <<<"$out" &&
+  grep -q "at \[0, 1\] (index 1): expected 8, got 9" <<<"$out" || fail "simd divergence: $rc $out"
+out=$("$nnref" nnef "$m" --input x="$tmp/x.dat" --against-reference 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "needs --backend" <<<"$out" || fail "--against-reference alone: $rc $out"
+
 # graph.quant is applied to x before it is used.
 printf "'x': linear_quantize(min = 0.0, max = 4.0, bits = 2);\n" >"$m/graph.quant"
 "$nnref" nnef "$m" --input x="$tmp/x.dat" --output-dir "$tmp/q" >/dev/null || fail "quant run"
