@@ -50,6 +50,11 @@ class Backend {
   // The kernel for operator `index` of `graph`, or null with `why` set when there is none.
   virtual std::shared_ptr<const Kernel> MakeKernel(const Graph& graph, size_t index,
                                                    std::string& why) const = 0;
+  // Why the backend cannot compute anything at all (no loader, no device, a device index that
+  // does not exist, a validation layer asked for but missing), in words that say what to do;
+  // nullopt when it can run. `nnref run --backend NAME` refuses an unavailable backend (exit 2)
+  // unless --allow-unavailable-backend is given, so that a lost device cannot pass as skips.
+  virtual std::optional<std::string> Unavailable() const { return std::nullopt; }
 };
 
 // One line of a device in `nnref devices`: the JSON member, the text label and the value (a bool

@@ -45,6 +45,8 @@ struct RunOptions {
   std::string html;                   // --html FILE
   Shard shard;                        // --shard K/N
   TolerancePolicy tolerances = TolerancePolicy::kDerived;  // --tolerances
+  // --allow-unavailable-backend: a backend that cannot run gives skips, not exit 2
+  bool allow_unavailable_backend = false;
 };
 
 struct CheckOptions {

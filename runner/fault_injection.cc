@@ -53,6 +53,7 @@ class FaultInjectingBackend final : public Backend {
     return inner_->Describe() + " with a fault injected into " + op_ + " element " +
            std::to_string(element_) + " (test hook)";
   }
+  std::optional<std::string> Unavailable() const override { return inner_->Unavailable(); }
   std::optional<std::string> Unsupported(OpId op, DataType type) const override {
     return inner_->Unsupported(op, type);
   }

@@ -50,6 +50,10 @@ int main(int argc, char** argv) {
   run_cmd->add_option(
       "--device", run.device,
       "with --backend " + device_backends + ": the device index of `nnref devices` (default 0)");
+  run_cmd->add_flag("--allow-unavailable-backend", run.allow_unavailable_backend,
+                    "with --backend: when the backend cannot run (no loader, no driver, no such "
+                    "--device, validation layer missing), skip its graph cases instead of "
+                    "exiting with code 2");
   run_cmd->add_option("--inject-fault", run.inject_fault,
                       "test hook: with --backend, set element ELEMENT of every OP output to "
                       "VALUE (OP:ELEMENT:VALUE), to see the check mode blame it");

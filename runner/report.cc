@@ -163,6 +163,7 @@ void WriteReportValues(const std::string& path, const Summary& s, std::vector<Va
       {"skipped", Num(static_cast<double>(s.skipped))},
       {"skippedByReason", Value::Object(std::move(reasons))},
       {"tolerances", Value::Str(s.tolerances)}};
+  if (!s.backend.empty()) summary.emplace_back("backend", Value::Str(s.backend));
   if (!missing.empty()) summary.emplace_back("backendMissing", Value::Object(std::move(missing)));
   if (s.sum_bound_elements) {
     summary.emplace_back("sumBoundElements", Num(static_cast<double>(s.sum_bound_elements)));

@@ -21,6 +21,8 @@ const std::vector<std::pair<std::string, std::string>>& SkipReasons() {
   static const std::vector<std::pair<std::string, std::string>> kReasons = {
       {"no-result", "the results file has no result for the case"},
       {"backend-unsupported", "the backend lacks an operator or data type of the graph"},
+      {"backend-unavailable",
+       "the backend cannot run at all (see the backend: line; --allow-unavailable-backend)"},
       {"filtered", "excluded by the name/label filter"},
       {"reference-only", "the case checks a property of the reference alone (referenceOnly)"},
       {"timeline", "a timeline case has no outputs to check (nnref run checks its steps)"},

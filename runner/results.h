@@ -73,6 +73,8 @@ struct Summary {
   // Output elements that passed by the sum bound alone, and the passing cases that needed it.
   uint64_t sum_bound_elements = 0, sum_bound_cases = 0;
   std::string tolerances = "wpt";  // the policy that judged (--tolerances)
+  // The backend's description (Backend::Describe: device, what it promises); empty: reference.
+  std::string backend;
   void Add(const CaseResult& r) {
     Add(r.verdict);
     uint64_t by_bound = 0;

@@ -100,7 +100,8 @@ CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact, const
     r.warnings = b.warnings;
     if (session->unsupported()) {
       r.verdict = Verdict::kSkip;
-      r.skip = "backend-unsupported";
+      r.skip = engine.backend && engine.backend->Unavailable() ? "backend-unavailable"
+                                                               : "backend-unsupported";
       r.message = *session->unsupported();
       return r;
     }
@@ -163,6 +164,15 @@ int CommandRun(const RunOptions& o) {
     options.threads = o.threads;
     options.device = o.device;
     engine.backend = MakeBackend(o.backend, options);
+    // A backend that cannot run is an error, not a run of skips that exits 0 (a CI machine that
+    // lost its device would stay green); --allow-unavailable-backend opts in to the skips.
+    if (const std::optional<std::string> why = engine.backend->Unavailable()) {
+      if (!o.allow_unavailable_backend) {
+        throw InputError("--backend " + o.backend + " cannot run: " + *why +
+                         "\n(--allow-unavailable-backend runs anyway, every graph case a "
+                         "'backend-unavailable' skip)");
+      }
+    }
     if (!o.inject_fault.empty()) {
       engine.backend = MakeFaultInjectingBackend(engine.backend, o.inject_fault);
     }
@@ -192,6 +202,7 @@ int CommandRun(const RunOptions& o) {
   }
   Collector col(o.verbose, total + unreadable.size());
   col.summary.tolerances = PolicyName(o.tolerances);
+  if (engine.backend) col.summary.backend = engine.backend->Describe();
   for (CaseResult& r : unreadable) col.Add(std::move(r));
   uint64_t implementation_defined = 0;
   for (const auto& [file, f] : files) {

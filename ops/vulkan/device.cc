@@ -30,6 +30,19 @@ const char* TypeName(VkPhysicalDeviceType t) {
   }
 }
 
+const char* IndependenceName(VkShaderFloatControlsIndependence i) {
+  switch (i) {
+    case VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_32_BIT_ONLY:
+      return "32-bit only";
+    case VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL:
+      return "all";
+    case VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_NONE:
+      return "none";
+    default:
+      return "other";
+  }
+}
+
 constexpr VkMemoryPropertyFlags kUnified = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
                                            VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
                                            VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
@@ -42,6 +55,14 @@ bool HasMemoryType(const VkPhysicalDeviceMemoryProperties& m, VkMemoryPropertyFl
   }
   return false;
 }
+
+// What to do when the loader finds no driver or no device: the same words for `nnref devices`
+// and for `nnref run --backend vulkan`.
+constexpr const char* kDriverAdvice =
+    "install a Vulkan driver (on Debian: apt install mesa-vulkan-drivers, whose lavapipe runs "
+    "Vulkan on the CPU; or your GPU's driver) and, if VK_DRIVER_FILES or VK_ICD_FILENAMES is set, "
+    "make it name the driver's manifest (/usr/share/vulkan/icd.d/*.json); VK_LOADER_DEBUG=all "
+    "shows where the loader looked";
 
 // An instance with the given layers/extensions, or VK_NULL_HANDLE with `why`.
 VkInstance MakeInstance(const Api& api, bool validation, std::string& why) {
@@ -70,7 +91,11 @@ VkInstance MakeInstance(const Api& api, bool validation, std::string& why) {
       return std::strcmp(l.layerName, layer) == 0;
     });
     if (!found) {
-      why = "validation requested but VK_LAYER_KHRONOS_validation is not installed";
+      why =
+          "the validation layer was asked for (NNREF_VULKAN_VALIDATION) but "
+          "VK_LAYER_KHRONOS_validation is not installed: install it (on Debian: apt install "
+          "vulkan-validationlayers; VK_LAYER_PATH, if set, must name its folder) or unset "
+          "NNREF_VULKAN_VALIDATION";
       return VK_NULL_HANDLE;
     }
     ci.enabledLayerCount = 1;
@@ -80,6 +105,12 @@ VkInstance MakeInstance(const Api& api, bool validation, std::string& why) {
   }
   VkInstance instance = VK_NULL_HANDLE;
   const VkResult r = api.vkCreateInstance(&ci, nullptr, &instance);
+  if (r == VK_ERROR_INCOMPATIBLE_DRIVER) {
+    // The loader's answer when it found no driver (ICD) at all, or none for Vulkan 1.1.
+    why = std::string("no Vulkan driver (ICD) was found (vkCreateInstance: ") + ResultName(r) +
+          "): " + kDriverAdvice;
+    return VK_NULL_HANDLE;
+  }
   if (r != VK_SUCCESS) {
     why = std::string("vkCreateInstance: ") + ResultName(r);
     return VK_NULL_HANDLE;
@@ -94,8 +125,11 @@ DeviceInfo Describe(const Api& api, VkPhysicalDevice pd, uint32_t index) {
   api.vkGetPhysicalDeviceProperties(pd, &base);
   const bool v12 = base.apiVersion >= VK_API_VERSION_1_2;
 
+  VkPhysicalDeviceFloatControlsProperties controls{};
+  controls.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES;
   VkPhysicalDeviceDriverProperties driver{};
   driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
+  driver.pNext = &controls;
   VkPhysicalDeviceSubgroupProperties subgroup{};
   subgroup.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
   subgroup.pNext = v12 ? &driver : nullptr;
@@ -139,6 +173,27 @@ DeviceInfo Describe(const Api& api, VkPhysicalDevice pd, uint32_t index) {
   info.subgroup_size = subgroup.subgroupSize;
   info.max_storage_buffer_range = base.limits.maxStorageBufferRange;
   info.unified_memory = HasMemoryType(memory, kUnified);
+  if (v12) {
+    DeviceInfo::FloatControls& f = info.float_controls;
+    f.known = true;
+    f.denorm_behavior_independence = IndependenceName(controls.denormBehaviorIndependence);
+    f.rounding_mode_independence = IndependenceName(controls.roundingModeIndependence);
+    f.denorm_preserve[0] = controls.shaderDenormPreserveFloat16;
+    f.denorm_preserve[1] = controls.shaderDenormPreserveFloat32;
+    f.denorm_preserve[2] = controls.shaderDenormPreserveFloat64;
+    f.denorm_flush_to_zero[0] = controls.shaderDenormFlushToZeroFloat16;
+    f.denorm_flush_to_zero[1] = controls.shaderDenormFlushToZeroFloat32;
+    f.denorm_flush_to_zero[2] = controls.shaderDenormFlushToZeroFloat64;
+    f.signed_zero_inf_nan_preserve[0] = controls.shaderSignedZeroInfNanPreserveFloat16;
+    f.signed_zero_inf_nan_preserve[1] = controls.shaderSignedZeroInfNanPreserveFloat32;
+    f.signed_zero_inf_nan_preserve[2] = controls.shaderSignedZeroInfNanPreserveFloat64;
+    f.rounding_rte[0] = controls.shaderRoundingModeRTEFloat16;
+    f.rounding_rte[1] = controls.shaderRoundingModeRTEFloat32;
+    f.rounding_rte[2] = controls.shaderRoundingModeRTEFloat64;
+    f.rounding_rtz[0] = controls.shaderRoundingModeRTZFloat16;
+    f.rounding_rtz[1] = controls.shaderRoundingModeRTZFloat32;
+    f.rounding_rtz[2] = controls.shaderRoundingModeRTZFloat64;
+  }
   return info;
 }
 
@@ -153,6 +208,10 @@ VKAPI_ATTR VkBool32 VKAPI_CALL OnMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
 }
 
 }  // namespace
+
+std::string NoDeviceMessage() {
+  return std::string("the Vulkan loader found a driver but no device: ") + kDriverAdvice;
+}
 
 std::optional<std::vector<DeviceInfo>> ListDevices(std::string& why) {
   const Api* global = LoadApi(why);
@@ -208,13 +267,16 @@ bool Device::Init(const DeviceOptions& options, std::string& why) {
   std::vector<VkPhysicalDevice> devices(n);
   api_.vkEnumeratePhysicalDevices(instance_, &n, devices.data());
   if (n == 0) {
-    why = "no Vulkan device";
+    why = NoDeviceMessage();
     return false;
   }
   const uint32_t index = options.index < 0 ? 0 : static_cast<uint32_t>(options.index);
   if (index >= n) {
-    why = "no Vulkan device " + std::to_string(index) + " (" + std::to_string(n) + " device" +
-          (n == 1 ? "" : "s") + ": see nnref devices)";
+    why = "no Vulkan device " + std::to_string(index) + ": there " +
+          (n == 1 ? "is 1 device (index 0)"
+                  : "are " + std::to_string(n) + " devices (indices 0 to " + std::to_string(n - 1) +
+                        ")") +
+          "; choose one with --device N (nnref devices lists them)";
     return false;
   }
   physical_ = devices[index];

@@ -35,11 +35,27 @@ struct DeviceInfo {
   uint32_t subgroup_size = 0;
   uint64_t max_storage_buffer_range = 0;
   bool unified_memory = false;  // a DEVICE_LOCAL + HOST_VISIBLE + HOST_COHERENT memory type
+  // VkPhysicalDeviceFloatControlsProperties (Vulkan 1.2; all false below 1.2): what the device
+  // promises about subnormals, signed zeros/Inf/NaN and rounding, per width (16, 32, 64 bits).
+  // Without shaderDenormPreserveFloat32 a shader's float32 subnormals may be flushed to zero.
+  struct FloatControls {
+    bool known = false;                         // the device reported them (Vulkan 1.2)
+    std::string denorm_behavior_independence;   // "32-bit only", "all", "none"
+    std::string rounding_mode_independence;     // likewise
+    bool denorm_preserve[3] = {};               // shaderDenormPreserveFloat16/32/64
+    bool denorm_flush_to_zero[3] = {};          // shaderDenormFlushToZeroFloat16/32/64
+    bool signed_zero_inf_nan_preserve[3] = {};  // shaderSignedZeroInfNanPreserveFloat16/32/64
+    bool rounding_rte[3] = {};                  // shaderRoundingModeRTEFloat16/32/64
+    bool rounding_rtz[3] = {};                  // shaderRoundingModeRTZFloat16/32/64
+  } float_controls;
 };
 
-// Every physical device, or nullopt with `why` ("no Vulkan loader (...)", "vkCreateInstance:
-// VK_ERROR_INCOMPATIBLE_DRIVER").
+// Every physical device, or nullopt with `why` in plain words that say what to do ("no Vulkan
+// loader (...): install ...", "no Vulkan driver (ICD) was found (vkCreateInstance:
+// VK_ERROR_INCOMPATIBLE_DRIVER): install ..."). An empty list is possible: NoDeviceMessage().
 std::optional<std::vector<DeviceInfo>> ListDevices(std::string& why);
+// Why there is no device when the loader lists none, and what to do.
+std::string NoDeviceMessage();
 
 struct DeviceOptions {
   int index = -1;              // physical device index; -1: the first one

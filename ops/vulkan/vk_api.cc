@@ -21,7 +21,8 @@ Loaded Load() {
   void* lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
   if (lib == nullptr) {
     const char* err = dlerror();
-    l.why = std::string("no Vulkan loader (") + (err ? err : name) + ")";
+    l.why = std::string("no Vulkan loader (") + (err ? err : name) +
+            "): install it and a driver (on Debian: apt install libvulkan1 mesa-vulkan-drivers)";
     return l;
   }
   l.api.vkGetInstanceProcAddr =

@@ -3,6 +3,9 @@
 #include <array>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "ops/vulkan/family.h"
 
@@ -56,6 +59,25 @@ const std::array<const Family*, 15> kFamilies = {
     &kDataMovementFamily,    &kDataMovementCopyFamily, &kIndexingFamily,
     &kScatterFamily,         &kArgCumulativeFamily,    &kRnnFamily};
 
+// What the device promises about its arithmetic, for the backend: line, so that a verdict can
+// be read with it. The shaders request no float-controls execution modes, so without
+// shaderDenormPreserveFloat32 the driver may flush float32 subnormals (inputs and results) to zero.
+std::string DeviceFacts(const DeviceInfo& d) {
+  std::string text = std::string("shaderFloat16 ") + (d.shader_float16 ? "yes" : "no") +
+                     ", shaderInt64 " + (d.shader_int64 ? "yes" : "no") + "; ";
+  const DeviceInfo::FloatControls& f = d.float_controls;
+  if (!f.known)
+    return text + "float controls unknown (Vulkan 1.1): float32 subnormals may be flushed";
+  text += f.denorm_preserve[1]
+              ? "the device can preserve float32 subnormals (shaderDenormPreserveFloat32; the "
+                "shaders do not request it)"
+              : "float32 subnormals may be flushed to zero (no shaderDenormPreserveFloat32)";
+  text += f.signed_zero_inf_nan_preserve[1] ? ", signed zeros/Inf/NaN preserved"
+                                            : ", signed zeros/Inf/NaN may not be preserved";
+  text += f.rounding_rte[1] ? ", float32 rounds to nearest even" : ", float32 rounding unknown";
+  return text;
+}
+
 bool EnvFlag(const char* name) {
   const char* v = std::getenv(name);
   return v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
@@ -86,7 +108,12 @@ class VulkanBackend final : public Backend {
            (capped_
                 ? ", bindings capped at " + std::to_string(d.max_storage_buffer_range) + " bytes"
                 : "") +
-           ")";
+           "; " + DeviceFacts(d) + ")";
+  }
+
+  std::optional<std::string> Unavailable() const override {
+    if (!device_) return error_;
+    return std::nullopt;
   }
 
   std::optional<std::string> Unsupported(OpId op, DataType type) const override {
@@ -150,7 +177,7 @@ std::optional<std::vector<DeviceReport>> ListVulkanDevices(std::string& why) {
   std::optional<std::vector<vk::DeviceInfo>> list = vk::ListDevices(why);
   if (!list) return std::nullopt;
   if (list->empty()) {
-    why = "no Vulkan device";
+    why = vk::NoDeviceMessage();
     return std::nullopt;
   }
   std::vector<DeviceReport> result;
@@ -172,6 +199,27 @@ std::optional<std::vector<DeviceReport>> ListVulkanDevices(std::string& why) {
              uint64_t{d.max_storage_buffer_range}},
             {"unifiedMemory", "unified memory (device-local, host-visible)", d.unified_memory},
         }});
+    // The float controls (VkPhysicalDeviceFloatControlsProperties, Vulkan 1.2), by their names.
+    const vk::DeviceInfo::FloatControls& f = d.float_controls;
+    if (!f.known) continue;
+    std::vector<DeviceField>& fields = result.back().fields;
+    fields.push_back({"denormBehaviorIndependence", "denormBehaviorIndependence",
+                      f.denorm_behavior_independence});
+    fields.push_back(
+        {"roundingModeIndependence", "roundingModeIndependence", f.rounding_mode_independence});
+    const char* widths[3] = {"Float16", "Float32", "Float64"};
+    const std::pair<const char*, const bool*> kinds[5] = {
+        {"shaderDenormPreserve", f.denorm_preserve},
+        {"shaderDenormFlushToZero", f.denorm_flush_to_zero},
+        {"shaderSignedZeroInfNanPreserve", f.signed_zero_inf_nan_preserve},
+        {"shaderRoundingModeRTE", f.rounding_rte},
+        {"shaderRoundingModeRTZ", f.rounding_rtz}};
+    for (const auto& [kind, values] : kinds) {
+      for (size_t w = 0; w < 3; ++w) {
+        const std::string key = std::string(kind) + widths[w];
+        fields.push_back({key, key, values[w]});
+      }
+    }
   }
   return result;
 }

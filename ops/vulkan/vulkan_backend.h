@@ -13,10 +13,11 @@
 
 namespace nnref {
 
-// A vulkan backend on device `options.device` (-1: the first). Without a loader or a device the
-// backend still exists: Describe() says why and MakeKernel refuses every operator with that
-// reason, so cases are listed skips, never crashes. NNREF_VULKAN_VALIDATION=1 in the environment
-// turns on VK_LAYER_KHRONOS_validation (any message makes the dispatch throw);
+// A vulkan backend on device `options.device` (-1: the first). Without a loader, a driver, the
+// device or a validation layer asked for, the backend still exists: Unavailable() and Describe()
+// say why and what to do, and MakeKernel refuses every operator with that reason (nnref run
+// then exits 2 unless --allow-unavailable-backend, never crashes). NNREF_VULKAN_VALIDATION=1 in the
+// environment turns on VK_LAYER_KHRONOS_validation (any message makes the dispatch throw);
 // NNREF_VULKAN_STAGING=1 copies through staging buffers even on unified memory.
 std::shared_ptr<const Backend> MakeVulkanBackend(const BackendOptions& options = {});
 

@@ -9,7 +9,10 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "numerics/float16.h"
@@ -86,7 +89,52 @@ double UlpsApart(float a, float b) {
 
 TEST_CASE("vulkan: a device is there (CI runs lavapipe)") {
   CHECK(std::string(TheBackend()->Describe()).find("unavailable") == std::string::npos);
+  CHECK_FALSE(TheBackend()->Unavailable().has_value());
   MESSAGE(TheBackend()->Describe());
+}
+
+TEST_CASE("vulkan: a device index that does not exist makes the backend unavailable, saying why") {
+  BackendOptions options;
+  options.device = 99;
+  const std::shared_ptr<const Backend> b = MakeVulkanBackend(options);
+  const std::optional<std::string> why = b->Unavailable();
+  REQUIRE(why.has_value());
+  CHECK(why->find("no Vulkan device 99: there ") == 0);
+  CHECK(why->find("--device N") != std::string::npos);
+  CHECK(b->Describe() == "vulkan (unavailable: " + *why + ")");
+  // Every operator is refused with the same reason (the opt-in skips).
+  CHECK(b->Unsupported(OpId::add, DataType::kFloat32) == why);
+}
+
+TEST_CASE("vulkan: the float controls are reported for a Vulkan 1.2 device") {
+  std::string why;
+  const std::optional<std::vector<DeviceReport>> list = ListVulkanDevices(why);
+  REQUIRE_MESSAGE(list.has_value(), why);
+  REQUIRE(!list->empty());
+  std::vector<std::string> keys;
+  for (const DeviceField& f : list->front().fields) keys.push_back(f.key);
+  for (const char* kind :
+       {"shaderDenormPreserve", "shaderDenormFlushToZero", "shaderSignedZeroInfNanPreserve",
+        "shaderRoundingModeRTE", "shaderRoundingModeRTZ"}) {
+    for (const char* width : {"Float16", "Float32", "Float64"}) {
+      const std::string key = std::string(kind) + width;
+      CHECK_MESSAGE(std::find(keys.begin(), keys.end(), key) != keys.end(), key);
+    }
+  }
+  // What lavapipe promises (its float controls as vulkaninfo lists them, toolchain notes):
+  // round to nearest even, signed zeros/Inf/NaN kept, subnormals neither kept nor flushed.
+  if (list->front().name.rfind("llvmpipe", 0) == 0) {
+    for (const DeviceField& f : list->front().fields) {
+      if (f.key == "shaderRoundingModeRTEFloat32" ||
+          f.key == "shaderSignedZeroInfNanPreserveFloat32")
+        CHECK_MESSAGE(std::get<bool>(f.value), f.key);
+      if (f.key == "shaderDenormPreserveFloat32" || f.key == "shaderDenormFlushToZeroFloat32")
+        CHECK_MESSAGE(!std::get<bool>(f.value), f.key);
+    }
+    CHECK(TheBackend()->Describe().find(
+              "float32 subnormals may be flushed to zero (no shaderDenormPreserveFloat32)") !=
+          std::string::npos);
+  }
 }
 
 TEST_CASE("vulkan: the shaders' exp, expm1, log, tanh, sigmoid, softplus, gelu within a few ulp") {
