@@ -24,8 +24,6 @@ using ComputeFn = std::function<std::vector<OperandValue>(std::span<const Operan
 
 // A kernel computing with `fn`.
 std::shared_ptr<const Kernel> K(ComputeFn fn);
-// The result of a single-output operator.
-std::vector<OperandValue> One(Tensor t);
 
 // The attributes of `node` as A, or null with `why` set.
 template <typename A>

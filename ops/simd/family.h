@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ops/backend.h"
 #include "ref/parallel/parallel.h"
@@ -51,6 +52,9 @@ extern const Family kRnnFamily;               // rnn.cc: gru, gruCell, lstm, lst
 extern const Family kNnefWindowFamily;        // nnef_window.cc: the NNEF group's box
                                               // (normalized), argmax_pool, sample
 extern const Family kNnefResampleFamily;      // nnef_resample.cc: multilinear_upsample
+
+// The result of a single-output operator (defined in copy.cc).
+std::vector<OperandValue> One(Tensor t);
 
 // The data type of the first input of operator `index` (the one `unsupported` is asked about).
 DataType FirstInputType(const Graph& graph, size_t index);

@@ -24,18 +24,6 @@ namespace nnref::simd {
 
 namespace {
 
-OperandValue Single(Tensor t) {
-  OperandValue v;
-  v.data = std::move(t);
-  return v;
-}
-
-std::vector<OperandValue> One(Tensor t) {
-  std::vector<OperandValue> r;
-  r.push_back(Single(std::move(t)));
-  return r;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Normalizations
 

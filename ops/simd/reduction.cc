@@ -42,18 +42,6 @@ size_t GrainFor(uint64_t count) {
   return static_cast<size_t>(std::max<uint64_t>(1, kTaskElements / std::max<uint64_t>(1, count)));
 }
 
-OperandValue Single(Tensor t) {
-  OperandValue v;
-  v.data = std::move(t);
-  return v;
-}
-
-std::vector<OperandValue> One(Tensor t) {
-  std::vector<OperandValue> r;
-  r.push_back(Single(std::move(t)));
-  return r;
-}
-
 void Store(const Tensor& out, uint64_t index, float v) {
   if (out.dtype() == DataType::kFloat16) {
     out.base<Float16>()[index] = Float16::FromFloat(v);

@@ -24,34 +24,6 @@ namespace nnref::simd {
 
 namespace {
 
-std::vector<OperandValue> One(Tensor t) {
-  std::vector<OperandValue> r(1);
-  r[0].data = std::move(t);
-  return r;
-}
-
-// Storage type T as computed: float for float16, else itself.
-template <typename T>
-using Computed = std::conditional_t<std::is_same_v<T, Float16>, float, T>;
-
-template <typename T>
-Computed<T> Load(const T* p, int64_t off) {
-  if constexpr (std::is_same_v<T, Float16>) {
-    return p[off].ToFloat();
-  } else {
-    return p[off];
-  }
-}
-
-template <typename T>
-void StoreAt(T* p, int64_t off, Computed<T> v) {
-  if constexpr (std::is_same_v<T, Float16>) {
-    p[off] = Float16::FromFloat(v);
-  } else {
-    p[off] = v;
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // resample2d
 

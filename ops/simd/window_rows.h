@@ -5,8 +5,33 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
+
+#include "numerics/float16.h"
 
 namespace nnref::simd {
+
+// Storage type T as pool2d.cc and resample2d.cc compute it: float for float16, else itself.
+template <typename T>
+using Computed = std::conditional_t<std::is_same_v<T, Float16>, float, T>;
+
+template <typename T>
+Computed<T> Load(const T* p, int64_t off) {
+  if constexpr (std::is_same_v<T, Float16>) {
+    return p[off].ToFloat();
+  } else {
+    return p[off];
+  }
+}
+
+template <typename T>
+void StoreAt(T* p, int64_t off, Computed<T> v) {
+  if constexpr (std::is_same_v<T, Float16>) {
+    p[off] = Float16::FromFloat(v);
+  } else {
+    p[off] = v;
+  }
+}
 
 enum class RowPool : uint8_t { kAverage, kL2, kMax };
 
