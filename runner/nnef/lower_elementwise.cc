@@ -163,7 +163,9 @@ void Executor::Impl::Reduction(const std::string& op) {
     if (op == "max_reduce") r = ReduceOp::kMax;
     if (op == "min_reduce") r = ReduceOp::kMin;
     MLReduceOptions o;
-    o.axes = std::vector<uint32_t>();
+    // emplace, not `= std::vector<uint32_t>()`: GCC 12 at -O2 with the sanitizers reports the
+    // assigned optional<vector> as maybe-uninitialized (a false positive).
+    o.axes.emplace();
     for (size_t a : axes) o.axes->push_back(static_cast<uint32_t>(a));
     o.keepDimensions = true;
     result = Web([&] { return Reduce(builder, r, x.operand, o); });

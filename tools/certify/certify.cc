@@ -107,6 +107,7 @@ Result RunFloat32(const UnaryCase& c, const Options& o) {
     for (auto& e : r.examples) {
       if (all.examples.size() < static_cast<size_t>(o.max_report)) all.examples.push_back(e);
     }
+    FreeOracleCaches();
   };
   std::vector<std::thread> threads;
   for (unsigned t = 0; t < o.threads; ++t) threads.emplace_back(worker);
@@ -271,6 +272,7 @@ int Main(int argc, char** argv) {
               static_cast<unsigned long long>(total_checked),
               static_cast<unsigned long long>(total_bad), s,
               static_cast<double>(total_checked) / s / 1e6);
+  FreeOracleCaches();
   return total_bad == 0 && failures == 0 ? 0 : 1;
 }
 

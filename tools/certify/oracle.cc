@@ -503,4 +503,6 @@ bool SameFloat16(uint16_t a, uint16_t b) {
   return a == b || (nan(a) && nan(b));
 }
 
+void FreeOracleCaches() { mpfr_free_cache(); }
+
 }  // namespace nnref::certify
