@@ -10,7 +10,8 @@ case "$flavour" in
   release) dir=build; args=(-DCMAKE_BUILD_TYPE=Release) ;;
   asan) dir=build-asan; args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DNNREF_SANITIZE=ON) ;;
   tsan) dir=build-tsan; args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DNNREF_TSAN=ON)
-        targets=(--target nnref ref_test webnn_api_test webnn_example webnn_backend_test simd_elementwise_test) ;;
+        targets=(--target nnref ref_test webnn_api_test webnn_example verdict_example webnn_backend_test
+                 simd_elementwise_test) ;;
   *) echo "usage: tools/build.sh [release|asan|tsan]" >&2; exit 2 ;;
 esac
 # ccache, when installed (a developer convenience, not a dependency): worktrees of the same
