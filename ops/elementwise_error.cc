@@ -175,7 +175,23 @@ const std::map<OpId, Model>& Models() {
                      return m.Div(X(1), m.Add(m.Exp(A::Neg(in[0])), X(1)));
                    }, true}},
       {OpId::softplus, {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
-                      return m.Log(m.Add(m.Exp(in[0]), X(1)));
+                      // softplus is 1-Lipschitz (its derivative is sigmoid), so the input's bound
+                      // passes through at most unchanged; each form below is evaluated on the
+                      // exact input. The spec's emulation log(exp(x) + 1), where its exp stays
+                      // finite, and the overflow-safe form max(x, 0) + log(1 + exp(-|x|)) that
+                      // libraries use: a legitimate value is within either. For large x the
+                      // spec's steps overflow (a stated rejection), so only the safe form
+                      // bounds the exact value there (docs/fuzzing.md, finding 6).
+                      const Bounded x = in[0];
+                      const Bounded spec = m.Log(m.Add(m.Exp(X(x.v)), X(1)));
+                      const Bounded safe = m.Add(
+                          A::Max(X(0), X(x.v)),
+                          m.Log(m.Add(X(1), m.Exp(X(-std::fabs(x.v))))));
+                      const bool spec_finite = std::isfinite(spec.v) && std::isfinite(spec.e);
+                      const double e = spec_finite ? std::max(spec.e, safe.e) : safe.e;
+                      const double v = x.v > 0 ? x.v + std::log1p(std::exp(-x.v))
+                                               : std::log1p(std::exp(x.v));
+                      return Bounded{v, e + x.e};
                     }, true}},
       {OpId::softsign, {[](const A& m, std::span<const Bounded> in, const OperatorNode&) {
                       return m.Div(in[0], m.Add(X(1), A::Abs(in[0])));

@@ -128,8 +128,14 @@ std::optional<Bounds> MoverBounds(const ErrorModelArgs& a) {
       bound_inputs.push_back(t);
     }
   }
-  // where: the condition selects; reduceMax / maxPool2d pick the largest bound of the group.
+  // where: the condition selects; reduceMax / maxPool2d pick the largest bound of the group, and
+  // reduceMin, run on the negated bounds, the largest one too (its smallest negated bound).
+  const bool min_selection = node.op == OpId::reduceMin;
+  if (min_selection) {
+    bound_inputs[0] = MapToFloat32(bound_inputs[0], [](double v) { return -v; });
+  }
   std::vector<Tensor> moved = RunFloat32(a, bound_inputs);
+  if (min_selection) moved[0] = MapToFloat32(moved[0], [](double v) { return -v; });
   if (node.op == OpId::pad) {
     std::vector<Tensor> ones = bound_inputs;
     ones[0] = MapToFloat32(a.inputs[0]->data, [](double) { return 1.0; });

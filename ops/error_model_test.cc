@@ -15,6 +15,7 @@
 #include "ops/elementwise_unary.h"
 #include "ops/matmul_gemm.h"
 #include "ops/normalization.h"
+#include "ops/reduction.h"
 #include "ref/testing.h"
 
 namespace nnref {
@@ -45,6 +46,28 @@ Judged Judge(GraphBuilder& b, const Operand& out, const std::map<std::string, Te
     j.ref.push_back(t.dtype() == DataType::kFloat16 ? t.At<Float16>(i).ToDouble()
                                                     : double{t.At<float>(i)});
   }
+  return j;
+}
+
+// The same with the one input carrying upstream bounds (a graph's intermediate).
+Judged JudgeWithBound(GraphBuilder& b, const Operand& out, const std::map<std::string, Tensor>& in,
+                      std::vector<double> input_bound) {
+  const auto graph = b.Build({{"out", out}});
+  std::map<uint32_t, OperandValue> values;
+  graph->Compute(in, [&](OperandId id, const OperandValue& v) { values[id.value] = v; });
+  REQUIRE(graph->operators().size() == 1);
+  const OperatorNode& node = graph->operators()[0];
+  REQUIRE(node.inputs.size() == 1);
+  std::vector<const OperandValue*> inputs = {&values.at(node.inputs[0].value)};
+  std::vector<OperandValue> outputs = {values.at(node.outputs[0].value)};
+  const std::vector<std::vector<double>> input_bounds = {std::move(input_bound)};
+  const ErrorModelArgs args{*graph, 0, inputs, input_bounds, outputs};
+  const auto bounds = OperatorErrorBounds(args);
+  REQUIRE(bounds.has_value());
+  Judged j;
+  j.bound = (*bounds)[0];
+  const Tensor& t = outputs[0].data;
+  for (uint64_t i = 0; i < t.element_count(); ++i) j.ref.push_back(double{t.At<float>(i)});
   return j;
 }
 
@@ -210,6 +233,69 @@ TEST_CASE("derived: a cancelling float32 dot product may legitimately give 0") {
   CHECK(j.ref[0] == 1);
   CHECK(Accepts(j, 0, double{(1e8f + 1.0f) - 1e8f}));  // 0
   CHECK_FALSE(Accepts(j, 0, 1e3));
+}
+
+}  // namespace
+}  // namespace nnref
+
+namespace nnref {
+namespace {
+
+// Graph-output bounds (docs/fuzzing.md, finding 6): an input's bound must pass through these.
+TEST_CASE("derived: softplus of a large input carries the input's bound (exp overflows)") {
+  GraphBuilder b;
+  const Operand x = b.Input("x", {DataType::kFloat32, {3}});
+  // 6.5085625e16 (a conv2d output of fuzz seed 3005867, bound by its sum), 100 and -100 exact.
+  const float big = 6.5085625e16f;
+  const double ulp = double{std::nextafter(big, 1e30f)} - double{big};  // 2^33
+  const Judged j = JudgeWithBound(b, Softplus(b, x), {{"x", F32({3}, {big, 100.0f, -100.0f})}},
+                                  {2 * ulp, 0, 0});
+  // softplus(x) = x + log1p(exp(-x)) = x in float32 for these x, and the input may be off by
+  // two of its ULPs: one ULP below is what the simd backend gave.
+  CHECK(j.ref[0] == double{big});
+  CHECK(Accepts(j, 0, double{std::nextafter(big, 0.0f)}));
+  CHECK_FALSE(Accepts(j, 0, double{big} * 1.001));
+  // Exact input 100: softplus is 100 + 3.7e-44; one ULP off is what an implementation computing
+  // max(x, 0) + log(1 + exp(-|x|)) in float32 may give; 0.1% off is not.
+  CHECK(j.ref[1] == 100.0);
+  CHECK(Accepts(j, 1, double{std::nextafter(100.0f, 0.0f)}));
+  CHECK_FALSE(Accepts(j, 1, 100.1));
+  // -100: exp(-100) = 3.72e-44, a float32 subnormal.
+  CHECK(j.ref[2] > 0);
+  CHECK(j.ref[2] < 1e-43);
+  CHECK_FALSE(Accepts(j, 2, 1e-6));
+}
+
+TEST_CASE("derived: reduceMin carries the largest bound of its group") {
+  GraphBuilder b;
+  const Operand x = b.Input("x", {DataType::kFloat32, {2}});
+  // 0 exact, and -0.53003997 off by up to 1.2e-7 (a matmul's sum: fuzz seed 3002850).
+  const Judged j = JudgeWithBound(b, ReduceMin(b, x), {{"x", F32({2}, {0.0f, -0.53003997f})}},
+                                  {0, 1.2e-7});
+  CHECK(j.ref[0] == double{-0.53003997f});
+  CHECK(j.bound[0] >= 1.2e-7);
+  CHECK(Accepts(j, 0, double{std::nextafter(-0.53003997f, 0.0f)}));
+  CHECK_FALSE(Accepts(j, 0, -0.5301));
+}
+
+TEST_CASE("derived: reduceLogSumExp far below exp's range is judged around its value") {
+  GraphBuilder b;
+  const Operand x = b.Input("x", {DataType::kFloat32, {1, 2}});
+  MLReduceOptions o;
+  o.axes = std::vector<uint32_t>{1};
+  const float x0 = -5699.638f, x1 = -5700.0f;
+  const Judged j = JudgeWithBound(b, ReduceLogSumExp(b, x, o), {{"x", F32({1, 2}, {x0, x1})}},
+                                  {0.0005, 0.0005});
+  // log(exp(x0) + exp(x1)) = x0 + log1p(exp(x1 - x0)), written out in long double.
+  const long double expected =
+      static_cast<long double>(x0) +
+      std::log1p(std::exp(static_cast<long double>(x1) - static_cast<long double>(x0)));
+  CHECK(std::fabs(j.ref[0] - static_cast<double>(expected)) < 1e-3);
+  // exp(-5699) is 0 in float32 and double: the literal steps give -Infinity.
+  const float f32_ulp = std::nextafter(static_cast<float>(j.ref[0]), 0.0f);
+  CHECK(Accepts(j, 0, double{f32_ulp}));
+  CHECK_FALSE(Accepts(j, 0, j.ref[0] * 1.001));
+  CHECK_FALSE(Accepts(j, 0, -INFINITY));
 }
 
 }  // namespace

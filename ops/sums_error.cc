@@ -379,6 +379,62 @@ Bounds PoolWindows(const ErrorModelArgs& a, bool l2) {
 }
 
 // reduceX (§api-mlgraphbuilder-reduce): group by group, the spec's definitions.
+// reduceLogSumExp (§api-mlgraphbuilder-reduce): log(sum(exp(x))) is 1-Lipschitz in the largest
+// input change, so the inputs' bounds add at most their largest in the group, and each form
+// below is evaluated on the exact inputs: the spec's steps literally, where the sum of the
+// exponentials stays within the double range, and the max-shifted form log(sum(exp(x - max))) +
+// max that libraries use (the literal steps underflow to log(0) = -Infinity or overflow far
+// inside the type's range, e.g. at x = -5700; docs/fuzzing.md, finding 6). A legitimate value is
+// within either form's bound.
+Bounds LogSumExp(const ErrorModelArgs& a, const ErrorArith& m, const std::vector<Bounded>& x,
+                 const std::vector<uint64_t>& group, uint64_t groups) {
+  std::vector<double> mx(groups, -kInf), emax(groups, 0);
+  for (size_t i = 0; i < x.size(); ++i) {
+    mx[group[i]] = std::max(mx[group[i]], x[i].v);
+    emax[group[i]] = std::max(emax[group[i]], x[i].e);
+  }
+  std::vector<double> s(groups, 0), mag(groups, 0), te(groups, 0), n(groups, 0);
+  std::vector<double> ss(groups, 0), ste(groups, 0);
+  std::vector<PartialSquares> squares(groups), shifted_squares(groups);
+  std::vector<uint8_t> overflowed(groups, 0);
+  for (size_t i = 0; i < x.size(); ++i) {
+    const uint64_t g = group[i];
+    const Bounded t = m.Exp(ErrorArith::Exact(x[i].v));
+    if (m.TakeOverflow()) overflowed[g] = 1;  // the literal steps overflow the type here
+    s[g] += t.v;
+    mag[g] += std::fabs(t.v);
+    te[g] += t.e;
+    n[g] += 1;
+    squares[g].Add(t.v);
+    // x - max: exact when within a factor of two (Sterbenz), else one rounding.
+    const Bounded d = m.Sub(ErrorArith::Exact(x[i].v), ErrorArith::Exact(mx[g]));
+    const Bounded u = std::isfinite(mx[g]) ? m.Exp(d) : Bounded{0, 0};
+    ss[g] += u.v;
+    ste[g] += u.e;
+    shifted_squares[g].Add(u.v);
+  }
+  const std::vector<double> ref = Values(a.outputs[0].data);
+  Bounds out(1);
+  out[0].resize(groups);
+  for (uint64_t g = 0; g < groups; ++g) {
+    const double roundings = std::max(0.0, n[g] - 1);
+    const Bounded shifted = m.Add(
+        m.Log(m.Sum(ss[g], ss[g], ste[g], roundings, 0, shifted_squares[g].Value())),
+        ErrorArith::Exact(mx[g]));
+    double e = shifted.e;
+    if (s[g] > 0 && std::isfinite(s[g])) {
+      const Bounded literal = m.Log(m.Sum(s[g], mag[g], te[g], roundings, 0, squares[g].Value()));
+      if (std::isfinite(literal.e)) e = std::max(e, literal.e);
+    }
+    // The exact value: the shifted form in double (the sum of exp(x - max) is at least 1).
+    const double v = std::isfinite(mx[g]) ? mx[g] + std::log(ss[g]) : mx[g];
+    out[0][g] = m.Judge({v, e + emax[g]}, ref[g]);
+    NoteOverflow(a, m, groups, g);
+    if (overflowed[g] && a.overflow != nullptr) (*a.overflow)[0][g] = 1;
+  }
+  return out;
+}
+
 Bounds Reduce(const ErrorModelArgs& a) {
   const OperatorNode& node = a.graph.operators()[a.index];
   const auto* attr = node.Attributes<ReduceAttributes>();
@@ -388,6 +444,7 @@ Bounds Reduce(const ErrorModelArgs& a) {
   const std::vector<uint64_t> group = GroupOf(in.shape(), attr->reduced, &groups);
   const std::vector<Bounded> x = BoundedInput(a, 0);
   const ReduceOp op = attr->op;
+  if (op == ReduceOp::kLogSumExp) return LogSumExp(a, m, x, group, groups);
   // Per group: S, M, the terms' bounds, the count; reduceProduct: the product and its bound.
   std::vector<double> s(groups, 0), mag(groups, 0), te(groups, 0), n(groups, 0);
   std::vector<double> prod(groups, 1), prod_hi(groups, 1);
