@@ -12,6 +12,7 @@
 
 #include "numerics/cast.h"
 #include "ops/activations.h"
+#include "ops/conv2d.h"
 #include "ops/elementwise_unary.h"
 #include "ops/matmul_gemm.h"
 #include "ops/normalization.h"
@@ -296,6 +297,80 @@ TEST_CASE("derived: reduceLogSumExp far below exp's range is judged around its v
   CHECK(Accepts(j, 0, double{f32_ulp}));
   CHECK_FALSE(Accepts(j, 0, j.ref[0] * 1.001));
   CHECK_FALSE(Accepts(j, 0, -INFINITY));
+}
+
+// Underflow inside the spec's steps (docs/fuzzing.md, finding 2): float32 computations whose
+// intermediates are subnormal, written out in the test.
+TEST_CASE("derived: gemm with alpha applied to a subnormal factor first passes") {
+  GraphBuilder b;
+  const Operand a = b.Input("a", {DataType::kFloat32, {1, 1}});
+  const Operand bb = b.Input("b", {DataType::kFloat32, {1, 1}});
+  MLGemmOptions o;
+  o.alpha = -0.152000841;
+  const float av = 5.75011e-39f, bv = 5369.4893f;
+  const Judged j = Judge(b, Gemm(b, a, bb, o), {{"a", F32({1, 1}, {av})}, {"b", F32({1, 1}, {bv})}});
+  // The spec's emulation: alpha * A rounded to float32 (a subnormal), then the product.
+  volatile float scaled = static_cast<float>(o.alpha) * av;
+  const float emulated = scaled * bv;
+  CHECK(emulated != static_cast<float>(j.ref[0]));
+  CHECK(Accepts(j, 0, double{emulated}));
+  CHECK_FALSE(Accepts(j, 0, j.ref[0] * 1.001));
+}
+
+TEST_CASE("derived: conv2d of subnormal inputs and large weights passes its float32 sum") {
+  GraphBuilder b;
+  const Operand x = b.Input("x", {DataType::kFloat32, {1, 1, 1, 2}});
+  const Operand w = b.Input("w", {DataType::kFloat32, {1, 1, 1, 2}});
+  const float xs[] = {4.684608e-39f, 9.315939e-39f}, ws[] = {9.6557505e16f, -4.945282e16f};
+  const Judged j = Judge(b, Conv2d(b, x, w),
+                         {{"x", F32({1, 1, 1, 2}, {xs[0], xs[1]})},
+                          {"w", F32({1, 1, 1, 2}, {ws[0], ws[1]})}});
+  // Two float32 products of 4.5e-22, cancelling to -8.4e-24: each product's rounding is up to
+  // 2^-24 of 4.5e-22, i.e. dozens of ULPs of the result.
+  volatile float p0 = xs[0] * ws[0], p1 = xs[1] * ws[1];
+  const float sum = p0 + p1;
+  CHECK(sum != static_cast<float>(j.ref[0]));
+  CHECK(Accepts(j, 0, double{sum}));
+  CHECK_FALSE(Accepts(j, 0, j.ref[0] * 1.01));
+}
+
+Tensor F32Of(const std::vector<float>& v) {
+  Tensor t = Tensor::Allocate(DataType::kFloat32, {v.size()});
+  for (size_t i = 0; i < v.size(); ++i) t.base<float>()[i] = v[i];
+  return t;
+}
+
+TEST_CASE("derived: reduceProduct through subnormal partial products in any order passes") {
+  // 36 factors (fuzz seed 1000855) with one subnormal and one of -9.6e14; the product is normal.
+  const std::vector<float> f = {
+      -0.28634274f, 5.7251253f,  1,           6.2891088f,          3.5834236f,  2.2535405f,
+      3.4000237f,   2,           0.3792465f,  7.338579f,           0.4165141f,  6,
+      0.41219956f,  1.4118503f,  1.7075104f,  3.3332884f,          -7.47008e-39f, 0.3234914f,
+      8.36871f,     6.742519f,   0.48815125f, 1.1998185f,          -956302250000000.0f, 0.07819653f,
+      1.3765322f,   0.34938535f, 1.429426f,   0.32060087f,         3.4782147f,  6.878739f,
+      4.452312f,    0.633581f,   1.4311665f,  0.017587407f,        5.3517737f,  -0.60083246f};
+  GraphBuilder b;
+  const Operand x = b.Input("x", {DataType::kFloat32, {36}});
+  const Judged j = Judge(b, ReduceProduct(b, x), {{"x", F32Of(f)}});
+  // Sequential float32 orders, forward and backward, and eight lanes combined at the end.
+  float forward = 1, backward = 1;
+  for (size_t i = 0; i < f.size(); ++i) forward *= f[i];
+  for (size_t i = f.size(); i-- > 0;) backward *= f[i];
+  float lanes[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+  for (size_t i = 0; i < f.size(); ++i) lanes[i % 8] *= f[i];
+  float laned = 1;
+  for (float l : lanes) laned *= l;
+  for (float c : {forward, backward, laned}) {
+    CAPTURE(c);
+    CHECK(Accepts(j, 0, double{c}));
+  }
+  // Without a subnormal, the same bound is the rounding of 35 products: 1% is rejected.
+  std::vector<float> normal = f;
+  normal[16] = -7.47008e-9f;
+  GraphBuilder b2;
+  const Operand x2 = b2.Input("x", {DataType::kFloat32, {36}});
+  const Judged j2 = Judge(b2, ReduceProduct(b2, x2), {{"x", F32Of(normal)}});
+  CHECK_FALSE(Accepts(j2, 0, j2.ref[0] * 1.01));
 }
 
 }  // namespace

@@ -136,9 +136,13 @@ Bounds Bilinear(const ErrorModelArgs& a, double roundings) {
   Bounds out(1);
   out[0].resize(s.size());
   for (size_t i = 0; i < s.size(); ++i) {
+    // The squares are formed in float32 (x^2, w^2 and their sums) and underflow for small
+    // operands (subnormal inputs: docs/fuzzing.md, finding 2), while Q >= M^2 / n always holds
+    // (Cauchy-Schwarz): a smaller q lost its dominant terms, and Q <= M^2 replaces it.
+    const double qi = q[i] < 0.5 * m[i] * m[i] / std::max(terms, 1.0) ? m[i] * m[i] : q[i];
     // Half the roundings are of products, which may underflow.
     const Bounded r = arith.Sum(s[i], m[i] * kMargin, prop[i] * kMargin, roundings, roundings / 2,
-                                EstimatedSquares(s[i], q[i], terms));
+                                EstimatedSquares(s[i], qi, terms));
     out[0][i] = arith.Judge(r, ref[i]);
     NoteOverflow(a, arith, s.size(), i);
   }
@@ -189,6 +193,8 @@ Bounds MatrixProduct(const ErrorModelArgs& a, bool gemm) {
   }
   const std::vector<double> ref = Values(a.outputs[0].data);
   const uint64_t batches = ElementCount(shape) / std::max<uint64_t>(1, rows * cols);
+  const bool scaled = std::fabs(alpha) != 1;
+  const double underflow = 0.5 * arith.eta();
   Bounds out(1);
   out[0].resize(ref.size());
   arith.TakeOverflow();
@@ -204,10 +210,17 @@ Bounds MatrixProduct(const ErrorModelArgs& a, bool gemm) {
           mag += std::fabs(t);
           prop += std::fabs(alpha) * (std::fabs(av[ia]) * be[ib] + ae[ia] * std::fabs(bv[ib]) +
                                       ae[ia] * be[ib]);
+          // alpha scaled into one factor first (the spec's emulation: alpha * A, then the
+          // product), whose rounding may underflow by half a subnormal, which the other factor
+          // then scales (docs/fuzzing.md, finding 2); or alpha applied to the product last.
+          if (scaled) {
+            prop += underflow * std::max({std::fabs(av[ia]), std::fabs(bv[ib]), std::fabs(alpha)});
+          }
           squares.Add(t);
         }
         const uint64_t o = (bi * rows + m) * cols + n;
-        double roundings = 2.0 * static_cast<double>(depth);
+        // A product and an addition per term, and alpha's product when it is not +-1.
+        double roundings = (scaled ? 3.0 : 2.0) * static_cast<double>(depth);
         if (!cv.empty()) {
           const double t = beta * cv[o];
           sum += t;
@@ -254,7 +267,11 @@ Bounds Linear(const ErrorModelArgs& a, double roundings, double extra_relative =
   out[0].resize(s.size());
   for (size_t i = 0; i < s.size(); ++i) {
     const double p = prop[i] * kMargin + extra_relative * m[i];
-    const double squares = terms > 0 ? EstimatedSquares(s[i], q[i] / terms, terms) : -1;
+    // In the output's units the squares sum to at least m^2 / terms and at most m^2; a smaller
+    // q / terms underflowed in float32 (as in Bilinear).
+    double qt = terms > 0 ? q[i] / terms : 0;
+    if (terms > 0 && qt < 0.5 * m[i] * m[i] / terms) qt = m[i] * m[i];
+    const double squares = terms > 0 ? EstimatedSquares(s[i], qt, terms) : -1;
     out[0][i] = arith.Judge(arith.Sum(s[i], m[i] * kMargin, p, roundings, 0, squares), ref[i]);
     NoteOverflow(a, arith, s.size(), i);
   }
@@ -448,6 +465,8 @@ Bounds Reduce(const ErrorModelArgs& a) {
   // Per group: S, M, the terms' bounds, the count; reduceProduct: the product and its bound.
   std::vector<double> s(groups, 0), mag(groups, 0), te(groups, 0), n(groups, 0);
   std::vector<double> prod(groups, 1), prod_hi(groups, 1);
+  // reduceProduct: the smallest partial product over all orders (the factors below 1 first).
+  std::vector<double> smallest(groups, 1);
   std::vector<PartialSquares> squares(groups);
   for (size_t i = 0; i < x.size(); ++i) {
     const uint64_t g = group[i];
@@ -466,6 +485,7 @@ Bounds Reduce(const ErrorModelArgs& a) {
       case ReduceOp::kProduct:
         prod[g] *= t.v;
         prod_hi[g] *= std::fabs(t.v) + t.e;
+        if (std::fabs(t.v) < 1) smallest[g] *= std::fabs(t.v);
         break;
       default:
         break;
@@ -505,6 +525,14 @@ Bounds Reduce(const ErrorModelArgs& a) {
         const double rel = std::pow(1 + m.u(), std::max(0.0, n[g] - 1)) - 1;
         const double prop = prod_hi[g] - std::fabs(prod[g]);
         r = {prod[g], prop + (std::fabs(prod[g]) + prop) * rel + n[g] * m.eta()};
+        // A partial product below the normal range rounds by up to half a subnormal, a relative
+        // error of eta / (2 |P|) that the remaining factors carry to the result: in float32,
+        // in an order that meets the small factors first, a normal product of 36 factors with
+        // one subnormal comes out 96 ULP off (docs/fuzzing.md, finding 2).
+        if (const double min_normal = m.eta() / (2 * m.u()); smallest[g] < min_normal) {
+          const double relative = (n[g] - 1) * m.eta() / (2 * smallest[g]);
+          r.e += (std::fabs(prod[g]) + prop) * std::min(1.0, relative);
+        }
         break;
       }
       default:
