@@ -35,6 +35,30 @@ struct FunctionAccuracy {
   double abs = 0;       // or an absolute error
 };
 
+// The sum of doubles with Neumaier's compensation: the exact value of a model's sum where the
+// terms cancel ([5.6e-41, 1, -1] sums to 5.6e-41, not to the 0 of plain double addition), to
+// within a double rounding of the result plus n^2 u_double^2 of the terms' magnitudes.
+class CompensatedSum {
+ public:
+  void Add(double t) {
+    const double s = sum_ + t;
+    if (!std::isfinite(s)) {
+      sum_ = s;
+      return;
+    }
+    compensation_ += std::fabs(sum_) >= std::fabs(t) ? (sum_ - s) + t : (t - s) + sum_;
+    sum_ = s;
+  }
+  CompensatedSum& operator+=(double t) {
+    Add(t);
+    return *this;
+  }
+  double Value() const { return std::isfinite(sum_) ? sum_ + compensation_ : sum_; }
+
+ private:
+  double sum_ = 0, compensation_ = 0;
+};
+
 // The squares of the partial sums of a sum in its sequential order, forward and backward (an
 // implementation's other orders, pairwise, blocked and split, have partial sums no larger for
 // the data the corpus and real models hold; the audit's variants check it), and of its terms.

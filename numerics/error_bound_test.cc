@@ -106,3 +106,19 @@ TEST_CASE("error_bound: sqrt and log of bounded values; Judge adds the reference
 
 }  // namespace
 }  // namespace nnref
+
+TEST_CASE("CompensatedSum: cancelling terms keep the small one") {
+  nnref::CompensatedSum s;
+  for (double t : {5.6048e-41, 1.0, -1.0}) s.Add(t);
+  CHECK(s.Value() == 5.6048e-41);
+  double plain = 0;
+  for (double t : {5.6048e-41, 1.0, -1.0}) plain += t;
+  CHECK(plain == 0);  // what the model summed before
+  nnref::CompensatedSum big;
+  for (double t : {1e16, 1.0, -1e16, 1.0}) big += t;
+  CHECK(big.Value() == 2.0);
+  nnref::CompensatedSum inf;
+  inf.Add(INFINITY);
+  inf.Add(1.0);
+  CHECK(inf.Value() == INFINITY);
+}

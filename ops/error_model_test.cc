@@ -373,5 +373,19 @@ TEST_CASE("derived: reduceProduct through subnormal partial products in any orde
   CHECK_FALSE(Accepts(j2, 0, j2.ref[0] * 1.01));
 }
 
+TEST_CASE("derived: reduceLogSum of a sum that cancels to a subnormal may be -Infinity") {
+  // [5.6048e-41, 1, -1] sums to 5.6048e-41 exactly (log: -92.68), and to 0 in float32 in the
+  // forward order (5.6048e-41 + 1 rounds to 1): log(0) = -Infinity is the spec's steps in the
+  // type (docs/fuzzing.md, finding 4).
+  GraphBuilder b;
+  const Operand x = b.Input("x", {DataType::kFloat32, {3}});
+  const Judged j = Judge(b, ReduceLogSum(b, x), {{"x", F32({3}, {5.6048e-41f, 1.0f, -1.0f})}});
+  volatile float partial = 5.6048e-41f + 1.0f;
+  const float sum = partial + -1.0f;
+  CHECK(sum == 0.0f);
+  CAPTURE(j.bound[0]);
+  CHECK(Accepts(j, 0, double{std::log(sum)}));
+}
+
 }  // namespace
 }  // namespace nnref

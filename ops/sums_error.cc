@@ -202,7 +202,8 @@ Bounds MatrixProduct(const ErrorModelArgs& a, bool gemm) {
     for (uint64_t m = 0; m < rows; ++m) {
       for (uint64_t n = 0; n < cols; ++n) {
         PartialSquares squares;
-        double sum = 0, mag = 0, prop = 0;
+        CompensatedSum sum;
+        double mag = 0, prop = 0;
         for (uint64_t k = 0; k < depth; ++k) {
           const uint64_t ia = (bi * rows + m) * depth + k, ib = (bi * depth + k) * cols + n;
           const double t = alpha * av[ia] * bv[ib];
@@ -229,8 +230,8 @@ Bounds MatrixProduct(const ErrorModelArgs& a, bool gemm) {
           squares.Add(t);
           roundings += 3;  // alpha * (A B), beta * C and their sum
         }
-        const Bounded r = arith.Sum(sum, mag, prop, roundings, static_cast<double>(depth),
-                                    squares.Value());
+        const Bounded r = arith.Sum(sum.Value(), mag, prop, roundings,
+                                    static_cast<double>(depth), squares.Value());
         out[0][o] = arith.Judge(r, ref[o]);
         NoteOverflow(a, arith, ref.size(), o);
       }
@@ -371,7 +372,8 @@ Bounds PoolWindows(const ErrorModelArgs& a, bool l2) {
     const int64_t y0 = static_cast<int64_t>(c[ax.height]) * g->stride_height - g->pad_top;
     const int64_t x0 = static_cast<int64_t>(c[ax.width]) * g->stride_width - g->pad_left;
     PartialSquares squares;
-    double sum = 0, mag = 0, te = 0, n = 0;
+    CompensatedSum sum;
+    double mag = 0, te = 0, n = 0;
     for (int64_t ky = 0; ky < g->window_height; ++ky) {
       const int64_t iy = y0 + ky * g->dilation_height;
       if (iy < 0 || iy >= static_cast<int64_t>(in[ax.height])) continue;
@@ -387,7 +389,7 @@ Bounds PoolWindows(const ErrorModelArgs& a, bool l2) {
         squares.Add(t.v);
       }
     }
-    const Bounded total = m.Sum(sum, mag, te, std::max(0.0, n - 1), 0, squares.Value());
+    const Bounded total = m.Sum(sum.Value(), mag, te, std::max(0.0, n - 1), 0, squares.Value());
     const Bounded r = l2 ? m.Sqrt(total) : m.Div(total, {n, 0});
     out[0][o] = m.Judge(r, ref[o]);
     NoteOverflow(a, m, ref.size(), o);
@@ -463,7 +465,8 @@ Bounds Reduce(const ErrorModelArgs& a) {
   const ReduceOp op = attr->op;
   if (op == ReduceOp::kLogSumExp) return LogSumExp(a, m, x, group, groups);
   // Per group: S, M, the terms' bounds, the count; reduceProduct: the product and its bound.
-  std::vector<double> s(groups, 0), mag(groups, 0), te(groups, 0), n(groups, 0);
+  std::vector<CompensatedSum> s(groups);
+  std::vector<double> mag(groups, 0), te(groups, 0), n(groups, 0);
   std::vector<double> prod(groups, 1), prod_hi(groups, 1);
   // reduceProduct: the smallest partial product over all orders (the factors below 1 first).
   std::vector<double> smallest(groups, 1);
@@ -504,7 +507,7 @@ Bounds Reduce(const ErrorModelArgs& a) {
     // Additions are n - 1 roundings; a product term adds its own (counted in t.e for squares
     // and exponentials).
     const Bounded sum =
-        m.Sum(s[g], mag[g], te[g], std::max(0.0, n[g] - 1), 0, squares[g].Value());
+        m.Sum(s[g].Value(), mag[g], te[g], std::max(0.0, n[g] - 1), 0, squares[g].Value());
     switch (op) {
       case ReduceOp::kSum:
       case ReduceOp::kL1:
@@ -613,7 +616,8 @@ Bounds Normalization(const ErrorModelArgs& a, bool given_moments) {
     for (size_t ax : attr->reduce_axes) reduced[ax] = true;
     uint64_t groups = 0;
     group = GroupOf(shape, reduced, &groups);
-    std::vector<double> s(groups, 0), mag(groups, 0), te(groups, 0), n(groups, 0);
+    std::vector<CompensatedSum> s(groups);
+    std::vector<double> mag(groups, 0), te(groups, 0), n(groups, 0);
     std::vector<PartialSquares> squares(groups), dev_squares(groups);
     for (size_t i = 0; i < x.size(); ++i) {
       s[group[i]] += x[i].v;
@@ -626,8 +630,10 @@ Bounds Normalization(const ErrorModelArgs& a, bool given_moments) {
     group_overflow.assign(groups, 0);
     m.TakeOverflow();
     for (uint64_t g = 0; g < groups; ++g) {
-      mean[g] = Mean(
-          m, m.Sum(s[g], mag[g], te[g], std::max(0.0, n[g] - 1), 0, squares[g].Value()), n[g]);
+      mean[g] = Mean(m,
+                     m.Sum(s[g].Value(), mag[g], te[g], std::max(0.0, n[g] - 1), 0,
+                           squares[g].Value()),
+                     n[g]);
       if (m.TakeOverflow()) group_overflow[g] = 1;
     }
     std::vector<double> sq(groups, 0), sqe(groups, 0);
