@@ -251,6 +251,9 @@ int main(int argc, char** argv) {
   fuzz_cmd->add_option("--emit", fuzz.emit,
                        "write the generated graphs here as case files and run nothing (for "
                        "another runtime: tools/ort-check.sh DIR)");
+  fuzz_cmd->add_option("--external", fuzz.external,
+                       "run each graph with this command instead of a backend: COMMAND --out "
+                       "RESULTS CASE (tools/fuzz/ort.sh runs ONNX Runtime so)");
   fuzz_cmd->add_option("--types", fuzz.types, "draw only these data types for first operands")
       ->allow_extra_args(false);
 

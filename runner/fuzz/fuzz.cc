@@ -154,6 +154,153 @@ Outcome Evaluate(const FuzzGraph& g, const std::shared_ptr<const Backend>& backe
   return out;
 }
 
+namespace {
+
+std::string ShellQuote(const std::string& s) {
+  std::string q = "'";
+  for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return q + "'";
+}
+
+std::string LastLine(const std::string& path) {
+  std::ifstream f(path);
+  std::string line, last;
+  while (std::getline(f, line)) {
+    if (!line.empty()) last = line;
+  }
+  return last;
+}
+
+}  // namespace
+
+Outcome EvaluateExternal(const FuzzGraph& g, const std::string& command, const std::string& dir) {
+  Outcome out;
+  const std::filesystem::path d(dir);
+  const std::string case_path = (d / "fuzz.json").string();
+  const std::string results_path = (d / "results.json").string();
+  const std::string stderr_path = (d / "stderr.txt").string();
+  try {
+    const Value case_value = CaseValue(g, "fuzz");
+    {
+      std::ofstream f(case_path);
+      if (!f) throw InputError(case_path + ": cannot write");
+      f << WriteJson(Value::Object({{"format", Value::Str("nnref-case/1")},
+                                    {"cases", Value::Array({case_value})}}))
+        << "\n";
+    }
+    // The reference's expectedOutputs (output descriptors for the external runner), as `nnref
+    // generate` writes them; a graph whose outputs are all NaN cannot be generated: degenerate.
+    {
+      std::streambuf* saved = std::cout.rdbuf(nullptr);
+      int problems = 0;
+      try {
+        problems = CommandGenerate(case_path, case_path, uint64_t{1} << 31);
+      } catch (...) {
+        std::cout.rdbuf(saved);
+        std::cout.clear();
+        throw;
+      }
+      std::cout.rdbuf(saved);
+      std::cout.clear();
+      if (problems) {
+        out.degenerate = true;
+        return out;
+      }
+    }
+    std::filesystem::remove(results_path);
+    const std::string stdout_path = (d / "stdout.txt").string();
+    const std::string line = command + " --out " + ShellQuote(results_path) + " " +
+                             ShellQuote(case_path) + " > " + ShellQuote(stdout_path) + " 2> " +
+                             ShellQuote(stderr_path);
+    const int rc = std::system(line.c_str());
+    if (!std::filesystem::exists(results_path)) {
+      out.kind = Outcome::Kind::kError;
+      out.op = "error";
+      out.message = "--external: the command wrote no results file (exit status " +
+                    std::to_string(rc) + "): " + LastLine(stderr_path);
+      return out;
+    }
+    const Value results = ReadJsonFile(results_path);
+    const Value* list = results.Find("cases");
+    const Value* entry = nullptr;
+    if (list && list->is_array()) {
+      for (const Value& v : list->items()) {
+        const Value* n = v.Find("name");
+        if (n && n->is_string() && n->str() == "fuzz") entry = &v;
+      }
+    }
+    if (!entry) {
+      out.kind = Outcome::Kind::kUnsupported;
+      // The runner's reason: its last "left out N: WHY" line, or what it printed on stderr.
+      std::string why = LastLine(stderr_path);
+      const std::string said = LastLine(stdout_path);
+      if (const size_t colon = said.find("left out "); colon != std::string::npos) {
+        why = said.substr(said.find(": ", colon) + 2);
+      }
+      out.message = why.empty() ? "no result from the external implementation" : why;
+      return out;
+    }
+    CaseFile f = LoadCaseText(WriteJson(Value::Object({{"format", Value::Str("nnref-case/1")},
+                                                       {"cases", Value::Array({case_value})}})),
+                              case_path);
+    const Case& c = f.cases.front();
+    const std::vector<std::string> outputs = RequestedOutputs(c);
+    if (const Value* e = entry->Find("error")) {
+      out.kind = Outcome::Kind::kError;
+      out.op = "error";
+      const Value* m = entry->Find("message");
+      out.message = "the external implementation threw " + (e->is_string() ? e->str() : "?") +
+                    (m && m->is_string() ? ": " + m->str() : "");
+      return out;
+    }
+    SessionOptions options;
+    options.judging_other = true;
+    CaseSession session(c, outputs, options);
+    session.Run();
+    bool degenerate = true;
+    for (const std::string& name : outputs) {
+      if (!AllNonFinite(session.values().at(name).data)) degenerate = false;
+    }
+    out.degenerate = degenerate;
+    const std::string method = g.ops.size() == 1 ? g.ops.front().name : "output";
+    for (const FuzzOp& op : g.ops) {
+      ++out.by_op[op.name].first;
+      const OperandValue& first = session.values().count(op.outputs.front())
+                                      ? session.values().at(op.outputs.front())
+                                      : OperandValue{};
+      if (first.data.valid()) out.types[op.name].insert(first.data.dtype());
+    }
+    const Value* given = entry->Find("outputs");
+    for (const std::string& name : outputs) {
+      const Value* data = given ? given->Find(name) : nullptr;
+      if (!data) continue;  // an output the runtime did not return: not judged
+      const OperandValue& ref = session.values().at(name);
+      const OperandDescriptor desc{ref.data.dtype(), ref.data.shape()};
+      const OutputResult r = session.Judge(name, desc, [&] {
+        return DecodeTensorData(*data, desc.dataType, desc.shape,
+                                results_path + ": /outputs/" + name, dir);
+      });
+      if (!r.cmp.passed()) {
+        out.kind = Outcome::Kind::kDiverged;
+        out.op = method;
+        out.nonfinite = NonFinite(r.cmp);
+        if (g.ops.size() == 1) ++out.by_op[method].second;
+        out.message = "output " + name + ": " + Describe(r.cmp) + " [" + r.tolerance + "]";
+        return out;
+      }
+    }
+  } catch (const WebnnError& e) {
+    out.kind = Outcome::Kind::kError;
+    out.op = "error";
+    out.message = std::string(ErrorTypeName(e.type())) + ": " + e.what();
+  } catch (const std::exception& e) {
+    out.kind = Outcome::Kind::kError;
+    out.op = "error";
+    out.message = e.what();
+  }
+  return out;
+}
+
 std::string KindName(Outcome::Kind k) {
   switch (k) {
     case Outcome::Kind::kPass:
@@ -374,7 +521,13 @@ int CommandFuzz(const FuzzOptions& o) {
   BackendOptions bo;
   bo.threads = o.threads;
   bo.device = o.device;
-  std::shared_ptr<const Backend> backend = MakeBackend(o.backend, bo);
+  const bool external = !o.external.empty();
+  if (external && !o.inject_fault.empty()) {
+    throw InputError("--inject-fault needs a backend, not --external");
+  }
+  // With --external the graphs run elsewhere; the reference stands in for the generator's
+  // question of what can run (the external runtime answers per graph: kUnsupported).
+  std::shared_ptr<const Backend> backend = MakeBackend(external ? "reference" : o.backend, bo);
   const std::shared_ptr<const Backend> plain = backend;
   if (!o.inject_fault.empty()) backend = MakeFaultInjectingBackend(backend, o.inject_fault);
   for (const std::string& m : o.only) {
@@ -437,7 +590,16 @@ int CommandFuzz(const FuzzOptions& o) {
     std::cout << "wrote " << written << " case files to " << o.emit << "\n";
     return 0;
   }
-  std::cout << "backend: " << backend->Describe() << "\n";
+  std::string scratch;
+  if (external) {
+    std::string templ = (std::filesystem::temp_directory_path() / "nnref-fuzz-XXXXXX").string();
+    if (!mkdtemp(templ.data())) throw InputError("--external: cannot create a scratch directory");
+    scratch = templ;
+    std::cout << "external: " << o.backend << " (" << o.external << "; scratch " << scratch
+              << ")\n";
+  } else {
+    std::cout << "backend: " << backend->Describe() << "\n";
+  }
   const uint64_t count = o.count == 0 && o.seconds <= 0 ? 100 : o.count;
   const auto start = std::chrono::steady_clock::now();
   const auto elapsed = [&] {
@@ -451,7 +613,8 @@ int CommandFuzz(const FuzzOptions& o) {
   std::map<std::string, uint64_t> unsupported;
   uint64_t graphs = 0, failures = 0, last_seed = o.seed;
   double last_progress = -1;
-  const auto evaluate = [&backend, &o](const FuzzGraph& g) {
+  const auto evaluate = [&backend, &o, &scratch](const FuzzGraph& g) {
+    if (!o.external.empty()) return EvaluateExternal(g, o.external, scratch);
     return Evaluate(g, backend, o.graph_outputs);
   };
   std::map<std::string, uint64_t> signatures;  // failure signature -> graphs
@@ -561,6 +724,10 @@ int CommandFuzz(const FuzzOptions& o) {
             << " errors, " << kinds[Outcome::Kind::kUnsupported] << " unsupported, "
             << kinds[Outcome::Kind::kDegenerate] << " degenerate (all outputs NaN/Inf), "
             << std::setprecision(1) << elapsed() << " s" << std::endl;
+  if (!scratch.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(scratch, ec);
+  }
   return failures ? 1 : 0;
 }
 

@@ -43,6 +43,13 @@ struct Outcome {
 Outcome Evaluate(const FuzzGraph& g, const std::shared_ptr<const Backend>& backend,
                  bool graph_outputs = false);
 
+// Runs `g` on an external implementation: `command` is run as `COMMAND --out RESULTS CASE` (the
+// interface of tools/ort-check/ort_results.mjs) in `dir`, and the graph outputs of its results
+// file (the format of `nnref check --actual`) are judged against the reference under the derived
+// graph bounds, as `check` judges them. No result for the case: kUnsupported (the runtime cannot
+// express the graph), with the last line the command printed on stderr.
+Outcome EvaluateExternal(const FuzzGraph& g, const std::string& command, const std::string& dir);
+
 // "diverged matmul", "diverged matmul non-finite", "error": what makes two failures the same.
 std::string Signature(const Outcome& o);
 
@@ -80,6 +87,9 @@ struct FuzzOptions {
   // run nothing (for another runtime: tools/ort-check.sh DIR).
   std::string emit;
   std::vector<std::string> types;  // --types: data types drawn for first operands (all)
+  // --external CMD: run each graph on an external implementation instead of a backend
+  // (EvaluateExternal); --backend then only names it in the output (e.g. "ort").
+  std::string external;
 };
 
 // Returns 0 when nothing diverged, 1 when something did, 2 on errors of the command itself.

@@ -6,7 +6,12 @@
 
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "ops/simd/simd_backend.h"
@@ -153,6 +158,61 @@ TEST_CASE("fuzz shrinker: the shrunk graph keeps failing the same way, or stays 
   fake.op = "relu";
   const FuzzGraph same = Shrink(g, fake, evaluate, 50);
   CHECK(WriteJson(CaseValue(same, "g")) == WriteJson(CaseValue(g, "g")));
+}
+
+// --external: an implementation run as COMMAND --out RESULTS CASE. The fake implementations here
+// are shell scripts that write a fixed results file for the graph x + y with x = [1, 2] and
+// y = [3, 0.5] (exact sum [4, 2.5]).
+TEST_CASE("fuzz --external: judged under the derived bounds, unsupported with the runner's reason") {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("nnref-fuzz-external-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  FuzzGraph g;
+  for (const auto& [name, values] :
+       {std::pair<std::string, std::vector<float>>{"x", {1, 2}}, {"y", {3, 0.5f}}}) {
+    FuzzTensor t;
+    t.name = name;
+    t.desc = {DataType::kFloat32, {2}};
+    t.data = Tensor::Allocate(DataType::kFloat32, {2});
+    t.data.base<float>()[0] = values[0];
+    t.data.base<float>()[1] = values[1];
+    g.inputs.push_back(t);
+  }
+  g.ops.push_back({"add", {{"a", Value::Str("x")}, {"b", Value::Str("y")}}, {"sum"}});
+  const auto fake = [&dir](const std::string& name, const std::string& body) {
+    const std::string path = (dir / name).string();
+    std::ofstream(path) << "# $1 is --out, $2 the results file, $3 the case\n" << body << "\n";
+    return "sh " + path;
+  };
+  const Outcome right =
+      EvaluateExternal(g, fake("right.sh", R"(echo '{"cases":[{"name":"fuzz","outputs":{"sum":[4,2.5]}}]}' > "$2")"), dir.string());
+  CHECK(right.kind == Outcome::Kind::kPass);
+  const Outcome wrong =
+      EvaluateExternal(g, fake("wrong.sh", R"(echo '{"cases":[{"name":"fuzz","outputs":{"sum":[4,2.5001]}}]}' > "$2")"), dir.string());
+  CAPTURE(wrong.message);
+  CHECK(wrong.kind == Outcome::Kind::kDiverged);
+  CHECK(wrong.op == "add");
+  CHECK(wrong.message.find("output sum") != std::string::npos);
+  const Outcome nan =
+      EvaluateExternal(g, fake("nan.sh", R"(echo '{"cases":[{"name":"fuzz","outputs":{"sum":[4,"NaN"]}}]}' > "$2")"), dir.string());
+  CHECK(nan.kind == Outcome::Kind::kDiverged);
+  CHECK(nan.nonfinite);
+  const Outcome none = EvaluateExternal(
+      g, fake("none.sh", R"(echo '{"cases":[]}' > "$2"; echo '  left out 1: not mapped to ONNX')"),
+      dir.string());
+  CHECK(none.kind == Outcome::Kind::kUnsupported);
+  CHECK(none.message == "not mapped to ONNX");
+  const Outcome broken =
+      EvaluateExternal(g, fake("broken.sh", "echo 'cannot start' >&2; exit 3"), dir.string());
+  CHECK(broken.kind == Outcome::Kind::kError);
+  CHECK(broken.message.find("cannot start") != std::string::npos);
+  // The shrinker works with an external evaluation too: it keeps a failing graph failing.
+  const auto evaluate_wrong = [&](const FuzzGraph& x) {
+    return EvaluateExternal(x, "sh " + (dir / "wrong.sh").string(), dir.string());
+  };
+  const FuzzGraph small = Shrink(g, wrong, evaluate_wrong, 20);
+  CHECK(evaluate_wrong(small).kind == Outcome::Kind::kDiverged);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
