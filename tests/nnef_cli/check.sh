@@ -158,4 +158,32 @@ out=$("$nnref" nnef --case "$cf"); rc=$?
 printf '{"inputs": {"x": "inputs/x.dat"}, "outputs": {"y": "expected/y.dat"}, "strict": true}\n' >"$cf/case.json"
 out=$("$nnref" nnef --case "$cf"); rc=$?
 [ $rc -eq 2 ] && grep -q "not commas" <<<"$out" || fail "strict case: $rc $out"
+# --actual: another runtime's outputs, DIR/<case>/<output>.dat, judged against the reference's.
+printf '{"inputs": {"x": "inputs/x.dat"}, "outputs": {"y": "expected/y.dat"}}\n' >"$cf/case.json"
+act="$tmp/actual/comma_case"
+mkdir -p "$act"
+out=$("$nnref" nnef --case "$cf" --actual "$tmp/actual"); rc=$?
+[ $rc -eq 0 ] && grep -q "no-result" <<<"$out" || fail "--actual without a result: $rc $out"
+cp "$tmp/expected/y.dat" "$act/y.dat"
+out=$("$nnref" nnef --case "$cf" --actual "$tmp/actual" -v) || fail "--actual right: $out"
+grep -q "1 passed" <<<"$out" || fail "--actual right: $out"
+tensor "$act/y.dat" 0 32 0 f 1,2 3 8.001
+out=$("$nnref" nnef --case "$cf" --actual "$tmp/actual"); rc=$?
+[ $rc -eq 1 ] && grep -q "1 failed" <<<"$out" || fail "--actual wrong value: $rc $out"
+tensor "$act/y.dat" 0 32 0 f 2 3 8
+out=$("$nnref" nnef --case "$cf" --actual "$tmp/actual"); rc=$?
+[ $rc -eq 1 ] && grep -q "has shape \[2\]" <<<"$out" || fail "--actual wrong shape: $rc $out"
+rm "$act/y.dat"
+echo execute >"$act/error"
+out=$("$nnref" nnef --case "$cf" --actual "$tmp/actual"); rc=$?
+[ $rc -eq 1 ] && grep -q "the implementation rejected the model (execute" <<<"$out" ||
+  fail "--actual error on a valid model: $rc $out"
+# An expected rejection: the runtime must reject at the case's stage.
+ec="$(cd "$(dirname "$0")/../.." && pwd)/cases/nnef/error.tensor_file.truncated_data"
+mkdir -p "$tmp/actual/error.tensor_file.truncated_data"
+echo tensor-file >"$tmp/actual/error.tensor_file.truncated_data/error"
+out=$("$nnref" nnef --case "$ec" --actual "$tmp/actual") || fail "--actual expected error: $out"
+echo parse >"$tmp/actual/error.tensor_file.truncated_data/error"
+out=$("$nnref" nnef --case "$ec" --actual "$tmp/actual"); rc=$?
+[ $rc -eq 1 ] && grep -q "rejected at parse" <<<"$out" || fail "--actual other stage: $rc $out"
 echo "nnef cli: all checks passed"
