@@ -2,8 +2,9 @@
 // nnef_ops_test.cc, ops/vulkan/nnef_test.cc): conv, deconv, box sums and averages, debox,
 // argmax_pool, sample, desample, pad, multilinear_upsample, round, elu, the reductions, quantize
 // and the RoI operators, each value worked out by hand in the comments. The including test file
-// defines BackendUnderTest(threads) (and, where a backend lacks an operator, NNREF_NNEF_NO_QUANTIZE);
-// every graph runs on 1 and 2 threads, which must agree. Test-only: include once per test program.
+// defines BackendUnderTest(threads) (and, where a backend lacks an operator,
+// NNREF_NNEF_NO_QUANTIZE); every graph runs on 1 and 2 threads, which must agree. Test-only:
+// include once per test program.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -26,7 +27,6 @@ namespace nnref {
 
 // The backend the cases run on (defined by the including test).
 std::shared_ptr<const Backend> BackendUnderTest(unsigned threads);
-
 
 namespace {
 
@@ -116,10 +116,9 @@ TEST_CASE("nnef conv: borders, a literal bias, groups, negative padding") {
                conv(Conv({WindowAxis{2, 1, 1, 1, 1}}, Border::kReplicate))) ==
         std::vector<float>{11.5f, 21.5f, 32.5f, 33.5f});
   // 'reflect-even' on the same: extended [1, 1, 2, 3, 3] too; 'reflect': [2, 1, 2, 3, 2].
-  CHECK(Floats({{"x", F32({1, 1, 3}, {1, 2, 3})},
-                {"w", F32({1, 1, 2}, {1, 10})},
-                {"b", F32({}, {0})}},
-               conv(Conv({WindowAxis{2, 1, 1, 1, 1}}, Border::kReflect))) ==
+  CHECK(Floats(
+            {{"x", F32({1, 1, 3}, {1, 2, 3})}, {"w", F32({1, 1, 2}, {1, 10})}, {"b", F32({}, {0})}},
+            conv(Conv({WindowAxis{2, 1, 1, 1, 1}}, Border::kReflect))) ==
         std::vector<float>{12, 21, 32, 23});
   // Two groups of one channel: y[c] = w[c] x[c] + b[c].
   CHECK(Floats({{"x", F32({1, 2, 2}, {1, 2, 3, 4})},
@@ -128,11 +127,10 @@ TEST_CASE("nnef conv: borders, a literal bias, groups, negative padding") {
                conv(Conv({WindowAxis{1, 1, 1, 0, 0}}, Border::kConstant, 2))) ==
         std::vector<float>{2, 4, 10, 13});
   // Padding (-1, 0) crops the first item: a 1-tap identity reads x[1..3].
-  CHECK(Floats({{"x", F32({1, 1, 4}, {1, 2, 3, 4})},
-                {"w", F32({1, 1, 1}, {1})},
-                {"b", F32({}, {0})}},
-               conv(Conv({WindowAxis{1, 1, 1, -1, 0}}, Border::kConstant))) ==
-        std::vector<float>{2, 3, 4});
+  CHECK(
+      Floats({{"x", F32({1, 1, 4}, {1, 2, 3, 4})}, {"w", F32({1, 1, 1}, {1})}, {"b", F32({}, {0})}},
+             conv(Conv({WindowAxis{1, 1, 1, -1, 0}}, Border::kConstant))) ==
+      std::vector<float>{2, 3, 4});
   // 2-D, stride 2 and dilation 2 on the last axis, constant border: x = [[1, 2, 3, 4, 5]],
   // filter [[1, 1]] (taps 2 apart), padding (0, 0) and (1, 1): extended row [0, 1, ..., 5, 0],
   // windows at 0, 2, 4: 0 + 2, 2 + 4, 4 + 0.
@@ -151,16 +149,13 @@ TEST_CASE("nnef deconv: stride, several input channels") {
       return nnef::NnefConv(b, o["x"], o["w"], o["b"], a, out);
     };
   };
-  CHECK(Floats({{"x", F32({1, 1, 2}, {1, 2})},
-                {"w", F32({1, 1, 2}, {1, 10})},
-                {"b", F32({}, {0})}},
+  CHECK(Floats({{"x", F32({1, 1, 2}, {1, 2})}, {"w", F32({1, 1, 2}, {1, 10})}, {"b", F32({}, {0})}},
                deconv(Conv({WindowAxis{2, 2, 1, 0, 0}}, Border::kConstant, 1, true), {4})) ==
         std::vector<float>{1, 10, 2, 20});
   // Two input channels into one output: 1 * 3 + 2 * 5 + 0.25.
-  CHECK(Floats({{"x", F32({1, 2, 1}, {1, 2})},
-                {"w", F32({2, 1, 1}, {3, 5})},
-                {"b", F32({}, {0.25f})}},
-               deconv(Conv({WindowAxis{1, 1, 1, 0, 0}}, Border::kConstant, 1, true), {1})) ==
+  CHECK(Floats(
+            {{"x", F32({1, 2, 1}, {1, 2})}, {"w", F32({2, 1, 1}, {3, 5})}, {"b", F32({}, {0.25f})}},
+            deconv(Conv({WindowAxis{1, 1, 1, 0, 0}}, Border::kConstant, 1, true), {1})) ==
         std::vector<float>{13.25f});
 }
 
@@ -349,9 +344,8 @@ TEST_CASE("nnef RoI pooling and resampling") {
   // columns 0..1 = {0, 1, 4, 5}.
   std::vector<float> v(16);
   for (size_t i = 0; i < 16; ++i) v[i] = static_cast<float>(i);
-  const Inputs in{{"x", F32({1, 1, 4, 4}, v)},
-                  {"r", F32({1, 4}, {0, 0, 2, 2})},
-                  {"b", I64({1}, {0})}};
+  const Inputs in{
+      {"x", F32({1, 1, 4, 4}, v)}, {"r", F32({1, 4}, {0, 0, 2, 2})}, {"b", I64({1}, {0})}};
   nnef::RoiAttributes a;
   a.output_size = {1, 1};
   const auto pool = [&a](GraphBuilder& b, Ops& o) {

@@ -147,8 +147,8 @@ void CheckRois(const float* rois, const int64_t* batch_index, int64_t count, siz
     }
     for (size_t k = 0; k < m; ++k) {
       for (size_t c : {k, m + k}) {
-        const double v = static_cast<double>(rois[r * 2 * static_cast<int64_t>(m) +
-                                                  static_cast<int64_t>(c)]);
+        const double v =
+            static_cast<double>(rois[r * 2 * static_cast<int64_t>(m) + static_cast<int64_t>(c)]);
         if (!std::isfinite(v) || std::fabs(v) > 9.0e15) {
           nnef::ComputeError("RoI " + std::to_string(r) + ": coordinate " + std::to_string(c) +
                              " (" + std::to_string(v) + ") is not a finite value in range");
@@ -333,45 +333,45 @@ class RoiResampleKernel final : public Kernel {
           const double j0 = std::floor(c), u = c - j0;
           const double last = static_cast<double>(in_sp[k] - 1);
           roi[k].push_back({static_cast<int64_t>(std::clamp(j0, 0.0, last)) * st[k],
-                            static_cast<int64_t>(std::clamp(j0 + 1, 0.0, last)) * st[k], 1 - u,
-                            u});
+                            static_cast<int64_t>(std::clamp(j0 + 1, 0.0, last)) * st[k], 1 - u, u});
         }
       }
     }
     const float* xp = x.base<float>();
     float* y = result[0].data.base<float>();
     const size_t corners = size_t{1} << m;
-    config_.pool->ParallelFor(
-        static_cast<size_t>(count * channels), 1, [&](size_t begin, size_t end) {
-          std::vector<int64_t> o(m);
-          for (size_t plane = begin; plane < end; ++plane) {
-            const int64_t r = static_cast<int64_t>(plane) / channels;
-            const int64_t c = static_cast<int64_t>(plane) % channels;
-            const auto& roi = taps[static_cast<size_t>(r)];
-            const float* src = xp + (bi[r] * channels + c) * in_plane;
-            float* dst = y + static_cast<int64_t>(plane) * out_plane;
-            std::fill(o.begin(), o.end(), 0);
-            for (int64_t at = 0; at < out_plane; ++at) {
-              double acc = 0;
-              for (size_t corner = 0; corner < corners; ++corner) {
-                double weight = 1;
-                int64_t off = 0;
-                for (size_t k = 0; k < m; ++k) {
-                  const RoiTap& t = roi[k][static_cast<size_t>(o[k])];
-                  const bool second = ((corner >> (m - 1 - k)) & 1) != 0;
-                  weight *= second ? t.w1 : t.w0;
-                  off += second ? t.i1 : t.i0;
-                }
-                if (weight != 0) acc += static_cast<double>(src[off]) * weight;
-              }
-              dst[at] = static_cast<float>(acc);
-              for (size_t k = m; k-- > 0;) {
-                if (++o[k] < out_sp[k]) break;
-                o[k] = 0;
-              }
-            }
-          }
-        });
+    config_.pool->ParallelFor(static_cast<size_t>(count * channels), 1,
+                              [&](size_t begin, size_t end) {
+                                std::vector<int64_t> o(m);
+                                for (size_t plane = begin; plane < end; ++plane) {
+                                  const int64_t r = static_cast<int64_t>(plane) / channels;
+                                  const int64_t c = static_cast<int64_t>(plane) % channels;
+                                  const auto& roi = taps[static_cast<size_t>(r)];
+                                  const float* src = xp + (bi[r] * channels + c) * in_plane;
+                                  float* dst = y + static_cast<int64_t>(plane) * out_plane;
+                                  std::fill(o.begin(), o.end(), 0);
+                                  for (int64_t at = 0; at < out_plane; ++at) {
+                                    double acc = 0;
+                                    for (size_t corner = 0; corner < corners; ++corner) {
+                                      double weight = 1;
+                                      int64_t off = 0;
+                                      for (size_t k = 0; k < m; ++k) {
+                                        const RoiTap& t = roi[k][static_cast<size_t>(o[k])];
+                                        const bool second = ((corner >> (m - 1 - k)) & 1) != 0;
+                                        weight *= second ? t.w1 : t.w0;
+                                        off += second ? t.i1 : t.i0;
+                                      }
+                                      if (weight != 0)
+                                        acc += static_cast<double>(src[off]) * weight;
+                                    }
+                                    dst[at] = static_cast<float>(acc);
+                                    for (size_t k = m; k-- > 0;) {
+                                      if (++o[k] < out_sp[k]) break;
+                                      o[k] = 0;
+                                    }
+                                  }
+                                }
+                              });
     return result;
   }
 

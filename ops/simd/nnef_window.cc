@@ -220,8 +220,7 @@ class BoxKernel final : public Kernel {
         double prefix = 1;
         for (size_t k = 0; k + 1 < n; ++k) prefix *= inside[k][static_cast<size_t>(o[k])];
         for (size_t ox = 0; ox < divisors.size(); ++ox) divisors[ox] = prefix * inside[n - 1][ox];
-        PoolRow(op, window.data(), window.size(), static_cast<size_t>(out_w), row,
-                divisors.data());
+        PoolRow(op, window.data(), window.size(), static_cast<size_t>(out_w), row, divisors.data());
         // A window of ignored positions only: no average (the reference marks it open).
         for (size_t ox = 0; ox < divisors.size(); ++ox) {
           if (divisors[ox] == 0) row[ox] = 0;
@@ -490,17 +489,19 @@ class ConvKernel final : public Kernel {
     std::vector<float> col(static_cast<size_t>(in_channels * volume * spatial));
     for (int64_t b = 0; b < batches; ++b) {
       const float* xb = xp + b * in_channels * in_spatial;
-      config_.pool->ParallelFor(
-          static_cast<size_t>(in_channels * volume),
-          static_cast<size_t>(std::max<int64_t>(1, 4096 / spatial)), [&](size_t begin, size_t end) {
-            for (size_t r = begin; r < end; ++r) {
-              const int64_t c = static_cast<int64_t>(r) / volume, tap = static_cast<int64_t>(r) % volume;
-              const float* channel = xb + c * in_spatial;
-              const int64_t* t = taps.data() + tap * spatial;
-              float* dst = col.data() + static_cast<int64_t>(r) * spatial;
-              for (int64_t p = 0; p < spatial; ++p) dst[p] = t[p] < 0 ? 0.0f : channel[t[p]];
-            }
-          });
+      config_.pool->ParallelFor(static_cast<size_t>(in_channels * volume),
+                                static_cast<size_t>(std::max<int64_t>(1, 4096 / spatial)),
+                                [&](size_t begin, size_t end) {
+                                  for (size_t r = begin; r < end; ++r) {
+                                    const int64_t c = static_cast<int64_t>(r) / volume,
+                                                  tap = static_cast<int64_t>(r) % volume;
+                                    const float* channel = xb + c * in_spatial;
+                                    const int64_t* t = taps.data() + tap * spatial;
+                                    float* dst = col.data() + static_cast<int64_t>(r) * spatial;
+                                    for (int64_t p = 0; p < spatial; ++p)
+                                      dst[p] = t[p] < 0 ? 0.0f : channel[t[p]];
+                                  }
+                                });
       std::vector<GemmOperands> problems;
       double* yb = result.data() + b * out_channels * spatial;
       for (int64_t g = 0; g < groups; ++g) {
@@ -515,15 +516,15 @@ class ConvKernel final : public Kernel {
     const float* bp = bias.base<float>();
     const bool per_channel = bias.element_count() > 1;
     double* y = result.data();
-    config_.pool->ParallelFor(
-        static_cast<size_t>(batches * out_channels), 1, [&](size_t begin, size_t end) {
-          for (size_t plane = begin; plane < end; ++plane) {
-            const int64_t oc = static_cast<int64_t>(plane) % out_channels;
-            const double v = static_cast<double>(bp[per_channel ? oc : 0]);
-            double* dst = y + static_cast<int64_t>(plane) * spatial;
-            for (int64_t p = 0; p < spatial; ++p) dst[p] += v;
-          }
-        });
+    config_.pool->ParallelFor(static_cast<size_t>(batches * out_channels), 1,
+                              [&](size_t begin, size_t end) {
+                                for (size_t plane = begin; plane < end; ++plane) {
+                                  const int64_t oc = static_cast<int64_t>(plane) % out_channels;
+                                  const double v = static_cast<double>(bp[per_channel ? oc : 0]);
+                                  double* dst = y + static_cast<int64_t>(plane) * spatial;
+                                  for (int64_t p = 0; p < spatial; ++p) dst[p] += v;
+                                }
+                              });
     return result.Finish(config_);
   }
 
@@ -694,25 +695,25 @@ class PadKernel final : public Kernel {
     const std::vector<int64_t> xs = Strides(xe);
     const int64_t width = ye[n - 1];
     const std::vector<int64_t> row_extent(ye.begin(), ye.end() - 1);
-    config_.pool->ParallelFor(static_cast<size_t>(count / width), 16, [&](size_t begin,
-                                                                         size_t end) {
-      std::vector<int64_t> o(n - 1);
-      for (size_t r = begin; r < end; ++r) {
-        Unflatten(static_cast<int64_t>(r), row_extent, o);
-        int64_t base = 0;
-        bool constant = false;
-        for (size_t k = 0; k + 1 < n; ++k) {
-          const int64_t i = from[k][static_cast<size_t>(o[k])];
-          constant = constant || i < 0;
-          base += i * xs[k];
-        }
-        float* dst = y + static_cast<int64_t>(r) * width;
-        for (int64_t c = 0; c < width; ++c) {
-          const int64_t i = from[n - 1][static_cast<size_t>(c)];
-          dst[c] = constant || i < 0 ? a_.value : xp[base + i];
-        }
-      }
-    });
+    config_.pool->ParallelFor(static_cast<size_t>(count / width), 16,
+                              [&](size_t begin, size_t end) {
+                                std::vector<int64_t> o(n - 1);
+                                for (size_t r = begin; r < end; ++r) {
+                                  Unflatten(static_cast<int64_t>(r), row_extent, o);
+                                  int64_t base = 0;
+                                  bool constant = false;
+                                  for (size_t k = 0; k + 1 < n; ++k) {
+                                    const int64_t i = from[k][static_cast<size_t>(o[k])];
+                                    constant = constant || i < 0;
+                                    base += i * xs[k];
+                                  }
+                                  float* dst = y + static_cast<int64_t>(r) * width;
+                                  for (int64_t c = 0; c < width; ++c) {
+                                    const int64_t i = from[n - 1][static_cast<size_t>(c)];
+                                    dst[c] = constant || i < 0 ? a_.value : xp[base + i];
+                                  }
+                                }
+                              });
     return result;
   }
 

@@ -214,10 +214,9 @@ TEST_CASE("simd nnef box: what it leaves out, with its reason") {
   const auto backend = MakeSimdBackend({1});
   for (OpId op : {OpId::nnef_conv, OpId::nnef_deconv, OpId::nnef_box, OpId::nnef_debox,
                   OpId::nnef_argmax_pool, OpId::nnef_sample, OpId::nnef_desample, OpId::nnef_pad,
-                  OpId::nnef_multilinear_upsample, OpId::nnef_avg_roi_pool,
-                  OpId::nnef_max_roi_pool, OpId::nnef_roi_resample, OpId::nnef_round,
-                  OpId::nnef_elu, OpId::nnef_argmax_reduce, OpId::nnef_argmin_reduce,
-                  OpId::nnef_quantize}) {
+                  OpId::nnef_multilinear_upsample, OpId::nnef_avg_roi_pool, OpId::nnef_max_roi_pool,
+                  OpId::nnef_roi_resample, OpId::nnef_round, OpId::nnef_elu,
+                  OpId::nnef_argmax_reduce, OpId::nnef_argmin_reduce, OpId::nnef_quantize}) {
     CHECK_FALSE(backend->Unsupported(op, DataType::kFloat32).has_value());
   }
   CHECK_FALSE(backend->Unsupported(OpId::nnef_all_reduce, DataType::kUint8).has_value());

@@ -157,8 +157,8 @@ std::vector<uint32_t> CheckedIndex(const Tensor& index, int64_t volume, const ch
   for (int64_t i = 0; i < n; ++i) {
     if (p[i] < 0 || p[i] >= volume) {
       nnef::ComputeError(std::string(op) + ": index " + std::to_string(p[i]) + " at element " +
-                         std::to_string(i) + " is outside the window of " +
-                         std::to_string(volume) + " positions");
+                         std::to_string(i) + " is outside the window of " + std::to_string(volume) +
+                         " positions");
     }
   }
   std::vector<uint32_t> words(static_cast<size_t>(2 * n));
@@ -194,8 +194,8 @@ class ConvKernel final : public Kernel {
     job.aux.resize(static_cast<size_t>(cout * ipg * taps + cout));
     for (int64_t oc = 0; oc < cout; ++oc) {
       for (int64_t c = 0; c < ipg; ++c) {
-        const int64_t src = a_.deconv ? (((oc / opg) * ipg + c) * opg + oc % opg) * taps
-                                      : (oc * ipg + c) * taps;
+        const int64_t src =
+            a_.deconv ? (((oc / opg) * ipg + c) * opg + oc % opg) * taps : (oc * ipg + c) * taps;
         std::copy(wp + src, wp + src + taps, job.aux.begin() + (oc * ipg + c) * taps);
       }
     }
@@ -390,8 +390,8 @@ void CheckRois(const float* rois, const int64_t* bi, int64_t count, size_t m, in
     }
     for (size_t k = 0; k < m; ++k) {
       for (size_t c : {k, m + k}) {
-        const double v = static_cast<double>(rois[r * 2 * static_cast<int64_t>(m) +
-                                                  static_cast<int64_t>(c)]);
+        const double v =
+            static_cast<double>(rois[r * 2 * static_cast<int64_t>(m) + static_cast<int64_t>(c)]);
         if (!std::isfinite(v) || std::fabs(v) > 9.0e15) {
           nnef::ComputeError("RoI " + std::to_string(r) + ": coordinate " + std::to_string(c) +
                              " (" + std::to_string(v) + ") is not a finite value in range");
@@ -605,9 +605,9 @@ std::optional<std::string> Unsupported(OpId op, DataType type, const DeviceInfo&
         "the graph.quant quantization decides halfway cases on exact quotients (double "
         "arithmetic): not implemented on this backend");
   }
-  const DataType want =
-      op == OpId::nnef_all_reduce || op == OpId::nnef_any_reduce ? DataType::kUint8
-                                                                 : DataType::kFloat32;
+  const DataType want = op == OpId::nnef_all_reduce || op == OpId::nnef_any_reduce
+                            ? DataType::kUint8
+                            : DataType::kFloat32;
   if (type != want) return std::string(DataTypeName(type)) + " not supported";
   return std::string();
 }
@@ -653,9 +653,9 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
     case OpId::nnef_box:
     case OpId::nnef_debox: {
       const auto* a = AttributesOf<nnef::BoxAttributes>(node, why);
-      return a == nullptr ? nullptr
-                          : std::make_shared<WindowKernel>(device, node.op, *a, a->debox,
-                                                           a->normalize);
+      return a == nullptr
+                 ? nullptr
+                 : std::make_shared<WindowKernel>(device, node.op, *a, a->debox, a->normalize);
     }
     case OpId::nnef_argmax_pool:
     case OpId::nnef_sample:

@@ -20,7 +20,8 @@ std::shared_ptr<const Backend> BackendUnderTest(unsigned) {
 
 TEST_CASE("vulkan nnef: quantize and other data types are stated skips") {
   const auto backend = BackendUnderTest(1);
-  const std::optional<std::string> q = backend->Unsupported(OpId::nnef_quantize, DataType::kFloat32);
+  const std::optional<std::string> q =
+      backend->Unsupported(OpId::nnef_quantize, DataType::kFloat32);
   REQUIRE(q.has_value());
   CHECK(q->find("quantization") != std::string::npos);
   CHECK(backend->Unsupported(OpId::nnef_argmax_pool, DataType::kInt64) ==

@@ -53,12 +53,23 @@ std::vector<OperandValue> OneOutput(Tensor result) {
 namespace {
 
 const std::array<const Family*, 16> kFamilies = {
-    &kElementwiseFamily,     &kMatmulGemmFamily,       &kConv2dFamily,
-    &kConvTranspose2dFamily, &kPool2dFamily,           &kResample2dFamily,
-    &kReductionFamily,       &kSoftmaxFamily,          &kNormalizationFamily,
-    &kDataMovementFamily,    &kDataMovementCopyFamily, &kIndexingFamily,
-    &kScatterFamily,         &kArgCumulativeFamily,    &kRnnFamily,
-    &kNnefFamily};
+    &kElementwiseFamily,
+    &kMatmulGemmFamily,
+    &kConv2dFamily,
+    &kConvTranspose2dFamily,
+    &kPool2dFamily,
+    &kResample2dFamily,
+    &kReductionFamily,
+    &kSoftmaxFamily,
+    &kNormalizationFamily,
+    &kDataMovementFamily,
+    &kDataMovementCopyFamily,
+    &kIndexingFamily,
+    &kScatterFamily,
+    &kArgCumulativeFamily,
+    &kRnnFamily,
+    &kNnefFamily,  // nnef.cc: the NNEF operator group
+};
 
 // What the device promises about its arithmetic, for the backend: line, so that a verdict can
 // be read with it. The shaders request no float-controls execution modes, so without

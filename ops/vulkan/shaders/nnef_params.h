@@ -9,7 +9,7 @@
 #define NNVK_NNEF_ZERO -1
 #define NNVK_NNEF_SKIP -2
 
-#define NNVK_NNEF_SUM 0       // compensated sum of the taps; with FLAG, divided by aux[i] (float; 0: 0)
+#define NNVK_NNEF_SUM 0  // compensated sum of the taps; with FLAG, divided by aux[i] (float; 0: 0)
 #define NNVK_NNEF_WEIGHTED 1  // compensated sum of x * aux[i * taps + k] (float), divided by VALUE
 #define NNVK_NNEF_MAX 2       // the first largest tap's value (no tap: 0)
 #define NNVK_NNEF_ARGMAX 3    // the first largest tap's number k (int64)
@@ -18,22 +18,22 @@
 #define NNVK_NNEF_DESAMPLE 6  // compensated sum of the taps k whose x element has aux index k
 #define NNVK_NNEF_ALL 7       // uint8 taps, uint8 result
 #define NNVK_NNEF_ANY 8
-#define NNVK_NNEF_ROUND 9     // element-wise (no table): floor(x + 0.5)
-#define NNVK_NNEF_ELU 10      // element-wise: x < 0 ? e^x - 1 : x
-#define NNVK_NNEF_CONV 11     // conv/deconv: aux = filter [c_out][c_in / groups][taps], bias [c_out]
+#define NNVK_NNEF_ROUND 9  // element-wise (no table): floor(x + 0.5)
+#define NNVK_NNEF_ELU 10   // element-wise: x < 0 ? e^x - 1 : x
+#define NNVK_NNEF_CONV 11  // conv/deconv: aux = filter [c_out][c_in / groups][taps], bias [c_out]
 
 #define NNVK_NNEF_P_MODE 0
 #define NNVK_NNEF_P_COUNT 1     // output elements
 #define NNVK_NNEF_P_TAPS 2      // taps per output (conv: per output position)
 #define NNVK_NNEF_P_OUT_TYPE 3  // NNVK_F32, NNVK_I64 or NNVK_U8
 #define NNVK_NNEF_P_FLAG 4
-#define NNVK_NNEF_P_VALUE 5     // float bits
-#define NNVK_NNEF_P_IPG 6       // conv: input channels per group
-#define NNVK_NNEF_P_OPG 7       // conv: output channels per group
-#define NNVK_NNEF_P_COUT 8      // conv: output channels
-#define NNVK_NNEF_P_SPATIAL 9   // conv: output positions per channel
+#define NNVK_NNEF_P_VALUE 5        // float bits
+#define NNVK_NNEF_P_IPG 6          // conv: input channels per group
+#define NNVK_NNEF_P_OPG 7          // conv: output channels per group
+#define NNVK_NNEF_P_COUT 8         // conv: output channels
+#define NNVK_NNEF_P_SPATIAL 9      // conv: output positions per channel
 #define NNVK_NNEF_P_IN_SPATIAL 10  // conv: input positions per channel
-#define NNVK_NNEF_P_CIN 11      // conv: input channels
+#define NNVK_NNEF_P_CIN 11         // conv: input channels
 #define NNVK_NNEF_P_WORDS 12
 
 #endif  // NNREF_OPS_VULKAN_SHADERS_NNEF_PARAMS_H_
