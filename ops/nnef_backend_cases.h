@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -273,7 +274,6 @@ TEST_CASE("nnef round, elu, reductions, quantize") {
   ra.axes = {1};
   CHECK(Values<uint8_t>({{"x", U8({2, 2}, {0, 0, 0, 1})}}, reduce) == std::vector<uint8_t>{0, 1});
 
-#ifndef NNREF_NNEF_NO_QUANTIZE
   // linear_quantize(min 0, max 1, bits 2): r = 3 levels apart by 1/3; 0.5 -> round(1.5) = 2 ->
   // 2/3; 2 clamps to 1; -1 to 0; 0.1 -> round(0.3) = 0.
   nnef::Quantizer q;
@@ -284,7 +284,38 @@ TEST_CASE("nnef round, elu, reductions, quantize") {
   const auto quantize = [&q](GraphBuilder& b, Ops& o) { return nnef::NnefQuantize(b, o["x"], q); };
   CHECK(Floats({{"x", F32({4}, {0.5f, 2, -1, 0.1f})}}, quantize) ==
         std::vector<float>{static_cast<float>(2.0 / 3.0), 1, 0, 0});
-#endif
+  // logarithmic_quantize(max 4, bits 3): m = 2, r = 7, exponents clamped to [-5, 2]; the
+  // exponent is floor(log2 |x| + 0.5): 3 -> 1.58 -> 2 (4); -0.3 -> -1.74 -> -2 (-0.25); 1e-3 ->
+  // -9.97 -> -5 (1/32); 0 stays 0; the float32 neighbours of sqrt(2) round to 2^0 and 2^1.
+  q.kind = nnef::Quantizer::Kind::kLogarithmic;
+  q.bits = 3;
+  q.max = 4;
+  float below = 0, above = 0;
+  const uint32_t below_bits = 0x3fb504f3u, above_bits = 0x3fb504f4u;  // 1.41421354, 1.41421366
+  std::memcpy(&below, &below_bits, sizeof below);
+  std::memcpy(&above, &above_bits, sizeof above);
+  CHECK(Floats({{"x", F32({6}, {3, -0.3f, 1e-3f, 0, below, above})}}, quantize) ==
+        std::vector<float>{4, -0.25f, 0.03125f, 0, 1, 2});
+  // zero_point_linear_quantize(zero_point 3, scale 0.5, bits 4, unsigned): codes [0, 15],
+  // q = clamp(round(x / 0.5) + 3): 1.2 -> 2.4 -> 5 (1); 0.75 -> 1.5 -> 2 + 3 (1); -0.75 -> -1.5
+  // -> -1 + 3 (-0.5); 100 -> 15 (6); -100 -> 0 (-1.5).
+  q.kind = nnef::Quantizer::Kind::kZeroPointLinear;
+  q.bits = 4;
+  q.scale = 0.5;
+  q.zero_point = 3;
+  q.is_signed = false;
+  CHECK(Floats({{"x", F32({5}, {1.2f, 0.75f, -0.75f, 100, -100})}}, quantize) ==
+        std::vector<float>{1, 1, -0.5f, 6, -1.5f});
+  // min_max_linear_quantize(min -1, max 1, bits 2, signed, symmetric): r = 4 - 1 - 1 = 2 steps
+  // of 1: 0.5 -> 1.5 -> 2 (1); 0.49 -> 1.49 -> 1 (0); -0.5 -> 0.5 -> 1 (0); -3 -> -1.
+  q.kind = nnef::Quantizer::Kind::kMinMaxLinear;
+  q.bits = 2;
+  q.min = -1;
+  q.max = 1;
+  q.is_signed = true;
+  q.symmetric = true;
+  CHECK(Floats({{"x", F32({4}, {0.5f, 0.49f, -0.5f, -3})}}, quantize) ==
+        std::vector<float>{1, 0, 0, -1});
 }
 
 TEST_CASE("nnef normalized box, argmax_pool, sample, multilinear_upsample") {

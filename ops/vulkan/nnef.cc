@@ -23,6 +23,7 @@
 
 #include "ops/nnef_common.h"
 #include "ops/nnef_elementwise.h"
+#include "ops/nnef_quantize.h"
 #include "ops/nnef_resample.h"
 #include "ops/nnef_window.h"
 #include "ops/vulkan/family.h"
@@ -587,6 +588,64 @@ class ElementwiseKernel final : public Kernel {
   std::vector<uint32_t> axes_;
 };
 
+// quantize (graph.quant, chapter 7.1) on nnef_quantize.comp: the quantizer's constants computed
+// here as the reference computes them (double), the element-wise arithmetic in the shader.
+class QuantizeKernel final : public Kernel {
+ public:
+  QuantizeKernel(std::shared_ptr<Device> d, const nnef::Quantizer& q)
+      : device_(std::move(d)), q_(q) {}
+  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
+                                    std::span<const OperandDescriptor> out) const override {
+    using Kind = nnef::Quantizer::Kind;
+    const Tensor x = in[0]->data.Contiguous();
+    Tensor result = Tensor::Allocate(out[0].dataType, out[0].shape);
+    if (result.element_count() == 0) return OneOutput(std::move(result));
+    std::vector<uint32_t> params(NNVK_NNEF_QP_WORDS, 0);
+    const auto put = [&params](size_t at, double v) { std::memcpy(&params[at], &v, sizeof v); };
+    params[NNVK_NNEF_QP_COUNT] = static_cast<uint32_t>(result.element_count());
+    const double levels = std::ldexp(1.0, static_cast<int>(q_.bits)) - 1.0;
+    switch (q_.kind) {
+      case Kind::kLinear:
+      case Kind::kMinMaxLinear: {
+        // r = 2^bits - 1 - (signed && symmetric), the last term only for min_max_linear.
+        const bool drop = q_.kind == Kind::kMinMaxLinear && q_.is_signed && q_.symmetric;
+        params[NNVK_NNEF_QP_KIND] = NNVK_NNEF_Q_LINEAR;
+        put(NNVK_NNEF_QP_MIN, q_.min);
+        put(NNVK_NNEF_QP_MAX, q_.max);
+        put(NNVK_NNEF_QP_WIDTH, q_.max - q_.min);
+        put(NNVK_NNEF_QP_LEVELS, levels - (drop ? 1.0 : 0.0));
+        break;
+      }
+      case Kind::kLogarithmic: {
+        // m = ceil(log2(max)), exact from the binary exponent; codes clamp to [m - r, m] (below
+        // -1000 every power of two rounds to 0 in float32).
+        int e = 0;
+        const double mant = std::frexp(q_.max, &e);
+        const double m = mant == 0.5 ? e - 1 : e;
+        params[NNVK_NNEF_QP_KIND] = NNVK_NNEF_Q_LOGARITHMIC;
+        put(NNVK_NNEF_QP_MIN, std::max(m - levels, -1000.0));
+        put(NNVK_NNEF_QP_MAX, m);
+        break;
+      }
+      case Kind::kZeroPointLinear:
+        params[NNVK_NNEF_QP_KIND] = NNVK_NNEF_Q_ZERO_POINT;
+        put(NNVK_NNEF_QP_MIN, static_cast<double>(q_.MinCode()));
+        put(NNVK_NNEF_QP_MAX, static_cast<double>(q_.MaxCode()));
+        put(NNVK_NNEF_QP_WIDTH, q_.scale);
+        put(NNVK_NNEF_QP_LEVELS, static_cast<double>(q_.zero_point));
+        break;
+    }
+    const std::vector<std::byte> xb = x.Bytes();
+    const Bytes views[] = {xb};
+    Dispatch(*device_, Shader::kNnefQuantize, params, views, result);
+    return OneOutput(std::move(result));
+  }
+
+ private:
+  std::shared_ptr<Device> device_;
+  nnef::Quantizer q_;
+};
+
 bool IsNnefGroup(OpId op) {
   switch (op) {
 #define NNREF_NNEF_OP(name, ...) case OpId::nnef_##name:
@@ -598,12 +657,12 @@ bool IsNnefGroup(OpId op) {
   }
 }
 
-std::optional<std::string> Unsupported(OpId op, DataType type, const DeviceInfo&) {
+std::optional<std::string> Unsupported(OpId op, DataType type, const DeviceInfo& device) {
   if (!IsNnefGroup(op)) return std::nullopt;
-  if (op == OpId::nnef_quantize) {
+  if (op == OpId::nnef_quantize && !device.shader_float64) {
     return std::string(
-        "the graph.quant quantization decides halfway cases on exact quotients (double "
-        "arithmetic): not implemented on this backend");
+        "the graph.quant quantization decides halfway cases on exact quotients in double "
+        "arithmetic: needs shaderFloat64");
   }
   const DataType want = op == OpId::nnef_all_reduce || op == OpId::nnef_any_reduce
                             ? DataType::kUint8
@@ -681,6 +740,10 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
     case OpId::nnef_round:
     case OpId::nnef_elu:
       return std::make_shared<ElementwiseKernel>(device, node.op, std::vector<uint32_t>{});
+    case OpId::nnef_quantize: {
+      const auto* a = AttributesOf<nnef::QuantizeAttributes>(node, why);
+      return a == nullptr ? nullptr : std::make_shared<QuantizeKernel>(device, a->quantizer);
+    }
     default: {
       const auto* a = AttributesOf<nnef::NnefReduceAttributes>(node, why);
       return a == nullptr ? nullptr : std::make_shared<ElementwiseKernel>(device, node.op, a->axes);

@@ -36,4 +36,18 @@
 #define NNVK_NNEF_P_CIN 11         // conv: input channels
 #define NNVK_NNEF_P_WORDS 12
 
+// nnef_quantize.comp (the graph.quant quantization, double arithmetic: shaderFloat64): the
+// algorithm (NNVK_NNEF_Q_*), the element count, then doubles as two words each (low word first),
+// computed on the host as the reference computes them (ops/nnef_quantize.cc).
+#define NNVK_NNEF_Q_LINEAR 0       // linear_quantize and min_max_linear_quantize
+#define NNVK_NNEF_Q_LOGARITHMIC 1  // logarithmic_quantize
+#define NNVK_NNEF_Q_ZERO_POINT 2   // zero_point_linear_quantize
+#define NNVK_NNEF_QP_KIND 0
+#define NNVK_NNEF_QP_COUNT 1
+#define NNVK_NNEF_QP_MIN 2     // linear: min; zero point: the smallest code; logarithmic: m - r
+#define NNVK_NNEF_QP_MAX 4     // linear: max; zero point: the largest code; logarithmic: m
+#define NNVK_NNEF_QP_WIDTH 6   // linear: max - min; zero point: the scale
+#define NNVK_NNEF_QP_LEVELS 8  // linear: r; zero point: the zero point
+#define NNVK_NNEF_QP_WORDS 10
+
 #endif  // NNREF_OPS_VULKAN_SHADERS_NNEF_PARAMS_H_
