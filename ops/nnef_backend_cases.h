@@ -9,6 +9,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -140,6 +141,85 @@ TEST_CASE("nnef conv: borders, a literal bias, groups, negative padding") {
                 {"b", F32({}, {0})}},
                conv(Conv({WindowAxis{1, 1, 1, 0, 0}, WindowAxis{2, 2, 2, 1, 1}},
                          Border::kConstant))) == std::vector<float>{2, 6, 4});
+}
+
+TEST_CASE("nnef conv and deconv of several channels, groups and output panels") {
+  // Small integers, so every sum is exact in float32 and the results must be equal. conv: x
+  // [2, 4, 9, 11], filter [6, 2, 3, 3] in 2 groups, stride 1, padding 1 with 'replicate', a bias
+  // per channel; expected by direct loops over the clamped (replicated) input positions.
+  const auto value = [](int64_t i, int64_t m) { return static_cast<float>(i * 7 % m - m / 2); };
+  std::vector<float> xv(2 * 4 * 9 * 11), wv(6 * 2 * 3 * 3), bv{1, -2, 3, 0, 5, -1};
+  for (size_t i = 0; i < xv.size(); ++i) xv[i] = value(static_cast<int64_t>(i), 9);
+  for (size_t i = 0; i < wv.size(); ++i) wv[i] = value(static_cast<int64_t>(i) + 3, 5);
+  std::vector<float> want;
+  for (int64_t b = 0; b < 2; ++b) {
+    for (int64_t oc = 0; oc < 6; ++oc) {
+      for (int64_t oy = 0; oy < 9; ++oy) {
+        for (int64_t ox = 0; ox < 11; ++ox) {
+          double acc = static_cast<double>(bv[static_cast<size_t>(oc)]);
+          for (int64_t c = 0; c < 2; ++c) {
+            for (int64_t ky = 0; ky < 3; ++ky) {
+              for (int64_t kx = 0; kx < 3; ++kx) {
+                const int64_t iy = std::clamp<int64_t>(oy + ky - 1, 0, 8);
+                const int64_t ix = std::clamp<int64_t>(ox + kx - 1, 0, 10);
+                const int64_t ic = (oc / 3) * 2 + c;
+                acc +=
+                    static_cast<double>(
+                        xv[static_cast<size_t>(((b * 4 + ic) * 9 + iy) * 11 + ix)]) *
+                    static_cast<double>(wv[static_cast<size_t>(((oc * 2 + c) * 3 + ky) * 3 + kx)]);
+              }
+            }
+          }
+          want.push_back(static_cast<float>(acc));
+        }
+      }
+    }
+  }
+  nnef::ConvAttributes a;
+  a.axes = {WindowAxis{3, 1, 1, 1, 1}, WindowAxis{3, 1, 1, 1, 1}};
+  a.border = Border::kReplicate;
+  a.groups = 2;
+  const auto conv = [&a](GraphBuilder& b, Ops& o) {
+    return nnef::NnefConv(b, o["x"], o["w"], o["b"], a);
+  };
+  CHECK(
+      Floats({{"x", F32({2, 4, 9, 11}, xv)}, {"w", F32({6, 2, 3, 3}, wv)}, {"b", F32({1, 6}, bv)}},
+             conv) == want);
+
+  // deconv: x [1, 4, 5, 5], filter [4, 3, 3, 3] (one group: 3 output channels), stride 2,
+  // padding 1 on each side: output extent (5 - 1) 2 + 3 - 2 = 9; expected by scattering every
+  // input item times the filter to the positions i s + j - p it reaches.
+  std::vector<float> dx(4 * 5 * 5), dw(4 * 3 * 3 * 3);
+  for (size_t i = 0; i < dx.size(); ++i) dx[i] = value(static_cast<int64_t>(i) + 1, 7);
+  for (size_t i = 0; i < dw.size(); ++i) dw[i] = value(static_cast<int64_t>(i) + 2, 5);
+  std::vector<double> acc(3 * 9 * 9, 0.0);
+  for (int64_t ic = 0; ic < 4; ++ic) {
+    for (int64_t iy = 0; iy < 5; ++iy) {
+      for (int64_t ix = 0; ix < 5; ++ix) {
+        for (int64_t oc = 0; oc < 3; ++oc) {
+          for (int64_t ky = 0; ky < 3; ++ky) {
+            for (int64_t kx = 0; kx < 3; ++kx) {
+              const int64_t oy = iy * 2 + ky - 1, ox = ix * 2 + kx - 1;
+              if (oy < 0 || oy >= 9 || ox < 0 || ox >= 9) continue;
+              acc[static_cast<size_t>((oc * 9 + oy) * 9 + ox)] +=
+                  static_cast<double>(dx[static_cast<size_t>((ic * 5 + iy) * 5 + ix)]) *
+                  static_cast<double>(dw[static_cast<size_t>(((ic * 3 + oc) * 3 + ky) * 3 + kx)]);
+            }
+          }
+        }
+      }
+    }
+  }
+  const std::vector<float> dwant(acc.begin(), acc.end());
+  nnef::ConvAttributes d;
+  d.deconv = true;
+  d.axes = {WindowAxis{3, 2, 1, 1, 1}, WindowAxis{3, 2, 1, 1, 1}};
+  d.border = Border::kConstant;
+  const auto deconv = [&d](GraphBuilder& b, Ops& o) {
+    return nnef::NnefConv(b, o["x"], o["w"], o["b"], d, {9, 9});
+  };
+  CHECK(Floats({{"x", F32({1, 4, 5, 5}, dx)}, {"w", F32({4, 3, 3, 3}, dw)}, {"b", F32({}, {0})}},
+               deconv) == dwant);
 }
 
 TEST_CASE("nnef deconv: stride, several input channels") {

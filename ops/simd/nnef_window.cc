@@ -18,7 +18,8 @@
 // (gemm.h: float32 multiply-adds, judged by the conv2d row's sum bound): the im2col matrix
 // col[(c, tap)][output position] holds the input item each tap reads through the border (0 at a
 // constant border position, and for a deconv's taps whose position is not a multiple of the
-// stride — the reverse window's (i + p - j d) / s), and the filter is packed as
+// stride — the reverse window's (i + p - j d) / s), packed into the GEMM's panels straight from
+// the input through a tap table (never stored whole), and the filter is regrouped as
 // [output channel][(input channel of the group, tap)]; the bias is added in double before the one
 // rounding. debox, desample and pad are plain loops over the outputs (debox and desample sum in
 // double, rounded once; pad selects): debox walks the reverse window's taps, desample gathers the
@@ -485,30 +486,40 @@ class ConvKernel final : public Kernel {
       wp = packed.data();
     }
 
+    // The im2col matrix of each group is never stored: the GEMM packs its B panels straight from
+    // the input through the tap table (gemm.h, PackBFn), as the simd conv2d does.
     const float* xp = x.base<float>();
-    std::vector<float> col(static_cast<size_t>(in_channels * volume * spatial));
     for (int64_t b = 0; b < batches; ++b) {
       const float* xb = xp + b * in_channels * in_spatial;
-      config_.pool->ParallelFor(static_cast<size_t>(in_channels * volume),
-                                static_cast<size_t>(std::max<int64_t>(1, 4096 / spatial)),
-                                [&](size_t begin, size_t end) {
-                                  for (size_t r = begin; r < end; ++r) {
-                                    const int64_t c = static_cast<int64_t>(r) / volume,
-                                                  tap = static_cast<int64_t>(r) % volume;
-                                    const float* channel = xb + c * in_spatial;
-                                    const int64_t* t = taps.data() + tap * spatial;
-                                    float* dst = col.data() + static_cast<int64_t>(r) * spatial;
-                                    for (int64_t p = 0; p < spatial; ++p)
-                                      dst[p] = t[p] < 0 ? 0.0f : channel[t[p]];
-                                  }
-                                });
+      std::vector<PackBFn> packers;
+      packers.reserve(static_cast<size_t>(groups));
+      for (int64_t g = 0; g < groups; ++g) {
+        packers.push_back([=, &taps](size_t p0, size_t kc, size_t col0, size_t cols, size_t nr,
+                                     float* panels) {
+          for (size_t p = 0; p < kc; ++p) {
+            const int64_t row = static_cast<int64_t>(p0 + p);
+            const float* channel = xb + (g * ipg + row / volume) * in_spatial;
+            const int64_t* t = taps.data() + (row % volume) * spatial + static_cast<int64_t>(col0);
+            for (size_t j0 = 0; j0 < cols; j0 += nr) {
+              float* d = panels + (j0 / nr) * kc * nr + p * nr;
+              const size_t n = std::min(nr, cols - j0);
+              for (size_t j = 0; j < n; ++j) {
+                const int64_t off = t[j0 + j];
+                d[j] = off < 0 ? 0.0f : channel[off];
+              }
+              std::fill(d + n, d + nr, 0.0f);
+            }
+          }
+        });
+      }
       std::vector<GemmOperands> problems;
       double* yb = result.data() + b * out_channels * spatial;
       for (int64_t g = 0; g < groups; ++g) {
         problems.push_back({{wp + g * opg * depth, depth, 1},
-                            {col.data() + g * depth * spatial, spatial, 1},
+                            {},
                             yb + g * opg * spatial,
-                            spatial});
+                            spatial,
+                            &packers[static_cast<size_t>(g)]});
       }
       Gemm(static_cast<size_t>(opg), static_cast<size_t>(spatial), static_cast<size_t>(depth),
            problems, 1.0, *config_.pool);
