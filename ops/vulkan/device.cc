@@ -315,9 +315,11 @@ bool Device::Init(const DeviceOptions& options, std::string& why) {
   qi.queueCount = 1;
   qi.pQueuePriorities = &priority;
   // Narrow types are packed into 32-bit words by the shaders, so only shaderInt64 (the 64-bit
-  // integer variant) is ever needed.
+  // integer variant) is ever needed, and shaderFloat64 for the NNEF quantization
+  // (nnef_quantize.comp, double arithmetic).
   VkPhysicalDeviceFeatures enabled{};
   enabled.shaderInt64 = info_.shader_int64 ? VK_TRUE : VK_FALSE;
+  enabled.shaderFloat64 = info_.shader_float64 ? VK_TRUE : VK_FALSE;
   VkDeviceCreateInfo di{};
   di.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
   di.queueCreateInfoCount = 1;

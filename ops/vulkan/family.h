@@ -48,6 +48,7 @@ extern const Family kIndexingFamily;          // indexing.cc: gather, gatherElem
 extern const Family kScatterFamily;           // scatter.cc: scatterElements, scatterND
 extern const Family kArgCumulativeFamily;     // arg_cumulative.cc: argMin, argMax, cumulativeSum
 extern const Family kRnnFamily;               // rnn.cc: gru, gruCell, lstm, lstmCell
+extern const Family kNnefFamily;  // nnef.cc: the NNEF operator group (one shader, nnef.comp)
 
 // Byte size of a tensor of `desc`.
 uint64_t ByteSize(const OperandDescriptor& desc);
