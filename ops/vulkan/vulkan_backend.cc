@@ -96,6 +96,8 @@ class VulkanBackend final : public Backend {
     }
     device_ = Device::Create(o, error_);
   }
+  // On a device adopted from an application (ops/vulkan/interop.h).
+  explicit VulkanBackend(std::shared_ptr<Device> device) : device_(std::move(device)) {}
 
   std::string_view name() const override { return "vulkan"; }
 
@@ -167,6 +169,11 @@ class VulkanBackend final : public Backend {
 };
 
 }  // namespace
+
+std::shared_ptr<const Backend> MakeBackendOnDevice(std::shared_ptr<Device> device) {
+  return std::make_shared<VulkanBackend>(std::move(device));
+}
+
 }  // namespace vk
 
 std::shared_ptr<const Backend> MakeVulkanBackend(const BackendOptions& options) {

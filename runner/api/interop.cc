@@ -70,8 +70,8 @@ std::future<ImportedBuffer> ImportExternalBuffer(const std::shared_ptr<GpuDevice
       [&c, t, device, weak = std::weak_ptr<ContextImpl>(context), promise] {
         ImportOutcome out;
         if (c.AbortWhenLost()) {
-          out.error =
-              MakeError(ErrorType::kInvalidStateError, "importExternalBuffer: the context was lost");
+          out.error = MakeError(ErrorType::kInvalidStateError,
+                                "importExternalBuffer: the context was lost");
         } else {
           std::vector<std::byte> bytes;
           bool has_data = false;

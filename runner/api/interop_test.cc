@@ -234,7 +234,7 @@ TEST_CASE("interop: an import waits behind a dispatch that waits for another ren
   Tensor b = f.context.CreateTensor(Desc(true, false, true)).get();
   f.context.WriteTensor(a, std::vector<float>{0, 1, 2, 3});
   ImportedBuffer rented_a = ImportExternalBuffer(f.device, a).get();
-  f.context.Dispatch(graph, {{"x", a}}, {{"y", b}});  // waits for a
+  f.context.Dispatch(graph, {{"x", a}}, {{"y", b}});                         // waits for a
   std::future<ImportedBuffer> import_b = ImportExternalBuffer(f.device, b);  // waits behind it
   std::atomic<bool> imported{false};
   ImportedBuffer rented_b;
@@ -295,11 +295,9 @@ TEST_CASE("interop reading: importing twice is an InvalidStateError until the re
   Tensor t = f.context.CreateTensor(Desc(true, true, true)).get();
   std::future<ImportedBuffer> first = ImportExternalBuffer(f.device, t);
   // Rejected at once, even before the first import has resolved.
-  CHECK(ErrorOf([&] { ImportExternalBuffer(f.device, t).get(); }) ==
-        ErrorType::kInvalidStateError);
+  CHECK(ErrorOf([&] { ImportExternalBuffer(f.device, t).get(); }) == ErrorType::kInvalidStateError);
   ImportedBuffer b = first.get();
-  CHECK(ErrorOf([&] { ImportExternalBuffer(f.device, t).get(); }) ==
-        ErrorType::kInvalidStateError);
+  CHECK(ErrorOf([&] { ImportExternalBuffer(f.device, t).get(); }) == ErrorType::kInvalidStateError);
   b.Destroy();
   b.Destroy();  // idempotent
   ImportedBuffer again = ImportExternalBuffer(f.device, t).get();
@@ -346,8 +344,7 @@ TEST_CASE("interop reading: the context lost while a tensor is rented") {
   f.device->Write(b.handle(), {1, 1, 1, 1});
   b.Destroy();
   CHECK(f.device->live() == 0);
-  CHECK(ErrorOf([&] { ImportExternalBuffer(f.device, t).get(); }) ==
-        ErrorType::kInvalidStateError);
+  CHECK(ErrorOf([&] { ImportExternalBuffer(f.device, t).get(); }) == ErrorType::kInvalidStateError);
 }
 
 TEST_CASE("interop reading: an import pending when the context is lost rejects") {
