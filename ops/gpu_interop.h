@@ -53,9 +53,10 @@ class GpuDevice {
   // device).
   virtual GpuBufferHandle CreateImportBuffer(std::span<const std::byte> bytes) = 0;
   // The return: waits for `fence` (an API fence the application's last submission using the
-  // buffer signals, Vulkan: a VkFence; 0: the application has already waited for that work),
-  // copies the buffer's first out.size() bytes into `out` (empty: the contents are discarded)
-  // and destroys the buffer. Throws std::runtime_error on a device error.
+  // buffer signals, Vulkan: a VkFence; 0: the application has already waited for that work) and
+  // destroys it (the application handed it over), copies the buffer's first out.size() bytes
+  // into `out` (empty: the contents are discarded) and destroys the buffer. Throws
+  // std::runtime_error on a device error.
   virtual void ReleaseImportBuffer(const GpuBufferHandle& buffer, uint64_t fence,
                                    std::span<std::byte> out) = 0;
 };

@@ -725,12 +725,13 @@ ImportBuffer Device::CreateImportBuffer(std::span<const std::byte> bytes, VkDevi
 }
 
 void Device::ReleaseImportBuffer(const ImportBuffer& b, VkFence fence, std::span<std::byte> out) {
-  if (fence != VK_NULL_HANDLE) {
-    Check(api_.vkWaitForFences(device_, 1, &fence, VK_TRUE, UINT64_MAX),
-          "vkWaitForFences (the returned buffer's fence)");
+  VkResult waited = VK_SUCCESS;
+  if (fence != VK_NULL_HANDLE) {  // handed over by the application: waited for, then destroyed
+    waited = api_.vkWaitForFences(device_, 1, &fence, VK_TRUE, UINT64_MAX);
+    api_.vkDestroyFence(device_, fence, nullptr);
   }
   VkResult r = VK_SUCCESS;
-  if (!out.empty()) {
+  if (!out.empty() && waited == VK_SUCCESS) {
     void* mapped = nullptr;
     r = api_.vkMapMemory(device_, b.memory, 0, VK_WHOLE_SIZE, 0, &mapped);
     if (r == VK_SUCCESS) {
@@ -740,6 +741,7 @@ void Device::ReleaseImportBuffer(const ImportBuffer& b, VkFence fence, std::span
   }
   api_.vkDestroyBuffer(device_, b.buffer, nullptr);
   api_.vkFreeMemory(device_, b.memory, nullptr);
+  Check(waited, "vkWaitForFences (the returned buffer's fence)");
   Check(r, "vkMapMemory (the returned buffer)");
 }
 

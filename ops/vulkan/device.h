@@ -123,8 +123,8 @@ class Device {
   // transfer destination) in host-visible coherent memory holding `bytes` then zeros. Throws
   // std::runtime_error.
   ImportBuffer CreateImportBuffer(std::span<const std::byte> bytes, VkDeviceSize size);
-  // Waits for `fence` (unless null), copies the first out.size() bytes of the buffer into `out`
-  // and destroys the buffer. Throws std::runtime_error.
+  // Waits for `fence` (unless null) and destroys it, copies the first out.size() bytes of the
+  // buffer into `out` and destroys the buffer. Throws std::runtime_error.
   void ReleaseImportBuffer(const ImportBuffer& buffer, VkFence fence, std::span<std::byte> out);
   VkDevice handle() const { return device_; }
 

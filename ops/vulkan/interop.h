@@ -19,7 +19,9 @@
 // - Before returning it (ImportedBuffer::Destroy(fence)) the application's work on it must end
 //   with a barrier making its writes available to the host (dstStageMask HOST, dstAccessMask
 //   HOST_READ), and either have completed or signal `fence` (reinterpret_cast<uint64_t>(VkFence)),
-//   which the return waits for on the context's timeline; the buffer is destroyed after that.
+//   which the application hands over: the return waits for it on the context's timeline and then
+//   destroys it (WebGPU's destroy() after submit, in Vulkan terms); the buffer is destroyed
+//   after that.
 // - The backend submits to the given queue; if the application submits to the same queue from
 //   other threads it passes the mutex it holds around its own vkQueueSubmit calls.
 #pragma once

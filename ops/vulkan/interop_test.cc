@@ -302,7 +302,6 @@ TEST_CASE("vulkan interop: a context on the application's device; rent, write, r
     context.Dispatch(graph, {{"x", x}}, {{"y", y}});
     const std::vector<float> got = Floats(context.ReadTensor(y).get(), 6);
     CHECK(got == Affine(frame));
-    app.Finish(fence);
     // The output rented back and read by the device.
     ImportedBuffer out = ImportExternalBuffer(gpu, y).get();
     CHECK(Floats(app.Download(out.handle()), 6) == Affine(frame));
@@ -332,7 +331,6 @@ TEST_CASE("vulkan interop: packed layout, whole words, vkCmdFillBuffer") {
     const std::vector<std::byte> bytes = context.ReadTensor(t).get();
     REQUIRE(bytes.size() == 24);
     for (size_t i = 0; i < 24; ++i) CHECK(bytes[i] == std::byte(i % 4 + 1));  // little endian
-    app.Finish(fence);
     // 5 int8 elements: 5 bytes in a buffer of 8, the tail zero.
     Tensor u = context.CreateTensor(Desc(true, true, true, DataType::kInt8, {5})).get();
     context.WriteTensor(u, std::vector<int8_t>{-1, -2, -3, -4, -5});
@@ -374,7 +372,6 @@ TEST_CASE("vulkan interop: a dispatch waits while its input is rented") {
     rented.Destroy(reinterpret_cast<uint64_t>(fence));
     waiter.join();
     CHECK(got == Affine(frame));
-    app.Finish(fence);
   }
   CHECK(app.messages.load() == 0);
 }
@@ -432,8 +429,7 @@ TEST_CASE("vulkan interop readings") {
       context.Destroy();
       CHECK(ErrorOf([&] { read.get(); }) == ErrorType::kInvalidStateError);
       const VkFence fence = app.Upload(b.handle(), {1, 2, 3, 4, 5, 6});
-      b.Destroy(reinterpret_cast<uint64_t>(fence));  // waits for the fence, frees the buffer
-      app.Finish(fence);
+      b.Destroy(reinterpret_cast<uint64_t>(fence));  // waits for and destroys the fence, frees
       CHECK(ErrorOf([&] { ImportExternalBuffer(gpu, t).get(); }) == ErrorType::kInvalidStateError);
     }
   }

@@ -49,6 +49,7 @@ class HostGpuDevice final : public GpuDevice {
     }
     if (f.valid()) f.wait();  // the application's GPU work on the buffer completes
     std::lock_guard lock(mu_);
+    fences_.erase(fence);  // handed over: destroyed
     const auto it = buffers_.find(handle.buffer);
     if (it == buffers_.end()) throw std::runtime_error("released twice (test)");
     std::copy_n(it->second.begin(), out.size(), out.begin());

@@ -309,8 +309,9 @@ class ImportedBuffer {
   // Returns the tensor to WebNN: the buffer's contents become the tensor's data (unless the tensor
   // was destroyed or its context lost meanwhile: then they are discarded) and the buffer is
   // destroyed. `fence`: a fence (Vulkan: a VkFence, as an integer) that the application's last
-  // submission using the buffer signals; the copy waits for it on the context's timeline. 0: the
-  // application has already waited for its work on the buffer. Idempotent.
+  // submission using the buffer signals, handed over: the return waits for it on the context's
+  // timeline (so Destroy does not block), then destroys it. 0: the application has already waited
+  // for its work on the buffer. Idempotent.
   void Destroy(uint64_t fence = 0);
   bool valid() const { return impl_ != nullptr; }  // not yet returned
 
