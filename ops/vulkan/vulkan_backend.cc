@@ -118,6 +118,11 @@ class VulkanBackend final : public Backend {
     return std::nullopt;
   }
 
+  std::string GpuInterop() const override {
+    return "contexts created from an application's Vulkan device (createContext(gpuDevice): "
+           "MakeVulkanGpuDevice, ops/vulkan/interop.h) rent importableToWebGPU tensors to it";
+  }
+
   std::optional<std::string> Unsupported(OpId op, DataType type) const override {
     if (!device_) return error_;
     if (!IsWebnnOp(op)) return std::string(kNnefOnlyOperator);

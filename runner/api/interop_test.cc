@@ -277,7 +277,39 @@ TEST_CASE("interop: many threads rent, dispatch and read in turn") {
   CHECK(f.device->live() == 0);
 }
 
+// A backend that cannot run (no device), for createContext(gpuDevice)'s failure.
+class UnavailableBackend final : public Backend {
+ public:
+  std::string_view name() const override { return "unavailable"; }
+  std::string Describe() const override { return "unavailable (test)"; }
+  std::optional<std::string> Unsupported(OpId, DataType) const override { return "no device"; }
+  std::shared_ptr<const Kernel> MakeKernel(const nnref::Graph&, size_t,
+                                           std::string& why) const override {
+    why = "no device";
+    return nullptr;
+  }
+  std::optional<std::string> Unavailable() const override { return "no device (test)"; }
+};
+
+class DeviceWithoutBackend final : public GpuDevice {
+ public:
+  std::string_view api() const override { return "none"; }
+  uint64_t identity() const override { return 1; }
+  std::string Describe() const override { return "a device the backend cannot run on"; }
+  std::shared_ptr<const Backend> backend() const override {
+    return std::make_shared<UnavailableBackend>();
+  }
+  GpuBufferHandle CreateImportBuffer(std::span<const std::byte>) override { return {}; }
+  void ReleaseImportBuffer(const GpuBufferHandle&, uint64_t, std::span<std::byte>) override {}
+};
+
 // The readings (docs/spec-notes.md, "GPU interop").
+TEST_CASE("interop reading: createContext(gpuDevice) on a device the backend cannot run on") {
+  // "If the user agent cannot support [[contextType]], then return failure": NotSupportedError.
+  CHECK(ErrorOf([] { Context::Create(std::make_shared<DeviceWithoutBackend>()).get(); }) ==
+        ErrorType::kNotSupportedError);
+}
+
 TEST_CASE("interop reading: importable tensors need a context created from a GPU device") {
   Context context = Context::Create().get();
   CHECK(ErrorOf([&] { context.CreateTensor(Desc(true, true, true)).get(); }) ==
