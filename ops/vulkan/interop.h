@@ -6,7 +6,8 @@
 // The vulkan backend runs on the application's device and queue: it creates its own pipelines,
 // pools, fence and buffers there and destroys them when the last context and buffer using the
 // GpuDevice are gone (so the application drops them before it destroys its device), but never
-// creates, waits idle or destroys the instance, the device or the queue. The handles are passed as void* so that this header needs no Vulkan headers.
+// creates, waits idle or destroys the instance, the device or the queue. The handles are passed as
+// void* so that this header needs no Vulkan headers.
 //
 // The application's side of a rental (what the explainer's GPUBuffer usage means in Vulkan):
 // - The buffer (GpuBufferHandle::buffer, a VkBuffer: reinterpret_cast<VkBuffer>(handle.buffer))
