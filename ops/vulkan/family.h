@@ -69,6 +69,9 @@ std::shared_ptr<const Kernel> SplitElementwise(std::shared_ptr<const Kernel> inn
 void Dispatch(Device& device, Shader shader, std::span<const uint32_t> params,
               std::span<const Bytes> inputs, Tensor& result, std::span<const uint32_t> spec = {});
 
+// The vulkan backend on `device` (an application's device adopted by ops/vulkan/interop.cc).
+std::shared_ptr<const Backend> MakeBackendOnDevice(std::shared_ptr<Device> device);
+
 // The kernel result of a single-output operator.
 std::vector<OperandValue> OneOutput(Tensor result);
 

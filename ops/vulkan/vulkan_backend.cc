@@ -108,6 +108,8 @@ class VulkanBackend final : public Backend {
     }
     device_ = Device::Create(o, error_);
   }
+  // On a device adopted from an application (ops/vulkan/interop.h).
+  explicit VulkanBackend(std::shared_ptr<Device> device) : device_(std::move(device)) {}
 
   std::string_view name() const override { return "vulkan"; }
 
@@ -126,6 +128,11 @@ class VulkanBackend final : public Backend {
   std::optional<std::string> Unavailable() const override {
     if (!device_) return error_;
     return std::nullopt;
+  }
+
+  std::string GpuInterop() const override {
+    return "contexts created from an application's Vulkan device (createContext(gpuDevice): "
+           "MakeVulkanGpuDevice, ops/vulkan/interop.h) rent importableToWebGPU tensors to it";
   }
 
   std::optional<std::string> Unsupported(OpId op, DataType type) const override {
@@ -178,6 +185,11 @@ class VulkanBackend final : public Backend {
 };
 
 }  // namespace
+
+std::shared_ptr<const Backend> MakeBackendOnDevice(std::shared_ptr<Device> device) {
+  return std::make_shared<VulkanBackend>(std::move(device));
+}
+
 }  // namespace vk
 
 std::shared_ptr<const Backend> MakeVulkanBackend(const BackendOptions& options) {

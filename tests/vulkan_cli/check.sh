@@ -113,6 +113,8 @@ out=$("$nnref" ops --backend vulkan)
 grep -q "^gru: float32, float16$" <<<"$out" || fail "ops --backend vulkan gru: $out"
 grep -q "^lstmCell: float32, float16$" <<<"$out" || fail "ops --backend vulkan lstmCell: $out"
 grep -q ": 95 of 95 operators$" <<<"$out" || fail "ops --backend vulkan count: $out"
+grep -q "^GPU interop (importableToWebGPU): contexts created from an application's Vulkan device" \
+  <<<"$out" || fail "ops --backend vulkan GPU interop: $out"
 grep -q "^add: float32, float16, int32, uint32, int64, uint64, int8, uint8" <<<"$out" ||
   fail "ops --backend vulkan add: $out"
 
