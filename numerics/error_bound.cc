@@ -131,6 +131,10 @@ Bounded ErrorArith::Exp(Bounded a) const {
 
 Bounded ErrorArith::Log(Bounded a) const {
   const double v = std::log(a.v);
+  // An argument of 0 or below whose bound reaches positive values (a sum that cancels: the exact
+  // sum is -1e-38, a float32 order gives 0): NaN, -Infinity and finite results are all
+  // legitimate.
+  if (a.v <= 0 && a.e > 0 && a.v + a.e > 0) return {v, kInf};
   if (!std::isfinite(v) || !std::isfinite(a.v)) return Finish(v, 0);
   if (a.e >= a.v) return {v, kInf};
   const double prop = a.e == 0 ? 0 : -std::log1p(-a.e / a.v);
@@ -244,7 +248,9 @@ Bounded ErrorArith::Sum(double value, double magnitude, double term_error, doubl
 
 double ErrorArith::Judge(Bounded exact, double ref, bool rounded) const {
   const double overflow = overflow_;
-  if (std::isnan(ref)) return 0;
+  // A NaN reference must be matched, unless the exact value's interval leaves it open (a log
+  // whose argument's bound reaches positive values).
+  if (std::isnan(ref)) return std::isinf(exact.e) ? kInf : 0;
   if (std::isfinite(exact.v) && std::fabs(exact.v) - exact.e < overflow &&
       std::fabs(exact.v) + exact.e >= overflow) {
     return kInf;

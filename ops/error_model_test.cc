@@ -421,5 +421,46 @@ TEST_CASE("derived: instanceNormalization of subnormal values: the float32 steps
   }
 }
 
+TEST_CASE("derived: reduceLogSum of a sum cancelling below zero may be -Infinity, not only NaN") {
+  // [0, 1, -1.0941731e-38, -1] sums to -1.09e-38 (log: NaN) and to 0 in float32 in this order
+  // (1 + -1.09e-38 rounds to 1): log(0) = -Infinity (fuzz seed 10044112).
+  GraphBuilder b;
+  const Operand x = b.Input("x", {DataType::kFloat32, {4}});
+  const Judged j =
+      Judge(b, ReduceLogSum(b, x), {{"x", F32({4}, {0.0f, 1.0f, -1.0941731e-38f, -1.0f})}});
+  CHECK(std::isnan(j.ref[0]));
+  volatile float s = 0.0f + 1.0f;
+  s = s + -1.0941731e-38f;
+  const float sum = s + -1.0f;
+  CHECK(sum == 0.0f);
+  CHECK(std::isinf(j.bound[0]));
+  // Without cancellation a NaN stays exact: log of a clearly negative sum.
+  GraphBuilder b2;
+  const Operand x2 = b2.Input("x", {DataType::kFloat32, {2}});
+  const Judged j2 = Judge(b2, ReduceLogSum(b2, x2), {{"x", F32({2}, {1.0f, -3.0f})}});
+  CHECK(std::isnan(j2.ref[0]));
+  CHECK(j2.bound[0] == 0);
+}
+
+TEST_CASE("derived: reduceProduct whose partial products can fall below every subnormal") {
+  // Two factors of 5.7e-39 (fuzz seed 10125467): their product, 3.2e-77, is below the smallest
+  // float32 subnormal, so an order that multiplies them first flushes to 0, and one that meets
+  // them between large factors rounds at the subnormal grid (the simd backend's result is twice
+  // the exact one). Float32 arithmetic does not determine the result: the bound is open.
+  const std::vector<float> f = {-5.7497737e16f, -5.7497737e16f, -0.0074441726f, 5.661268e-39f,
+                                5.661268e-39f,  3.5f,           -1787035516928.0f,
+                                -1787035516928.0f};
+  GraphBuilder b;
+  const Operand x = b.Input("x", {DataType::kFloat32, {8}});
+  const Judged j = Judge(b, ReduceProduct(b, x), {{"x", F32Of(f)}});
+  volatile float small = f[3] * f[4];
+  CHECK(small == 0.0f);  // an order that multiplies the two small factors first flushes
+  float forward = 1;
+  for (float v : f) forward *= v;
+  // The forward order meets -7.9e-46 (rounded up to the smallest subnormal, 1.4e-45).
+  CHECK(std::fabs(double{forward} - j.ref[0]) > 0.5 * std::fabs(j.ref[0]));
+  CHECK(std::isinf(j.bound[0]));
+}
+
 }  // namespace
 }  // namespace nnref

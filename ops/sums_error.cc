@@ -534,12 +534,19 @@ Bounds Reduce(const ErrorModelArgs& a) {
         const double prop = prod_hi[g] - std::fabs(prod[g]);
         r = {prod[g], prop + (std::fabs(prod[g]) + prop) * rel + n[g] * m.eta()};
         // A partial product below the normal range rounds by up to half a subnormal, a relative
-        // error of eta / (2 |P|) that the remaining factors carry to the result: in float32,
-        // in an order that meets the small factors first, a normal product of 36 factors with
-        // one subnormal comes out 96 ULP off (docs/fuzzing.md, finding 2).
+        // error of at most eta / (2 |P|) that the remaining factors carry to the result: in
+        // float32, in an order that meets the small factors first, a normal product of 36
+        // factors with one subnormal comes out 96 ULP off (docs/fuzzing.md, finding 2). Each of
+        // the n - 1 products may round so. Where some order's partial product falls below the
+        // smallest subnormal, it may flush to 0 or round up to it (a factor of 2 and more), so
+        // float32 arithmetic no longer determines the result: any value is legitimate there.
         if (const double min_normal = m.eta() / (2 * m.u()); smallest[g] < min_normal) {
-          const double relative = (n[g] - 1) * m.eta() / (2 * smallest[g]);
-          r.e += (std::fabs(prod[g]) + prop) * std::min(1.0, relative);
+          if (smallest[g] < m.eta()) {
+            r.e = kInf;
+          } else {
+            const double relative = std::pow(1 + m.eta() / (2 * smallest[g]), n[g] - 1) - 1;
+            r.e += (std::fabs(prod[g]) + prop) * relative;
+          }
         }
         break;
       }
