@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/backend.h"
 #include "runner/derived.h"
 
 namespace nnref {
@@ -37,6 +38,7 @@ struct RunOptions {
   bool against_reference = false;     // --against-reference: every operand vs the reference
   unsigned threads = 0;               // --threads (reference and backends): 0 = every core
   int device = -1;                    // --device N (vulkan): -1 = the first device
+  Arithmetic arithmetic = Arithmetic::kExact;  // --vulkan-arithmetic exact|native
   std::string inject_fault;           // --inject-fault OP:ELEMENT:VALUE (test hook)
   size_t max_mismatches = 5;          // --max-mismatches: samples kept per output
   bool per_operator = false;          // --per-operator: print the per-operator table

@@ -27,6 +27,7 @@ struct NnefOptions {
   bool against_reference = false;
   unsigned threads = 0;
   int device = -1;
+  Arithmetic arithmetic = Arithmetic::kExact;  // --vulkan-arithmetic
   std::string inject_fault;  // test hook, as `run --inject-fault` (runner/fault_injection.h)
   // With `cases`: the report files (--report, --junit, --html) and --shard, as for `run`.
   ReportFiles files;

@@ -289,6 +289,7 @@ bool Device::Init(const DeviceOptions& options, std::string& why) {
   }
   api_.vkGetPhysicalDeviceMemoryProperties(physical_, &memory_);
   staging_ = options.force_staging || !info_.unified_memory;
+  native_ = options.native;
   if (options.max_binding > 0 && options.max_binding < info_.max_storage_buffer_range) {
     info_.max_storage_buffer_range = options.max_binding;
   }

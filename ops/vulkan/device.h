@@ -64,6 +64,9 @@ struct DeviceOptions {
   // Test hook: bind at most this many bytes per tensor (0: the device's maxStorageBufferRange),
   // so that the splitting of large tensors runs on small ones.
   uint64_t max_binding = 0;
+  // The backend's arithmetic mode (BackendOptions::arithmetic): the families pick their shaders
+  // by it (docs/vulkan.md#arithmetic-modes).
+  bool native = false;
 };
 
 // One input of a dispatch: bytes copied into a storage buffer (padded to whole 32-bit words).
@@ -79,6 +82,8 @@ class Device {
 
   const DeviceInfo& info() const { return info_; }
   bool staging() const { return staging_; }
+  // Native arithmetic (float32 accumulation, tiled shaders) rather than exact (compensated).
+  bool native() const { return native_; }
   // Validation messages seen so far (warnings and errors of the validation layer).
   uint64_t validation_messages() const { return messages_.load(); }
 
@@ -122,6 +127,7 @@ class Device {
   VkFence fence_ = VK_NULL_HANDLE;
   DeviceInfo info_;
   bool staging_ = false;
+  bool native_ = false;
   std::atomic<uint64_t> messages_{0};
 
   std::mutex mutex_;  // one dispatch at a time: the command buffer, buffers and pool are shared

@@ -50,6 +50,13 @@ const uint32_t kRnn[] = {
 #include "ops/vulkan/shaders/rnn.spv.inc"
 };
 
+const uint32_t kMatmulNative[] = {
+#include "ops/vulkan/shaders/matmul_native.spv.inc"
+};
+const uint32_t kConv2dNative[] = {
+#include "ops/vulkan/shaders/conv2d_native.spv.inc"
+};
+
 const ShaderCode kCodes[] = {
     {"elementwise.comp", kElementwise, std::size(kElementwise), false},
     {"elementwise.comp (NNVK_INT64)", kElementwise64, std::size(kElementwise64), true},
@@ -63,6 +70,8 @@ const ShaderCode kCodes[] = {
     {"gather.comp", kGather, std::size(kGather), false},
     {"resample.comp", kResample, std::size(kResample), false},
     {"rnn.comp", kRnn, std::size(kRnn), false},
+    {"matmul_native.comp", kMatmulNative, std::size(kMatmulNative), false},
+    {"conv2d_native.comp", kConv2dNative, std::size(kConv2dNative), false},
 };
 static_assert(std::size(kCodes) == static_cast<size_t>(Shader::kCount));
 }  // namespace

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ops/vulkan/family.h"
+#include "ops/vulkan/shaders/params.h"
 
 namespace nnref {
 
@@ -42,6 +43,17 @@ void Dispatch(Device& device, Shader shader, std::span<const uint32_t> params,
   const uint64_t invocations = (count + per - 1) / per;
   std::span<std::byte> bytes(result.buffer()->data(), count * size);
   device.Run(shader, params, inputs, bytes, (invocations + kLocalSize - 1) / kLocalSize, spec);
+}
+
+void DispatchGemmTiles(Device& device, Shader shader, std::span<const uint32_t> params,
+                       std::span<const Bytes> inputs, Tensor& result, uint64_t batches, uint64_t m,
+                       uint64_t n) {
+  const uint64_t count = result.element_count();
+  if (count == 0) return;
+  const uint64_t tile = NNVK_GEMM_TILE;
+  const uint64_t tiles = batches * ((m + tile - 1) / tile) * ((n + tile - 1) / tile);
+  std::span<std::byte> bytes(result.buffer()->data(), count * ElementSize(result.dtype()));
+  device.Run(shader, params, inputs, bytes, tiles);
 }
 
 std::vector<OperandValue> OneOutput(Tensor result) {
@@ -90,6 +102,7 @@ class VulkanBackend final : public Backend {
     o.index = options.device;
     o.validation = EnvFlag("NNREF_VULKAN_VALIDATION");
     o.force_staging = EnvFlag("NNREF_VULKAN_STAGING");
+    o.native = options.arithmetic == Arithmetic::kNative;
     if (const char* cap = std::getenv("NNREF_VULKAN_MAX_BINDING")) {
       o.max_binding = std::strtoull(cap, nullptr, 10);
       capped_ = o.max_binding > 0;
@@ -108,7 +121,10 @@ class VulkanBackend final : public Backend {
            (capped_
                 ? ", bindings capped at " + std::to_string(d.max_storage_buffer_range) + " bytes"
                 : "") +
-           "; " + DeviceFacts(d) + ")";
+           "; " + DeviceFacts(d) + "; " +
+           (device_->native() ? "native arithmetic (float32 accumulation, tiled matmul/gemm/conv)"
+                              : "exact arithmetic (compensated sums, precise functions)") +
+           ")";
   }
 
   std::optional<std::string> Unavailable() const override {

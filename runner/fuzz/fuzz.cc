@@ -374,6 +374,7 @@ int CommandFuzz(const FuzzOptions& o) {
   BackendOptions bo;
   bo.threads = o.threads;
   bo.device = o.device;
+  bo.arithmetic = o.arithmetic;
   std::shared_ptr<const Backend> backend = MakeBackend(o.backend, bo);
   const std::shared_ptr<const Backend> plain = backend;
   if (!o.inject_fault.empty()) backend = MakeFaultInjectingBackend(backend, o.inject_fault);
