@@ -69,8 +69,8 @@ void Dispatch(Device& device, Shader shader, std::span<const uint32_t> params,
               std::span<const Bytes> inputs, Tensor& result, std::span<const uint32_t> spec = {});
 
 // Fills `result` with one run of a native-mode tiled GEMM shader (gemm_tile.glsl: kMatmulNative,
-// kConv2dNative), one workgroup per NNVK_GEMM_TILE x NNVK_GEMM_TILE tile of each of `batches`
-// M x N products. Nothing runs for an empty result.
+// kConv2dNative), one workgroup per output tile of each of `batches` M x N products (the tile
+// depends on the subgroup size). Nothing runs for an empty result.
 void DispatchGemmTiles(Device& device, Shader shader, std::span<const uint32_t> params,
                        std::span<const Bytes> inputs, Tensor& result, uint64_t batches, uint64_t m,
                        uint64_t n);

@@ -26,8 +26,8 @@ enum class Shader : uint8_t {
   kGather,         // gather.comp: gather and scatter
   kResample,       // resample.comp: resample2d
   kRnn,            // rnn.comp: one step of gru, gruCell, lstm, lstmCell
-  // The native arithmetic mode's shaders (gemm_tile.glsl: one 32 x 32 output tile per workgroup
-  // of 64 invocations; Device::Run's groups are tiles, not elements / 64).
+  // The native arithmetic mode's shaders (gemm_tile.glsl: one output tile per workgroup of 64
+  // invocations; Device::Run's groups are tiles, not elements / 64: DispatchGemmTiles).
   kMatmulNative,  // matmul_native.comp: matmul and gemm
   kConv2dNative,  // conv2d_native.comp: conv2d and convTranspose2d
   kCount

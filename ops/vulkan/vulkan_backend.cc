@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "ops/vulkan/family.h"
-#include "ops/vulkan/shaders/params.h"
 
 namespace nnref {
 
@@ -50,8 +49,13 @@ void DispatchGemmTiles(Device& device, Shader shader, std::span<const uint32_t> 
                        uint64_t n) {
   const uint64_t count = result.element_count();
   if (count == 0) return;
-  const uint64_t tile = NNVK_GEMM_TILE;
-  const uint64_t tiles = batches * ((m + tile - 1) / tile) * ((n + tile - 1) / tile);
+  // gemm_tile.glsl's tile for the device's subgroup size S: 8 rows per subgroup (64 / S of them)
+  // by 4 S columns when 8 <= S <= 64, else 32 x 32. The shader loops over the tiles itself, so a
+  // device whose actual subgroup size differs only gets a different number of workgroups.
+  const uint64_t s = device.info().subgroup_size;
+  const bool subgroups = s >= 8 && s <= 64;
+  const uint64_t rows = subgroups ? 16 * (kLocalSize / s) : 32, cols = subgroups ? 4 * s : 32;
+  const uint64_t tiles = batches * ((m + rows - 1) / rows) * ((n + cols - 1) / cols);
   std::span<std::byte> bytes(result.buffer()->data(), count * ElementSize(result.dtype()));
   device.Run(shader, params, inputs, bytes, tiles);
 }

@@ -98,12 +98,6 @@
 #define NNVK_CONV_P_FILTER_OUT_C 29  // convTranspose2d: output channels per group
 #define NNVK_CONV_P_WORDS 30
 
-// gemm_tile.glsl (matmul_native.comp, conv2d_native.comp: the native arithmetic mode) computes one
-// NNVK_GEMM_TILE x NNVK_GEMM_TILE tile of its GEMM per workgroup: the C++ side dispatches
-// batches x ceil(M / tile) x ceil(N / tile) workgroups (the shader loops when capped at 65535).
-// The parameters are those of matmul.comp (NNVK_MATMUL_P_*) and conv2d.comp (NNVK_CONV_P_*).
-#define NNVK_GEMM_TILE 32u
-
 // pool2d.comp (averagePool2d, l2Pool2d, maxPool2d, ops/vulkan/pool2d.cc).
 #define NNVK_POOL_P_TYPE 0
 #define NNVK_POOL_P_OP 1  // NNVK_POOL_AVERAGE, NNVK_POOL_L2, NNVK_POOL_MAX
