@@ -65,18 +65,29 @@ void StoreOut(uint t, uint e, float v) {
   }
 }
 
-// Stages A rows m0.. (`rows`) and B columns n0.. (`cols`) of step k0 in `tile`, zero outside the
-// matrices; consecutive invocations read consecutive k of A and consecutive n of B.
+// Stages A rows m0.. (`rows`) and B columns n0.. (`cols`, a power of two) of step k0 in `tile`,
+// zero outside the matrices. Each invocation keeps one k of A and one column of B (when cols <=
+// 64) over its loop, so that the index arithmetic of that coordinate (divisions, for conv2d's
+// implicit GEMM) is loop-invariant.
 void Stage(uint batch, uint m0, uint n0, uint k0, uint rows, uint cols, uvec3 shape) {
-  const uint l = gl_LocalInvocationIndex;
-  for (uint idx = l; idx < rows * NNVK_TILE_K; idx += gl_WorkGroupSize.x) {
-    const uint am = idx / NNVK_TILE_K, ak = idx % NNVK_TILE_K;
+  const uint l = gl_LocalInvocationIndex, size = gl_WorkGroupSize.x;
+  const uint ak = l % NNVK_TILE_K;
+  for (uint am = l / NNVK_TILE_K; am < rows; am += size / NNVK_TILE_K) {
     tile[ak][am] = (m0 + am < shape.x && k0 + ak < shape.z) ? LoadA(batch, m0 + am, k0 + ak) : 0.0;
   }
-  for (uint idx = l; idx < cols * NNVK_TILE_K; idx += gl_WorkGroupSize.x) {
-    const uint bk = idx / cols, bn = idx % cols;
-    tile[bk][NNVK_MAX_ROWS + bn] =
-        (k0 + bk < shape.z && n0 + bn < shape.y) ? LoadB(batch, k0 + bk, n0 + bn) : 0.0;
+  if (cols <= size) {
+    const uint bn = l % cols;
+    for (uint bk = l / cols; bk < NNVK_TILE_K; bk += size / cols) {
+      tile[bk][NNVK_MAX_ROWS + bn] =
+          (k0 + bk < shape.z && n0 + bn < shape.y) ? LoadB(batch, k0 + bk, n0 + bn) : 0.0;
+    }
+  } else {
+    for (uint bn = l; bn < cols; bn += size) {
+      for (uint bk = 0u; bk < NNVK_TILE_K; ++bk) {
+        tile[bk][NNVK_MAX_ROWS + bn] =
+            (k0 + bk < shape.z && n0 + bn < shape.y) ? LoadB(batch, k0 + bk, n0 + bn) : 0.0;
+      }
+    }
   }
 }
 
@@ -102,7 +113,8 @@ void SubgroupGemm(uvec3 shape) {
       Stage(batch, m0, n0, k0, rows, cols, shape);
       barrier();
       // Only the k of the matrices: a zero product past K would turn a -0 sum into +0.
-      const uint kn = min(NNVK_TILE_K, shape.z - k0);
+      // A subgroup whose rows are all past M skips the products (not the barriers).
+      const uint kn = m0 + sg * NNVK_SG_ROWS < shape.x ? min(NNVK_TILE_K, shape.z - k0) : 0u;
       for (uint kk = 0u; kk < kn; ++kk) {
         // Row 8 h + i of the subgroup's band is loaded by lane i and broadcast (the lane must
         // be a constant).
