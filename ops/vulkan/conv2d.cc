@@ -100,6 +100,7 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
   const OperatorNode& node = graph.operators()[index];
   const auto* conv = AttributesOf<Conv2dAttributes>(node, why);
   if (conv == nullptr) return nullptr;
+  if (device->native() && !(why = NativeGemmUnsupported(*device)).empty()) return nullptr;
   return std::make_shared<Conv2dKernel>(device, ConvParamsOf(*conv));
 }
 

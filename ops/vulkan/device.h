@@ -33,6 +33,9 @@ struct DeviceInfo {
   bool shader_int64 = false;
   bool shader_float64 = false;
   uint32_t subgroup_size = 0;
+  // Subgroup ballot operations (subgroupBroadcast) in compute shaders: the native arithmetic
+  // mode's tiled GEMM (shaders/gemm_tile.glsl) needs them.
+  bool subgroup_ballot = false;
   uint64_t max_storage_buffer_range = 0;
   bool unified_memory = false;  // a DEVICE_LOCAL + HOST_VISIBLE + HOST_COHERENT memory type
   // VkPhysicalDeviceFloatControlsProperties (Vulkan 1.2; all false below 1.2): what the device

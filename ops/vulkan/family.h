@@ -68,6 +68,10 @@ std::shared_ptr<const Kernel> SplitElementwise(std::shared_ptr<const Kernel> inn
 void Dispatch(Device& device, Shader shader, std::span<const uint32_t> params,
               std::span<const Bytes> inputs, Tensor& result, std::span<const uint32_t> spec = {});
 
+// Why `device` cannot run the native arithmetic mode's tiled GEMM shaders (no subgroup ballot
+// operations in compute shaders), or "".
+std::string NativeGemmUnsupported(const Device& device);
+
 // Fills `result` with one run of a native-mode tiled GEMM shader (gemm_tile.glsl: kMatmulNative,
 // kConv2dNative), one workgroup per output tile of each of `batches` M x N products (the tile
 // depends on the subgroup size). Nothing runs for an empty result.

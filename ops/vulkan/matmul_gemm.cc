@@ -123,6 +123,7 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
     gemm = AttributesOf<GemmAttributes>(node, why);
     if (gemm == nullptr) return nullptr;
   }
+  if (device->native() && !(why = NativeGemmUnsupported(*device)).empty()) return nullptr;
   return std::make_shared<MatmulKernel>(device, gemm);
 }
 

@@ -44,6 +44,13 @@ void Dispatch(Device& device, Shader shader, std::span<const uint32_t> params,
   device.Run(shader, params, inputs, bytes, (invocations + kLocalSize - 1) / kLocalSize, spec);
 }
 
+std::string NativeGemmUnsupported(const Device& device) {
+  if (device.info().subgroup_ballot) return "";
+  return "the native arithmetic mode's tiled GEMM needs subgroup ballot operations in compute "
+         "shaders (VkPhysicalDeviceSubgroupProperties), which this device lacks; use "
+         "--vulkan-arithmetic exact";
+}
+
 void DispatchGemmTiles(Device& device, Shader shader, std::span<const uint32_t> params,
                        std::span<const Bytes> inputs, Tensor& result, uint64_t batches, uint64_t m,
                        uint64_t n) {
