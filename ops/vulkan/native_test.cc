@@ -22,6 +22,7 @@
 #include "numerics/float16.h"
 #include "ops/conv2d.h"
 #include "ops/conv_transpose2d.h"
+#include "ops/elementwise_unary.h"
 #include "ops/matmul_gemm.h"
 #include "ops/vulkan/vulkan_backend.h"
 #include "ref/graph/graph.h"
@@ -380,6 +381,52 @@ TEST_CASE("vulkan native: convTranspose2d within the sum bound") {
       ++bad;
     }
   }
+  CHECK(bad == 0);
+}
+
+double UlpsApart(float a, double exact) {
+  const float e = static_cast<float>(exact);
+  if (a == e) return 0;
+  int32_t ia, ib;
+  std::memcpy(&ia, &a, 4);
+  std::memcpy(&ib, &e, 4);
+  if ((ia < 0) != (ib < 0)) return 1e9;
+  return std::fabs(static_cast<double>(ia) - static_cast<double>(ib));
+}
+
+// log is the builtin in the native mode (subnormal inputs scaled first): within its tolerance,
+// 3 ULP or 2^-21 absolute (tolerance_table.cc), over the whole float32 range including subnormal
+// inputs and the neighbourhood of x = 1, where the builtin's error is absolute.
+TEST_CASE("vulkan native: builtin log within its tolerance") {
+  std::vector<float> x;
+  for (int e = -149; e < 128; ++e) {
+    for (const double m : {1.0, 1.1, 1.37, 1.5, 1.75, 1.999})
+      x.push_back(std::ldexp(1.0f, e) * static_cast<float>(m));
+  }
+  for (double v = 0.5; v <= 2.0; v += 1.0 / 4096) x.push_back(static_cast<float>(v));
+  Tensor t = Tensor::Allocate(DataType::kFloat32, {x.size()});
+  std::memcpy(t.base<float>(), x.data(), x.size() * sizeof(float));
+  const Tensor y = RunOn(Native(), {t}, [](GraphBuilder& g, const std::vector<Operand>& in) {
+    return ElementwiseUnary(g, UnaryOp::kLog, in[0]);
+  });
+  double max_ulp = 0, max_abs_near_1 = 0;
+  size_t bad = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (!std::isfinite(x[i])) continue;
+    const double exact = std::log(static_cast<double>(x[i]));
+    const float got = y.At<float>(i);
+    const double ulp = UlpsApart(got, exact), abs = std::fabs(static_cast<double>(got) - exact);
+    if (ulp <= 3 || abs <= 0x1p-21) {
+      if (std::fabs(static_cast<double>(x[i]) - 1) >= 0.5)
+        max_ulp = std::max(max_ulp, ulp);
+      else
+        max_abs_near_1 = std::max(max_abs_near_1, abs);
+    } else if (++bad <= 5) {
+      MESSAGE("log(" << x[i] << "): got " << got << ", exact " << exact);
+    }
+  }
+  MESSAGE("native log: max " << max_ulp << " ulp for |x - 1| >= 1/2, max abs " << max_abs_near_1
+                             << " nearer 1");
   CHECK(bad == 0);
 }
 
