@@ -56,6 +56,9 @@ const uint32_t kMatmulNative[] = {
 const uint32_t kConv2dNative[] = {
 #include "ops/vulkan/shaders/conv2d_native.spv.inc"
 };
+const uint32_t kSoftmaxNative[] = {
+#include "ops/vulkan/shaders/softmax_native.spv.inc"
+};
 
 const ShaderCode kCodes[] = {
     {"elementwise.comp", kElementwise, std::size(kElementwise), false},
@@ -72,6 +75,7 @@ const ShaderCode kCodes[] = {
     {"rnn.comp", kRnn, std::size(kRnn), false},
     {"matmul_native.comp", kMatmulNative, std::size(kMatmulNative), false},
     {"conv2d_native.comp", kConv2dNative, std::size(kConv2dNative), false},
+    {"softmax_native.comp", kSoftmaxNative, std::size(kSoftmaxNative), false},
 };
 static_assert(std::size(kCodes) == static_cast<size_t>(Shader::kCount));
 }  // namespace

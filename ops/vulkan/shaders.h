@@ -30,6 +30,7 @@ enum class Shader : uint8_t {
   // invocations; Device::Run's groups are tiles, not elements / 64: DispatchGemmTiles).
   kMatmulNative,  // matmul_native.comp: matmul and gemm
   kConv2dNative,  // conv2d_native.comp: conv2d and convTranspose2d
+  kSoftmaxNative,  // softmax_native.comp: one workgroup per run
   kCount
 };
 

@@ -19,14 +19,8 @@
 //   float LoadA(uint batch, uint m, uint k);        // called for m < M, k < K only
 //   float LoadB(uint batch, uint k, uint n);        // called for k < K, n < N only
 //   void StoreC(uint batch, uint m, uint n, float sum);  // m < M, n < N
-// with the bindings below (binding 0 = params p, 1..3 = inputs, 4 = output as 32-bit words).
-layout(local_size_x = 64) in;
-layout(std430, set = 0, binding = 0) readonly buffer Params { uint p[]; };
-layout(std430, set = 0, binding = 1) readonly buffer In0 { uint in0[]; };
-layout(std430, set = 0, binding = 2) readonly buffer In1 { uint in1[]; };
-layout(std430, set = 0, binding = 3) readonly buffer In2 { uint in2[]; };
-// Not writeonly: float16 results are merged into their word with atomics (StoreOut).
-layout(std430, set = 0, binding = 4) buffer Out { uint o[]; };
+// with the bindings of native_io.glsl (binding 0 = params p, 1..3 = inputs, 4 = output).
+#include "native_io.glsl"
 
 #define NNVK_TILE_K 8u  // k step staged in shared memory
 // The subgroup path (subgroups of 8 invocations or more): each subgroup computes NNVK_SG_ROWS
@@ -43,27 +37,6 @@ layout(std430, set = 0, binding = 4) buffer Out { uint o[]; };
 // The staged tiles: A [k][m] in columns 0..NNVK_MAX_ROWS-1, B [k][n] after it (10 KiB, under
 // the 16 KiB every device has).
 shared float tile[NNVK_TILE_K][NNVK_MAX_ROWS + NNVK_MAX_COLS];
-
-// Element e of input k (0..2) of type t (NNVK_F32 or NNVK_F16) as float32 (exact).
-float LoadF(uint k, uint t, uint e) {
-  const uint w = t == NNVK_F16 ? e >> 1 : e;
-  const uint word = k == 0u ? in0[w] : (k == 1u ? in1[w] : in2[w]);
-  if (t == NNVK_F16) return HalfToFloat(bitfieldExtract(word, int((e & 1u) * 16u), 16));
-  return uintBitsToFloat(word);
-}
-
-// Writes element e of the output (type t). A float16 element shares its word with a neighbour
-// that another invocation (or workgroup) may write: each clears and sets its own 16 bits with
-// atomics, which commute with the neighbour's.
-void StoreOut(uint t, uint e, float v) {
-  if (t == NNVK_F16) {
-    const uint shift = (e & 1u) * 16u;
-    atomicAnd(o[e >> 1], ~(0xffffu << shift));
-    atomicOr(o[e >> 1], FloatToHalf(v) << shift);
-  } else {
-    o[e] = floatBitsToUint(v);
-  }
-}
 
 // Stages A rows m0.. (`rows`) and B columns n0.. (`cols`, a power of two) of step k0 in `tile`,
 // zero outside the matrices. Each invocation keeps one k of A and one column of B (when cols <=
