@@ -59,6 +59,9 @@ const uint32_t kConv2dNative[] = {
 const uint32_t kSoftmaxNative[] = {
 #include "ops/vulkan/shaders/softmax_native.spv.inc"
 };
+const uint32_t kNormalizationNative[] = {
+#include "ops/vulkan/shaders/normalization_native.spv.inc"
+};
 
 const ShaderCode kCodes[] = {
     {"elementwise.comp", kElementwise, std::size(kElementwise), false},
@@ -76,6 +79,7 @@ const ShaderCode kCodes[] = {
     {"matmul_native.comp", kMatmulNative, std::size(kMatmulNative), false},
     {"conv2d_native.comp", kConv2dNative, std::size(kConv2dNative), false},
     {"softmax_native.comp", kSoftmaxNative, std::size(kSoftmaxNative), false},
+    {"normalization_native.comp", kNormalizationNative, std::size(kNormalizationNative), false},
 };
 static_assert(std::size(kCodes) == static_cast<size_t>(Shader::kCount));
 }  // namespace

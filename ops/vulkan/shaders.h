@@ -31,6 +31,8 @@ enum class Shader : uint8_t {
   kMatmulNative,  // matmul_native.comp: matmul and gemm
   kConv2dNative,  // conv2d_native.comp: conv2d and convTranspose2d
   kSoftmaxNative,  // softmax_native.comp: one workgroup per run
+  kNormalizationNative,  // normalization_native.comp: instance/layerNormalization, one
+                         // workgroup per run
   kCount
 };
 
