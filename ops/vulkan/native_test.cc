@@ -24,6 +24,8 @@
 #include "ops/conv_transpose2d.h"
 #include "ops/elementwise_unary.h"
 #include "ops/matmul_gemm.h"
+#include "ops/normalization.h"
+#include "ops/softmax.h"
 #include "ops/vulkan/vulkan_backend.h"
 #include "ref/graph/graph.h"
 
@@ -428,6 +430,41 @@ TEST_CASE("vulkan native: builtin log within its tolerance") {
   MESSAGE("native log: max " << max_ulp << " ulp for |x - 1| >= 1/2, max abs " << max_abs_near_1
                              << " nearer 1");
   CHECK(bad == 0);
+}
+
+// softmax and layerNormalization by workgroup reductions (one workgroup per run): against double
+// evaluations of their definitions, within the tolerance table's ULP (softmax 3 + 3 x run,
+// layerNormalization 840), on runs longer than a workgroup and not a multiple of 64.
+TEST_CASE("vulkan native: softmax and layerNormalization by workgroup reductions") {
+  const uint64_t rows = 5, run = 1000;
+  std::vector<double> xv;
+  const Tensor x = Pseudo(DataType::kFloat32, {rows, run}, 41, 8, xv);
+  const Tensor sm = RunOn(Native(), {x}, [](GraphBuilder& g, const std::vector<Operand>& in) {
+    return Softmax(g, in[0], 1);
+  });
+  const Tensor ln = RunOn(Native(), {x}, [](GraphBuilder& g, const std::vector<Operand>& in) {
+    MLLayerNormalizationOptions o;
+    o.axes = std::vector<uint32_t>{1};
+    return LayerNormalization(g, in[0], o);
+  });
+  double sm_ulp = 0, ln_ulp = 0;
+  for (uint64_t r = 0; r < rows; ++r) {
+    double m = -INFINITY, sum = 0, mean = 0, var = 0;
+    for (uint64_t i = 0; i < run; ++i) m = std::max(m, xv[r * run + i]);
+    for (uint64_t i = 0; i < run; ++i) sum += std::exp(xv[r * run + i] - m);
+    for (uint64_t i = 0; i < run; ++i) mean += xv[r * run + i] / static_cast<double>(run);
+    for (uint64_t i = 0; i < run; ++i) {
+      var += (xv[r * run + i] - mean) * (xv[r * run + i] - mean) / static_cast<double>(run);
+    }
+    for (uint64_t i = 0; i < run; ++i) {
+      const size_t e = r * run + i;
+      sm_ulp = std::max(sm_ulp, UlpsApart(sm.At<float>(e), std::exp(xv[e] - m) / sum));
+      ln_ulp = std::max(ln_ulp, UlpsApart(ln.At<float>(e), (xv[e] - mean) / std::sqrt(var + 1e-5)));
+    }
+  }
+  MESSAGE("native softmax: max " << sm_ulp << " ulp; layerNormalization: max " << ln_ulp << " ulp");
+  CHECK(sm_ulp <= 3 + 3 * static_cast<double>(run));
+  CHECK(ln_ulp <= 840);
 }
 
 }  // namespace
