@@ -1,13 +1,16 @@
 // The tiled GEMM of the native arithmetic mode (docs/vulkan.md#arithmetic-modes), shared by
 // matmul_native.comp (matmul, gemm) and conv2d_native.comp (conv2d, convTranspose2d as implicit
 // GEMMs): C[batch][m][n] = sum over k of A(batch, m, k) B(batch, k, n), computed as a production
-// GPU kernel does. One workgroup of 64 invocations computes one NNVK_TILE x NNVK_TILE tile of C
-// at a time (looping over the tiles when there are more than workgroups); per step of
-// NNVK_TILE_K along k, the A and B tiles are staged in shared memory (zero outside the matrices),
-// a barrier, then each invocation accumulates its 4 x 4 register block (rows ty + 8i, columns
-// tx + 8j) in float32 with fma(), in k order, and a barrier before the next step. float16 inputs
-// are widened to float32 when loaded. No compensation and no `precise`: the driver may fuse and
-// reorder as it would for any shader; the result is judged by the tolerances (the sum bound).
+// GPU kernel does. One workgroup of 64 invocations computes one tile of C at a time (looping
+// over the tiles when there are more than workgroups); per step of NNVK_TILE_K along k, the A and
+// B tiles are staged in shared memory (zero outside the matrices), a barrier, then each
+// invocation accumulates its register block in float32 with fma(), in k order, and a barrier
+// before the next step. With subgroups of 8 to 64 invocations (SubgroupGemm) a subgroup owns
+// NNVK_SG_ROWS rows by NNVK_SG_COLS x S columns, each row's A value read by one lane and
+// broadcast; otherwise (SharedGemm) 32 x 32 tiles of 4 x 4 blocks read from shared memory.
+// float16 inputs are widened to float32 when staged. No compensation and no `precise`: the
+// driver may fuse and reorder as it would for any shader; the result is judged by the
+// tolerances (the sum bound).
 //
 // The includer defines, before including this file (after codes.h, params.h, common.glsl):
 //   void GemmSetup();                               // reads the parameters into private
@@ -34,7 +37,7 @@
 #define NNVK_SMALL_TILE 32u
 #define NNVK_SMALL_BLOCK 4u
 
-// The staged tiles: A [k][m] in columns 0..NNVK_MAX_ROWS-1, B [k][n] after it (10 KiB, under
+// The staged tiles: A [k][m] in columns 0..NNVK_MAX_ROWS-1, B [k][n] after it (12 KiB, under
 // the 16 KiB every device has).
 shared float tile[NNVK_TILE_K][NNVK_MAX_ROWS + NNVK_MAX_COLS];
 
