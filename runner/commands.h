@@ -38,7 +38,6 @@ struct RunOptions {
   bool against_reference = false;     // --against-reference: every operand vs the reference
   unsigned threads = 0;               // --threads (reference and backends): 0 = every core
   int device = -1;                    // --device N (vulkan): -1 = the first device
-  Arithmetic arithmetic = Arithmetic::kExact;  // --vulkan-arithmetic exact|native
   std::string inject_fault;           // --inject-fault OP:ELEMENT:VALUE (test hook)
   size_t max_mismatches = 5;          // --max-mismatches: samples kept per output
   bool per_operator = false;          // --per-operator: print the per-operator table
@@ -49,6 +48,8 @@ struct RunOptions {
   TolerancePolicy tolerances = TolerancePolicy::kDerived;  // --tolerances
   // --allow-unavailable-backend: a backend that cannot run gives skips, not exit 2
   bool allow_unavailable_backend = false;
+  // --vulkan-arithmetic exact|native (the vulkan backend's arithmetic mode)
+  Arithmetic arithmetic = Arithmetic::kExact;
 };
 
 struct CheckOptions {

@@ -1,9 +1,10 @@
 // The vulkan backend's matmul (§api-mlgraphbuilder-matmul) and gemm (§api-mlgraphbuilder-gemm),
 // as in the reference's ops/matmul_gemm.cc, on shaders/matmul.comp (compensated dot products; see
 // the shader; parameters NNVK_MATMUL_P_* of shaders/params.h), or in the native arithmetic mode
-// on shaders/matmul_native.comp (the tiled float32 GEMM of gemm_tile.glsl, same parameters). Inputs are uploaded dense in their
-// own shapes; matmul's broadcast batch axes become per-batch matrix offsets, gemm's transposes and
-// c's broadcasting become strides. linear, alpha x + beta, is element-wise here (elementwise.cc).
+// on shaders/matmul_native.comp (the tiled float32 GEMM of gemm_tile.glsl, same parameters). Inputs
+// are uploaded dense in their own shapes; matmul's broadcast batch axes become per-batch matrix
+// offsets, gemm's transposes and c's broadcasting become strides. linear, alpha x + beta, is
+// element-wise here (elementwise.cc).
 #include "ops/matmul_gemm.h"
 
 #include <array>

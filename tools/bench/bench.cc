@@ -35,8 +35,8 @@
 #include "ops/matmul_gemm.h"
 #include "ops/normalization.h"
 #include "ops/simd/simd_backend.h"
-#include "ops/vulkan/vulkan_backend.h"
 #include "ops/softmax.h"
+#include "ops/vulkan/vulkan_backend.h"
 
 namespace nnref {
 namespace {
@@ -359,8 +359,7 @@ int main(int argc, char** argv) {
     std::vector<VariantResult> vk(vulkan.size());
     for (size_t v = 0; v < vulkan.size(); ++v) {
       std::string why;
-      const std::optional<BackendGraph> compiled =
-          CompileForBackend(*graph, vulkan[v].second, why);
+      const std::optional<BackendGraph> compiled = CompileForBackend(*graph, vulkan[v].second, why);
       if (!compiled) {
         vk[v].skip = why;
         continue;
@@ -390,8 +389,7 @@ int main(int argc, char** argv) {
         const char* name = vulkan[v].first.c_str();
         if (vk[v].timing) {
           std::printf("\t%s_ms=%.6g\t%s_min_ms=%.6g\t%s_difference=%.3g", name,
-                      vk[v].timing->median_ms, name, vk[v].timing->min_ms, name,
-                      vk[v].difference);
+                      vk[v].timing->median_ms, name, vk[v].timing->min_ms, name, vk[v].difference);
         } else {
           std::printf("\t%s_skip=%s", name, vk[v].skip.c_str());
         }
