@@ -154,6 +154,8 @@ TEST_CASE("vulkan native: matmul within the sum bound, sizes around the tiles") 
     CheckMatmul(type, 3, 16, 23, 32);
     CheckMatmul(type, 1, 130, 65, 70);  // more than one tile each way, a ragged k step
   }
+  // More tiles than one dispatch's 65535 workgroups: the shader loops over the rest.
+  CheckMatmul(DataType::kFloat32, 66000, 1, 3, 1);
 }
 
 TEST_CASE("vulkan native: gemm's alpha and beta, transposes and c broadcast") {
