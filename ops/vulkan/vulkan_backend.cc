@@ -56,7 +56,7 @@ void DispatchGemmTiles(Device& device, Shader shader, std::span<const uint32_t> 
                        uint64_t n) {
   const uint64_t count = result.element_count();
   if (count == 0) return;
-  // gemm_tile.glsl's tile for the device's subgroup size S: 8 rows per subgroup (64 / S of them)
+  // gemm_tile.glsl's tile for the device's subgroup size S: 16 rows per subgroup (64 / S of them)
   // by 4 S columns when 8 <= S <= 64, else 32 x 32. The shader loops over the tiles itself, so a
   // device whose actual subgroup size differs only gets a different number of workgroups.
   const uint64_t s = device.info().subgroup_size;
