@@ -22,9 +22,17 @@
 
 namespace nnref {
 
+// How a backend that offers the choice computes (the vulkan backend, `--vulkan-arithmetic`;
+// docs/vulkan.md#arithmetic-modes). kExact: near correct rounding (compensated sums, precise
+// transcendentals); kNative: as a production GPU backend does (float32 accumulation with fma(),
+// tiled kernels), judged by the tolerances like any implementation. Backends without the choice
+// ignore it.
+enum class Arithmetic : uint8_t { kExact, kNative };
+
 struct BackendOptions {
   unsigned threads = 0;  // worker threads for one kernel; 0 = every core of the machine
   int device = -1;       // device index for backends with devices (vulkan); -1 = the first
+  Arithmetic arithmetic = Arithmetic::kExact;
 };
 
 // The reason a backend gives for an operator none of its parts claims: a gap, which the coverage

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/backend.h"
 #include "runner/derived.h"
 
 namespace nnref {
@@ -47,6 +48,8 @@ struct RunOptions {
   TolerancePolicy tolerances = TolerancePolicy::kDerived;  // --tolerances
   // --allow-unavailable-backend: a backend that cannot run gives skips, not exit 2
   bool allow_unavailable_backend = false;
+  // --vulkan-arithmetic exact|native (the vulkan backend's arithmetic mode)
+  Arithmetic arithmetic = Arithmetic::kExact;
 };
 
 struct CheckOptions {

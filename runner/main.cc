@@ -1,6 +1,8 @@
 // nnref command line. The only translation unit that includes CLI11.
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <map>
+#include <string>
 
 #include "ref/error.h"
 #include "ref/parallel/parallel.h"
@@ -50,6 +52,15 @@ int main(int argc, char** argv) {
   run_cmd->add_option(
       "--device", run.device,
       "with --backend " + device_backends + ": the device index of `nnref devices` (default 0)");
+  // --vulkan-arithmetic (BackendOptions::arithmetic; docs/vulkan.md#arithmetic-modes).
+  const std::map<std::string, nnref::Arithmetic> arithmetic_names{
+      {"exact", nnref::Arithmetic::kExact}, {"native", nnref::Arithmetic::kNative}};
+  const std::string arithmetic_help =
+      "with --backend vulkan: exact (default; near correctly rounded: compensated sums, precise "
+      "functions) or native (as a production GPU backend: float32 accumulation with fma, tiled "
+      "shaders), judged by the same tolerances";
+  run_cmd->add_option("--vulkan-arithmetic", run.arithmetic, arithmetic_help)
+      ->transform(CLI::CheckedTransformer(arithmetic_names));
   run_cmd->add_flag("--allow-unavailable-backend", run.allow_unavailable_backend,
                     "with --backend: when the backend cannot run (no loader, no driver, no such "
                     "--device, validation layer missing), skip its graph cases instead of "
@@ -225,6 +236,8 @@ int main(int argc, char** argv) {
   nnef_cmd->add_option(
       "--device", nnef.device,
       "with --backend " + device_backends + ": the device index of `nnref devices` (default 0)");
+  nnef_cmd->add_option("--vulkan-arithmetic", nnef.arithmetic, arithmetic_help)
+      ->transform(CLI::CheckedTransformer(arithmetic_names));
   nnef_cmd->add_option("--inject-fault", nnef.inject_fault,
                        "test hook: with --backend, set element ELEMENT of every OP output of the "
                        "lowered graph to VALUE (OP:ELEMENT:VALUE)");
@@ -242,6 +255,8 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   fuzz_cmd->add_option("--threads", fuzz.threads, "worker threads (default: every core)");
   fuzz_cmd->add_option("--device", fuzz.device, "with --backend vulkan: the device index");
+  fuzz_cmd->add_option("--vulkan-arithmetic", fuzz.arithmetic, arithmetic_help)
+      ->transform(CLI::CheckedTransformer(arithmetic_names));
   fuzz_cmd->add_option("--inject-fault", fuzz.inject_fault,
                        "test hook: OP:ELEMENT:VALUE as for run (the shrinker must find OP)");
   fuzz_cmd->add_flag("--no-shrink", fuzz.no_shrink, "write failing graphs as generated");

@@ -118,6 +118,7 @@ Engine MakeEngine(const NnefOptions& o) {
     BackendOptions options;
     options.threads = o.threads;
     options.device = o.device;
+    options.arithmetic = o.arithmetic;
     e.backend = MakeBackend(o.backend, options);
     if (!o.inject_fault.empty()) {
       e.backend = MakeFaultInjectingBackend(e.backend, o.inject_fault);

@@ -27,6 +27,7 @@ struct NnefOptions {
   bool against_reference = false;
   unsigned threads = 0;
   int device = -1;
+  Arithmetic arithmetic = Arithmetic::kExact;  // --vulkan-arithmetic
   std::string inject_fault;  // test hook, as `run --inject-fault` (runner/fault_injection.h)
   // With `cases`: --actual DIR judges another NNEF runtime's outputs instead of computing them
   // on a backend: DIR/<case folder name>/<output>.dat (NNEF tensor files, as `nnref nnef MODEL

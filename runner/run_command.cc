@@ -173,6 +173,7 @@ int CommandRun(const RunOptions& o) {
     BackendOptions options;
     options.threads = o.threads;
     options.device = o.device;
+    options.arithmetic = o.arithmetic;
     engine.backend = MakeBackend(o.backend, options);
     // A backend that cannot run is an error, not a run of skips that exits 0 (a CI machine that
     // lost its device would stay green); --allow-unavailable-backend opts in to the skips.

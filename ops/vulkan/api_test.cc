@@ -52,5 +52,33 @@ TEST_CASE("a context with the vulkan backend computes the spec's dispatch exampl
   CHECK(got == std::vector<float>{1, 1, 1, 1});
 }
 
+// The native arithmetic mode through the C++ API: BackendOptions::arithmetic given to
+// MakeVulkanBackend. A 2x3 . 3x2 matmul of small integers is exact in float32 whatever the order.
+TEST_CASE("a context with the vulkan backend in native arithmetic computes a matmul") {
+  setenv("NNREF_VULKAN_VALIDATION", "1", 1);
+  BackendOptions backend_options;
+  backend_options.arithmetic = Arithmetic::kNative;
+  MLContextOptions options;
+  options.backend = MakeVulkanBackend(backend_options);
+  REQUIRE(options.backend->Describe().find("native arithmetic") != std::string::npos);
+  Context context = Context::Create(options).get();
+  GraphBuilder builder(context);
+  const Operand A = builder.Input("A", {DataType::kFloat32, {2, 3}});
+  const Operand B = builder.Input("B", {DataType::kFloat32, {3, 2}});
+  const Operand C = builder.Matmul(A, B);
+  const Graph graph = builder.Build({{"C", C}}).get();
+  Tensor a = context.CreateTensor(TensorDesc(A, false, true)).get();
+  Tensor b = context.CreateTensor(TensorDesc(B, false, true)).get();
+  Tensor c = context.CreateTensor(TensorDesc(C, true, false)).get();
+  context.WriteTensor(a, std::vector<float>{1, 2, 3, 4, 5, 6});
+  context.WriteTensor(b, std::vector<float>{7, 8, 9, 10, 11, 12});
+  context.Dispatch(graph, {{"A", a}, {"B", b}}, {{"C", c}});
+  const std::vector<std::byte> bytes = context.ReadTensor(c).get();
+  std::vector<float> got(4);
+  std::memcpy(got.data(), bytes.data(), 16);
+  // [1 2 3; 4 5 6] [7 8; 9 10; 11 12] = [58 64; 139 154]
+  CHECK(got == std::vector<float>{58, 64, 139, 154});
+}
+
 }  // namespace
 }  // namespace nnref::webnn

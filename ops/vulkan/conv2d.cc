@@ -1,7 +1,9 @@
 // The vulkan backend's conv2d (§api-mlgraphbuilder-conv2d), as in the reference's ops/conv2d.cc,
 // on shaders/conv2d.comp (parameters NNVK_CONV_P_* of shaders/params.h): input and filter
 // uploaded dense in their own layouts and read through strides; the output is written in the
-// input layout. conv_transpose2d.cc runs convTranspose2d on the same kernel.
+// input layout. conv_transpose2d.cc runs convTranspose2d on the same kernel. In the native
+// arithmetic mode: shaders/conv2d_native.comp, an implicit GEMM on gemm_tile.glsl (same
+// parameters).
 #include "ops/vulkan/conv2d.h"
 
 #include "ops/conv2d.h"
@@ -69,7 +71,15 @@ class Conv2dKernel final : public Kernel {
       std::vector<std::vector<std::byte>> data{input.Bytes(), filter.Bytes()};
       if (params[NNVK_CONV_P_HAS_BIAS]) data.push_back(in[2]->data.Bytes());
       std::vector<Bytes> views(data.begin(), data.end());
-      Dispatch(*device_, Shader::kConv2d, params, views, result);
+      if (device_->native()) {
+        // An implicit GEMM per group: M = output channels per group, N = output pixels.
+        const uint64_t groups = static_cast<uint64_t>(a_.groups);
+        const uint64_t m = a_.transposed ? filter.shape()[fo] : desc.shape[ia.channel] / groups;
+        const uint64_t n = desc.shape[ia.batch] * desc.shape[ia.height] * desc.shape[ia.width];
+        DispatchGemmTiles(*device_, Shader::kConv2dNative, params, views, result, groups, m, n);
+      } else {
+        Dispatch(*device_, Shader::kConv2d, params, views, result);
+      }
     }
     return OneOutput(std::move(result));
   }
@@ -90,6 +100,7 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
   const OperatorNode& node = graph.operators()[index];
   const auto* conv = AttributesOf<Conv2dAttributes>(node, why);
   if (conv == nullptr) return nullptr;
+  if (device->native() && !(why = NativeGemmUnsupported(*device)).empty()) return nullptr;
   return std::make_shared<Conv2dKernel>(device, ConvParamsOf(*conv));
 }
 

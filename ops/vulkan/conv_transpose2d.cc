@@ -22,6 +22,7 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
   if (conv == nullptr) return nullptr;
   ConvParams p = ConvParamsOf(*conv);
   p.transposed = true;
+  if (device->native() && !(why = NativeGemmUnsupported(*device)).empty()) return nullptr;
   return MakeConv2dKernel(device, p);
 }
 

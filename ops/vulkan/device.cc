@@ -171,6 +171,8 @@ DeviceInfo Describe(const Api& api, VkPhysicalDevice pd, uint32_t index) {
   info.shader_int64 = features.features.shaderInt64;
   info.shader_float64 = features.features.shaderFloat64;
   info.subgroup_size = subgroup.subgroupSize;
+  info.subgroup_ballot = (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BALLOT_BIT) != 0 &&
+                         (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0;
   info.max_storage_buffer_range = base.limits.maxStorageBufferRange;
   info.unified_memory = HasMemoryType(memory, kUnified);
   if (v12) {
@@ -289,6 +291,7 @@ bool Device::Init(const DeviceOptions& options, std::string& why) {
   }
   api_.vkGetPhysicalDeviceMemoryProperties(physical_, &memory_);
   staging_ = options.force_staging || !info_.unified_memory;
+  native_ = options.native;
   if (options.max_binding > 0 && options.max_binding < info_.max_storage_buffer_range) {
     info_.max_storage_buffer_range = options.max_binding;
   }

@@ -33,6 +33,9 @@ struct DeviceInfo {
   bool shader_int64 = false;
   bool shader_float64 = false;
   uint32_t subgroup_size = 0;
+  // Subgroup ballot operations (subgroupBroadcast) in compute shaders: the native arithmetic
+  // mode's tiled GEMM (shaders/gemm_tile.glsl) needs them.
+  bool subgroup_ballot = false;
   uint64_t max_storage_buffer_range = 0;
   bool unified_memory = false;  // a DEVICE_LOCAL + HOST_VISIBLE + HOST_COHERENT memory type
   // VkPhysicalDeviceFloatControlsProperties (Vulkan 1.2; all false below 1.2): what the device
@@ -64,6 +67,9 @@ struct DeviceOptions {
   // Test hook: bind at most this many bytes per tensor (0: the device's maxStorageBufferRange),
   // so that the splitting of large tensors runs on small ones.
   uint64_t max_binding = 0;
+  // The backend's arithmetic mode (BackendOptions::arithmetic): the families pick their shaders
+  // by it (docs/vulkan.md#arithmetic-modes).
+  bool native = false;
 };
 
 // An application's device the backend runs on without creating or destroying it (a context
@@ -107,6 +113,8 @@ class Device {
 
   const DeviceInfo& info() const { return info_; }
   bool staging() const { return staging_; }
+  // Native arithmetic (float32 accumulation, tiled shaders) rather than exact (compensated).
+  bool native() const { return native_; }
   // Validation messages seen so far (warnings and errors of the validation layer).
   uint64_t validation_messages() const { return messages_.load(); }
 
@@ -164,6 +172,7 @@ class Device {
   VkFence fence_ = VK_NULL_HANDLE;
   DeviceInfo info_;
   bool staging_ = false;
+  bool native_ = false;
   std::atomic<uint64_t> messages_{0};
 
   std::mutex mutex_;  // one dispatch at a time: the command buffer, buffers and pool are shared

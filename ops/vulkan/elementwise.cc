@@ -184,6 +184,7 @@ class ElementwiseKernel final : public Kernel {
       params[NNVK_P_MIN + 1] = min_[1];
       params[NNVK_P_MAX] = max_[0];
       params[NNVK_P_MAX + 1] = max_[1];
+      params[NNVK_P_NATIVE] = device_->native() ? 1 : 0;
       for (size_t d = 0; d < rank; ++d) {
         params[NNVK_P_SHAPE + d] = static_cast<uint32_t>(desc.shape[d]);
       }

@@ -72,6 +72,17 @@ void Dispatch(Device& device, Shader shader, std::span<const uint32_t> params,
 // The vulkan backend on `device` (an application's device adopted by ops/vulkan/interop.cc).
 std::shared_ptr<const Backend> MakeBackendOnDevice(std::shared_ptr<Device> device);
 
+// Why `device` cannot run the native arithmetic mode's tiled GEMM shaders (no subgroup ballot
+// operations in compute shaders), or "".
+std::string NativeGemmUnsupported(const Device& device);
+
+// Fills `result` with one run of a native-mode tiled GEMM shader (gemm_tile.glsl: kMatmulNative,
+// kConv2dNative), one workgroup per output tile of each of `batches` M x N products (the tile
+// depends on the subgroup size). Nothing runs for an empty result.
+void DispatchGemmTiles(Device& device, Shader shader, std::span<const uint32_t> params,
+                       std::span<const Bytes> inputs, Tensor& result, uint64_t batches, uint64_t m,
+                       uint64_t n);
+
 // The kernel result of a single-output operator.
 std::vector<OperandValue> OneOutput(Tensor result);
 

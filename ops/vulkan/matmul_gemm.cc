@@ -1,8 +1,10 @@
 // The vulkan backend's matmul (§api-mlgraphbuilder-matmul) and gemm (§api-mlgraphbuilder-gemm),
 // as in the reference's ops/matmul_gemm.cc, on shaders/matmul.comp (compensated dot products; see
-// the shader; parameters NNVK_MATMUL_P_* of shaders/params.h). Inputs are uploaded dense in their
-// own shapes; matmul's broadcast batch axes become per-batch matrix offsets, gemm's transposes and
-// c's broadcasting become strides. linear, alpha x + beta, is element-wise here (elementwise.cc).
+// the shader; parameters NNVK_MATMUL_P_* of shaders/params.h), or in the native arithmetic mode
+// on shaders/matmul_native.comp (the tiled float32 GEMM of gemm_tile.glsl, same parameters). Inputs
+// are uploaded dense in their own shapes; matmul's broadcast batch axes become per-batch matrix
+// offsets, gemm's transposes and c's broadcasting become strides. linear, alpha x + beta, is
+// element-wise here (elementwise.cc).
 #include "ops/matmul_gemm.h"
 
 #include <array>
@@ -93,7 +95,11 @@ class MatmulKernel final : public Kernel {
         params[NNVK_MATMUL_P_OFFSETS + 2 * batch + 1] = static_cast<uint32_t>(ob);
       }
       std::vector<Bytes> views(data.begin(), data.end());
-      Dispatch(*device_, Shader::kMatmul, params, views, result);
+      if (device_->native()) {
+        DispatchGemmTiles(*device_, Shader::kMatmulNative, params, views, result, batches, M, N);
+      } else {
+        Dispatch(*device_, Shader::kMatmul, params, views, result);
+      }
     }
     return OneOutput(std::move(result));
   }
@@ -118,6 +124,7 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
     gemm = AttributesOf<GemmAttributes>(node, why);
     if (gemm == nullptr) return nullptr;
   }
+  if (device->native() && !(why = NativeGemmUnsupported(*device)).empty()) return nullptr;
   return std::make_shared<MatmulKernel>(device, gemm);
 }
 

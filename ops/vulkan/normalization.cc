@@ -2,7 +2,8 @@
 // (§api-mlgraphbuilder-batchnorm, -instancenorm, -layernorm), as in the reference's
 // ops/normalization.cc, on shaders/reduce.comp (NNVK_REDUCE_NORM): the normalized axes moved last
 // (batch: its channel axis), the result moved back; scale, bias, mean and variance widened to
-// float32 (exact) into one auxiliary buffer.
+// float32 (exact) into one auxiliary buffer. In the native arithmetic mode instance- and
+// layerNormalization run on shaders/normalization_native.comp, one workgroup per run.
 #include "ops/normalization.h"
 
 #include <bit>
@@ -78,7 +79,13 @@ class NormalizationKernel final : public Kernel {
       params[NNVK_REDUCE_P_EPS] = std::bit_cast<uint32_t>(static_cast<float>(a_.epsilon));
       params[NNVK_REDUCE_P_FLAGS] = flags;
       params[NNVK_REDUCE_P_AUX] = static_cast<uint32_t>(aux_len);
-      Dispatch(*device_, Shader::kReduce, params, views, result);
+      if (device_->native() && !batch) {
+        // One workgroup per run (normalization_native.comp).
+        std::span<std::byte> bytes(result.buffer()->data(), count * ElementSize(desc.dataType));
+        device_->Run(Shader::kNormalizationNative, params, views, bytes, count / run);
+      } else {
+        Dispatch(*device_, Shader::kReduce, params, views, result);
+      }
     }
     return OneOutput(rank == 0 ? result : result.Permute(inverse).Contiguous());
   }

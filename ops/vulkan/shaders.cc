@@ -58,6 +58,19 @@ const uint32_t kNnefQuantize[] = {
 #include "ops/vulkan/shaders/nnef_quantize.spv.inc"
 };
 
+const uint32_t kMatmulNative[] = {
+#include "ops/vulkan/shaders/matmul_native.spv.inc"
+};
+const uint32_t kConv2dNative[] = {
+#include "ops/vulkan/shaders/conv2d_native.spv.inc"
+};
+const uint32_t kSoftmaxNative[] = {
+#include "ops/vulkan/shaders/softmax_native.spv.inc"
+};
+const uint32_t kNormalizationNative[] = {
+#include "ops/vulkan/shaders/normalization_native.spv.inc"
+};
+
 const ShaderCode kCodes[] = {
     {"elementwise.comp", kElementwise, std::size(kElementwise), false},
     {"elementwise.comp (NNVK_INT64)", kElementwise64, std::size(kElementwise64), true},
@@ -73,6 +86,10 @@ const ShaderCode kCodes[] = {
     {"rnn.comp", kRnn, std::size(kRnn), false},
     {"nnef.comp", kNnef, std::size(kNnef), false},
     {"nnef_quantize.comp", kNnefQuantize, std::size(kNnefQuantize), false},
+    {"matmul_native.comp", kMatmulNative, std::size(kMatmulNative), false},
+    {"conv2d_native.comp", kConv2dNative, std::size(kConv2dNative), false},
+    {"softmax_native.comp", kSoftmaxNative, std::size(kSoftmaxNative), false},
+    {"normalization_native.comp", kNormalizationNative, std::size(kNormalizationNative), false},
 };
 static_assert(std::size(kCodes) == static_cast<size_t>(Shader::kCount));
 }  // namespace

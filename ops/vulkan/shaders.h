@@ -28,6 +28,13 @@ enum class Shader : uint8_t {
   kRnn,            // rnn.comp: one step of gru, gruCell, lstm, lstmCell
   kNnef,           // nnef.comp: the NNEF operator group (nnef.cc)
   kNnefQuantize,   // nnef_quantize.comp: the graph.quant quantization (shaderFloat64)
+  // The native arithmetic mode's shaders (gemm_tile.glsl: one output tile per workgroup of 64
+  // invocations; Device::Run's groups are tiles, not elements / 64: DispatchGemmTiles).
+  kMatmulNative,         // matmul_native.comp: matmul and gemm
+  kConv2dNative,         // conv2d_native.comp: conv2d and convTranspose2d
+  kSoftmaxNative,        // softmax_native.comp: one workgroup per run
+  kNormalizationNative,  // normalization_native.comp: instance/layerNormalization, one
+                         // workgroup per run
   kCount
 };
 

@@ -1,6 +1,6 @@
 // The vulkan backend's softmax (§api-mlgraphbuilder-softmax-method), as in the reference's
 // ops/softmax.cc, on shaders/reduce.comp (NNVK_REDUCE_SOFTMAX): the axis moved last, the result
-// moved back.
+// moved back. In the native arithmetic mode: shaders/softmax_native.comp, one workgroup per run.
 #include "ops/softmax.h"
 
 #include "ops/vulkan/family.h"
@@ -37,7 +37,14 @@ class SoftmaxKernel final : public Kernel {
       params[NNVK_REDUCE_P_OP] = NNVK_REDUCE_SOFTMAX;
       params[NNVK_REDUCE_P_RUN] = static_cast<uint32_t>(input.shape()[axis_]);
       params[NNVK_REDUCE_P_COUNT] = static_cast<uint32_t>(count);
-      Dispatch(*device_, Shader::kReduce, params, views, result);
+      if (device_->native()) {
+        // One workgroup per run (softmax_native.comp).
+        std::span<std::byte> bytes(result.buffer()->data(), count * ElementSize(desc.dataType));
+        device_->Run(Shader::kSoftmaxNative, params, views, bytes,
+                     count / params[NNVK_REDUCE_P_RUN]);
+      } else {
+        Dispatch(*device_, Shader::kReduce, params, views, result);
+      }
     }
     return OneOutput(result.Permute(inverse).Contiguous());
   }

@@ -44,6 +44,29 @@ void Dispatch(Device& device, Shader shader, std::span<const uint32_t> params,
   device.Run(shader, params, inputs, bytes, (invocations + kLocalSize - 1) / kLocalSize, spec);
 }
 
+std::string NativeGemmUnsupported(const Device& device) {
+  if (device.info().subgroup_ballot) return "";
+  return "the native arithmetic mode's tiled GEMM needs subgroup ballot operations in compute "
+         "shaders (VkPhysicalDeviceSubgroupProperties), which this device lacks; use "
+         "--vulkan-arithmetic exact";
+}
+
+void DispatchGemmTiles(Device& device, Shader shader, std::span<const uint32_t> params,
+                       std::span<const Bytes> inputs, Tensor& result, uint64_t batches, uint64_t m,
+                       uint64_t n) {
+  const uint64_t count = result.element_count();
+  if (count == 0) return;
+  // gemm_tile.glsl's tile for the device's subgroup size S: 16 rows per subgroup (64 / S of them)
+  // by 4 S columns when 8 <= S <= 64, else 32 x 32. The shader loops over the tiles itself, so a
+  // device whose actual subgroup size differs only gets a different number of workgroups.
+  const uint64_t s = device.info().subgroup_size;
+  const bool subgroups = s >= 8 && s <= 64;
+  const uint64_t rows = subgroups ? 16 * (kLocalSize / s) : 32, cols = subgroups ? 4 * s : 32;
+  const uint64_t tiles = batches * ((m + rows - 1) / rows) * ((n + cols - 1) / cols);
+  std::span<std::byte> bytes(result.buffer()->data(), count * ElementSize(result.dtype()));
+  device.Run(shader, params, inputs, bytes, tiles);
+}
+
 std::vector<OperandValue> OneOutput(Tensor result) {
   std::vector<OperandValue> values(1);
   values[0].data = std::move(result);
@@ -102,6 +125,7 @@ class VulkanBackend final : public Backend {
     o.index = options.device;
     o.validation = EnvFlag("NNREF_VULKAN_VALIDATION");
     o.force_staging = EnvFlag("NNREF_VULKAN_STAGING");
+    o.native = options.arithmetic == Arithmetic::kNative;
     if (const char* cap = std::getenv("NNREF_VULKAN_MAX_BINDING")) {
       o.max_binding = std::strtoull(cap, nullptr, 10);
       capped_ = o.max_binding > 0;
@@ -122,7 +146,10 @@ class VulkanBackend final : public Backend {
            (capped_
                 ? ", bindings capped at " + std::to_string(d.max_storage_buffer_range) + " bytes"
                 : "") +
-           "; " + DeviceFacts(d) + ")";
+           "; " + DeviceFacts(d) + "; " +
+           (device_->native() ? "native arithmetic (float32 accumulation, tiled matmul/gemm/conv)"
+                              : "exact arithmetic (compensated sums, precise functions)") +
+           ")";
   }
 
   std::optional<std::string> Unavailable() const override {

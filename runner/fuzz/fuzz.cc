@@ -532,6 +532,7 @@ int CommandFuzz(const FuzzOptions& o) {
   }
   // With --external the graphs run elsewhere; the reference stands in for the generator's
   // question of what can run (the external runtime answers per graph: kUnsupported).
+  bo.arithmetic = o.arithmetic;
   std::shared_ptr<const Backend> backend = MakeBackend(external ? "reference" : o.backend, bo);
   const std::shared_ptr<const Backend> plain = backend;
   if (!o.inject_fault.empty()) backend = MakeFaultInjectingBackend(backend, o.inject_fault);

@@ -78,6 +78,7 @@ struct FuzzOptions {
   std::string inject_fault;       // --inject-fault OP:ELEMENT:VALUE (test hook)
   unsigned threads = 0;
   int device = -1;
+  Arithmetic arithmetic = Arithmetic::kExact;  // --vulkan-arithmetic
   bool no_shrink = false;
   bool graph_outputs = false;  // --graph-outputs: judge the graph outputs too
   bool all_failures = false;   // --all-failures: shrink and write every failure, not the first

@@ -37,6 +37,20 @@ out=$("$nnref" run backend_chain.json --backend vulkan --against-reference 2>&1)
   fail "vulkan run of the chain: $out"
 grep -q "^backend: vulkan (device 0: " <<<"$out" || fail "backend line: $out"
 grep -q "^1 passed, 0 failed" <<<"$out" || fail "vulkan chain summary: $out"
+# The arithmetic mode: exact by default, native on request, named on the backend: line.
+grep -q "; exact arithmetic (compensated sums, precise functions))$" <<<"$out" ||
+  fail "backend line does not name the default exact arithmetic: $out"
+out=$("$nnref" run backend_chain.json --backend vulkan --vulkan-arithmetic native \
+  --against-reference 2>&1) || fail "vulkan native run of the chain: $out"
+grep -q "; native arithmetic (float32 accumulation, tiled matmul/gemm/conv))$" <<<"$out" ||
+  fail "backend line does not name the native arithmetic: $out"
+grep -q "^1 passed, 0 failed" <<<"$out" || fail "vulkan native chain summary: $out"
+out=$("$nnref" run backend_chain.json --backend vulkan --vulkan-arithmetic fast 2>&1)
+rc=$?
+[[ $rc == 2 ]] || fail "--vulkan-arithmetic fast exits $rc, not 2: $out"
+grep -q -- "--vulkan-arithmetic" <<<"$out" || fail "--vulkan-arithmetic fast: no message: $out"
+out=$("$nnref" run backend_chain.json --backend vulkan --against-reference 2>&1) ||
+  fail "vulkan run of the chain: $out"
 # The backend: line states what device 0 promises, as nnref devices lists it.
 f16=$(sed -n 's/^  shaderFloat16: //p' <<<"$devices" | head -1)
 i64=$(sed -n 's/^  shaderInt64: //p' <<<"$devices" | head -1)

@@ -6,7 +6,11 @@
 //
 // Usage: build/bin/nnref_bench [--repeat N] [--reference-repeat N] [--warmup N]
 //            [--min-sample-ms X] [--threads N] [--only ID,ID] [--filter TEXT] [--small]
-//            [--no-reference] [--tsv]
+//            [--no-reference] [--vulkan] [--tsv]
+// --vulkan also times the vulkan backend (first device) in both arithmetic modes, native and
+// exact (docs/vulkan.md#arithmetic-modes), in the same process on the same inputs, with its
+// time as a multiple of simd's (one line per mode under each benchmark; vulkan_native_* and
+// vulkan_exact_* fields with --tsv). Its results are checked against the reference as simd's.
 // The reference is timed with min(repeat, reference-repeat) samples (default 3) after one
 // warm-up call: it is a baseline, not a target, and takes seconds per call on some shapes.
 #include <algorithm>
@@ -32,6 +36,7 @@
 #include "ops/normalization.h"
 #include "ops/simd/simd_backend.h"
 #include "ops/softmax.h"
+#include "ops/vulkan/vulkan_backend.h"
 
 namespace nnref {
 namespace {
@@ -150,6 +155,7 @@ struct Options {
   bool small = false;
   bool reference = true;
   bool tsv = false;
+  bool vulkan = false;
 };
 
 struct Timing {
@@ -245,11 +251,13 @@ int main(int argc, char** argv) {
       opt.reference = false;
     } else if (a == "--tsv") {
       opt.tsv = true;
+    } else if (a == "--vulkan") {
+      opt.vulkan = true;
     } else {
       std::fprintf(stderr,
                    "usage: nnref_bench [--repeat N] [--reference-repeat N] [--warmup N] "
                    "[--min-sample-ms X] [--threads N] [--only ID,ID] [--filter TEXT] [--small] "
-                   "[--no-reference] [--tsv]\n");
+                   "[--no-reference] [--vulkan] [--tsv]\n");
       return 2;
     }
   }
@@ -258,6 +266,21 @@ int main(int argc, char** argv) {
   const auto simd1 = MakeSimdBackend(BackendOptions{1});
   const auto simd_all = MakeSimdBackend(BackendOptions{all_threads});
   const std::vector<Bench> benches = MakeBenches(opt.small);
+  // --vulkan: the vulkan backend in both arithmetic modes (one device each).
+  std::vector<std::pair<std::string, std::shared_ptr<const Backend>>> vulkan;
+  if (opt.vulkan) {
+    for (const Arithmetic mode : {Arithmetic::kNative, Arithmetic::kExact}) {
+      BackendOptions o;
+      o.arithmetic = mode;
+      auto backend = MakeVulkanBackend(o);
+      if (const std::optional<std::string> why = backend->Unavailable()) {
+        std::fprintf(stderr, "nnref_bench: --vulkan: %s\n", why->c_str());
+        return 2;
+      }
+      vulkan.emplace_back(mode == Arithmetic::kNative ? "vulkan_native" : "vulkan_exact",
+                          std::move(backend));
+    }
+  }
   for (const std::string& id : opt.only) {
     if (std::none_of(benches.begin(), benches.end(), [&](const Bench& b) { return b.id == id; })) {
       std::fprintf(stderr, "nnref_bench: no benchmark '%s'\n", id.c_str());
@@ -272,6 +295,9 @@ int main(int argc, char** argv) {
                 std::min(opt.repeat, opt.reference_repeat));
   } else {
     std::printf("simd backend: %s\n", simd_all->Describe().c_str());
+    for (const auto& [name, backend] : vulkan) {
+      std::printf("%s: %s\n", name.c_str(), backend->Describe().c_str());
+    }
     const std::string sample =
         opt.min_sample_ms > 0
             ? "at least " + std::to_string(opt.min_sample_ms) + " ms of back-to-back calls"
@@ -330,6 +356,19 @@ int main(int argc, char** argv) {
       if (!(simd[v].difference <= kMismatch)) mismatch = true;
       simd[v].timing = Measure([&] { run(); }, opt);
     }
+    std::vector<VariantResult> vk(vulkan.size());
+    for (size_t v = 0; v < vulkan.size(); ++v) {
+      std::string why;
+      const std::optional<BackendGraph> compiled = CompileForBackend(*graph, vulkan[v].second, why);
+      if (!compiled) {
+        vk[v].skip = why;
+        continue;
+      }
+      const auto run = [&] { return graph->Compute(inputs, {}, compiled->kernels); };
+      vk[v].difference = RelativeDifference(run().at("y").data, expected);
+      if (!(vk[v].difference <= kMismatch)) mismatch = true;
+      vk[v].timing = Measure([&] { run(); }, opt);
+    }
 
     if (opt.tsv) {
       std::printf("bench\tid=%s\tlabel=%s\tshapes=%s\tflops=%.0f", bench.id.c_str(),
@@ -346,6 +385,15 @@ int main(int argc, char** argv) {
           std::printf("\t%s_skip=%s", names[v], results[v]->skip.c_str());
         }
       }
+      for (size_t v = 0; v < vulkan.size(); ++v) {
+        const char* name = vulkan[v].first.c_str();
+        if (vk[v].timing) {
+          std::printf("\t%s_ms=%.6g\t%s_min_ms=%.6g\t%s_difference=%.3g", name,
+                      vk[v].timing->median_ms, name, vk[v].timing->min_ms, name, vk[v].difference);
+        } else {
+          std::printf("\t%s_skip=%s", name, vk[v].skip.c_str());
+        }
+      }
       std::printf("\n");
     } else {
       const std::string r = ref.timing ? Ms(ref.timing->median_ms) : "-";
@@ -358,6 +406,22 @@ int main(int argc, char** argv) {
             " %11s %11s %7.2fx %9.2f %10.2g%s\n", Ms(t1).c_str(), Ms(tn).c_str(), t1 / tn,
             bench.flops / (t1 * 1e6), std::max(simd[0].difference, simd[1].difference),
             std::max(simd[0].difference, simd[1].difference) <= kMismatch ? "" : "  MISMATCH");
+      }
+      // The vulkan modes: time, and the ratio to simd's in this same run.
+      for (size_t v = 0; v < vulkan.size(); ++v) {
+        std::printf("  %-48s", vulkan[v].first.c_str());
+        if (!vk[v].timing) {
+          std::printf(" skip (%s)\n", vk[v].skip.c_str());
+          continue;
+        }
+        const double t = vk[v].timing->median_ms;
+        std::printf(" %11s", Ms(t).c_str());
+        if (simd[0].timing && simd[1].timing) {
+          std::printf("  = %.1fx simd 1T, %.1fx simd %s", t / simd[0].timing->median_ms,
+                      t / simd[1].timing->median_ms, t_all.c_str());
+        }
+        std::printf("  |vulkan-ref| %.2g%s\n", vk[v].difference,
+                    vk[v].difference <= kMismatch ? "" : "  MISMATCH");
       }
     }
     std::fflush(stdout);

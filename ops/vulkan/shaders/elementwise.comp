@@ -141,16 +141,28 @@ IVAL BinaryI(uint op, IVAL a, IVAL b, bool uns) {
   return a;
 }
 
+// The native arithmetic mode's log: the builtin, with subnormal inputs scaled by 2^24 first
+// (lavapipe's builtin reads a subnormal's exponent field as if normal: log(1e-45) gave -88.03
+// instead of -103.28, case log.float32.special_values).
+float NativeLog(float x) {
+  if (x > 0.0 && x < uintBitsToFloat(0x00800000u)) return log(x * 16777216.0) - 16.635532333438686;
+  return log(x);
+}
+
 float UnaryF(uint op, float x, float alpha, float beta) {
   switch (op) {
     case NNVK_ABS: return abs(x);
     case NNVK_CEIL: return ceil(x);
     case NNVK_COS: return Trig(x, 1u);
     case NNVK_ERF: return Erf(x);
+    // exp and tanh keep the precise forms in the native arithmetic mode too: lavapipe's builtins
+    // leave their tolerances (exp: 63 ULP at |x| near 44 and 88, and subnormal results flushed,
+    // against 32; tanh: 3.3e4 ULP near 0, against 16; docs/vulkan.md#arithmetic-modes).
     case NNVK_EXP: return Exp(x);
     case NNVK_FLOOR: return floor(x);
     case NNVK_IDENTITY: return x;
-    case NNVK_LOG: return Log(x);
+    // The native mode's log: the builtin (3 ULP, or 2^-21 absolute near x = 1, its tolerance).
+    case NNVK_LOG: return p[NNVK_P_NATIVE] != 0u ? NativeLog(x) : Log(x);
     case NNVK_NEG: return -x;
     case NNVK_RECIPROCAL: return 1.0 / x;
     case NNVK_ROUND_EVEN: return roundEven(x);

@@ -8,7 +8,8 @@
 #define NNREF_OPS_VULKAN_SHADERS_PARAMS_H_
 
 // elementwise.comp params layout (uint words): kind, code, output type, three input types,
-// element count, rank, alpha bits, beta bits, clamp min (2 words), clamp max (2 words), 2 spare;
+// element count, rank, alpha bits, beta bits, clamp min (2 words), clamp max (2 words), native
+// (1 in the native arithmetic mode: log is the GLSL builtin), 1 spare;
 // then shape[rank], the element strides of inputs 0, 1, 2 (rank words each) and their block sizes
 // (rank words each): input k's element along an axis is coordinate / block (1 for an axis of the
 // output's size, the output's size for a broadcast axis, the block length for quantizeLinear's
@@ -23,6 +24,7 @@
 #define NNVK_P_BETA 9
 #define NNVK_P_MIN 10
 #define NNVK_P_MAX 12
+#define NNVK_P_NATIVE 14
 #define NNVK_P_SHAPE 16
 
 // rnn.comp: modes (params[NNVK_RNN_P_MODE]), the offset of an absent optional operand, and the

@@ -1,0 +1,473 @@
+// The vulkan backend's native arithmetic mode (BackendOptions::arithmetic = kNative,
+// docs/vulkan.md#arithmetic-modes) on the first Vulkan device (lavapipe on CI), validation layer
+// on. matmul, gemm, conv2d and convTranspose2d run on the tiled float32 GEMM shaders
+// (shaders/gemm_tile.glsl); they are not near correctly rounded, so the expected values are exact
+// sums computed here in double, and the bound is the sum bound of docs/numerics.md ("The sum
+// bound"), written out here: |got - exact| <= T (u M + smallest subnormal), T = 2 per product,
+// u the output type's unit roundoff and M the sum of |terms|, not the tight bound the exact mode
+// meets. Shapes straddle the tile sizes (16 rows per subgroup, 4 subgroup-widths of columns,
+// 8 k per shared-memory step).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "numerics/float16.h"
+#include "ops/conv2d.h"
+#include "ops/conv_transpose2d.h"
+#include "ops/elementwise_unary.h"
+#include "ops/matmul_gemm.h"
+#include "ops/normalization.h"
+#include "ops/softmax.h"
+#include "ops/vulkan/vulkan_backend.h"
+#include "ref/graph/graph.h"
+
+namespace nnref {
+namespace {
+
+std::shared_ptr<const Backend> MakeFor(Arithmetic mode) {
+  setenv("NNREF_VULKAN_VALIDATION", "1", 1);
+  BackendOptions options;
+  options.arithmetic = mode;
+  return MakeVulkanBackend(options);
+}
+
+// One backend per mode for the whole program (instance and device once each).
+const std::shared_ptr<const Backend>& Native() {
+  static const std::shared_ptr<const Backend> b = MakeFor(Arithmetic::kNative);
+  return b;
+}
+const std::shared_ptr<const Backend>& Exact() {
+  static const std::shared_ptr<const Backend> b = MakeFor(Arithmetic::kExact);
+  return b;
+}
+
+using Make = std::function<Operand(GraphBuilder&, const std::vector<Operand>&)>;
+
+// Builds one output with `make` from inputs of the given tensors and computes it on `backend`
+// (which must cover it).
+Tensor RunOn(const std::shared_ptr<const Backend>& backend, const std::vector<Tensor>& inputs,
+             const Make& make) {
+  GraphBuilder builder;
+  std::vector<Operand> ops;
+  std::map<std::string, Tensor> feeds;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const std::string name = "in" + std::to_string(i);
+    ops.push_back(builder.Input(name, {inputs[i].dtype(), inputs[i].shape()}));
+    feeds[name] = inputs[i];
+  }
+  const std::shared_ptr<const Graph> graph = builder.Build({{"out", make(builder, ops)}});
+  std::string why;
+  const std::optional<BackendGraph> compiled = CompileForBackend(*graph, backend, why);
+  REQUIRE_MESSAGE(compiled, why);
+  return graph->Compute(feeds, {}, compiled->kernels).at("out").data;
+}
+
+// Deterministic values in [-scale, scale), rounded to `type`; `values` receives the rounded
+// values (as double) so that the expected sums use exactly what the device sees.
+Tensor Pseudo(DataType type, const Shape& shape, uint32_t seed, double scale,
+              std::vector<double>& values) {
+  Tensor t = Tensor::Allocate(type, shape);
+  values.resize(t.element_count());
+  uint32_t s = seed;
+  for (size_t i = 0; i < values.size(); ++i) {
+    s = s * 1664525u + 1013904223u;
+    const double x = (static_cast<double>(s >> 8) / 8388608.0 - 1.0) * scale;
+    if (type == DataType::kFloat16) {
+      t.base<Float16>()[i] = Float16::FromDouble(x);
+      values[i] = t.base<Float16>()[i].ToDouble();
+    } else {
+      t.base<float>()[i] = static_cast<float>(x);
+      values[i] = static_cast<double>(t.base<float>()[i]);
+    }
+  }
+  return t;
+}
+
+double ValueAt(const Tensor& t, size_t i) {
+  if (t.dtype() == DataType::kFloat16) return t.base<Float16>()[i].ToDouble();
+  return static_cast<double>(t.base<float>()[i]);
+}
+
+// The sum bound of an output element: T roundings of u M each (plus the subnormal term).
+double SumBound(DataType type, double terms, double abs_sum) {
+  const double u = type == DataType::kFloat16 ? std::ldexp(1.0, -11) : std::ldexp(1.0, -24);
+  const double tiny = type == DataType::kFloat16 ? std::ldexp(1.0, -24) : std::ldexp(1.0, -149);
+  return 2 * terms * (u * abs_sum + tiny);
+}
+
+TEST_CASE("vulkan native: the backend line names the arithmetic mode") {
+  CHECK(Native()->Describe().find("native arithmetic") != std::string::npos);
+  CHECK(Exact()->Describe().find("exact arithmetic") != std::string::npos);
+  // The default is exact.
+  CHECK(MakeVulkanBackend()->Describe().find("exact arithmetic") != std::string::npos);
+}
+
+// A [batch.., M, K] x [K, N] matmul (b broadcast over a's batches) against exact double sums.
+void CheckMatmul(DataType type, uint64_t batches, uint64_t M, uint64_t K, uint64_t N) {
+  CAPTURE(DataTypeName(type));
+  CAPTURE(batches);
+  CAPTURE(M);
+  CAPTURE(K);
+  CAPTURE(N);
+  std::vector<double> av, bv;
+  const Tensor a = Pseudo(type, {batches, M, K}, static_cast<uint32_t>(M * 131 + K), 2, av);
+  const Tensor b = Pseudo(type, {K, N}, static_cast<uint32_t>(N * 17 + 5), 1, bv);
+  const Tensor c = RunOn(Native(), {a, b}, [](GraphBuilder& g, const std::vector<Operand>& in) {
+    return Matmul(g, in[0], in[1]);
+  });
+  REQUIRE(c.shape() == Shape{batches, M, N});
+  size_t bad = 0;
+  for (uint64_t bt = 0; bt < batches; ++bt) {
+    for (uint64_t m = 0; m < M; ++m) {
+      for (uint64_t n = 0; n < N; ++n) {
+        double exact = 0, abs_sum = 0;
+        for (uint64_t k = 0; k < K; ++k) {
+          const double p = av[(bt * M + m) * K + k] * bv[k * N + n];
+          exact += p;  // products of float32 (or float16) values: exact in double; the sum's
+          abs_sum += std::fabs(p);  // rounding in double is far below the bound
+        }
+        const double got = ValueAt(c, (bt * M + m) * N + n);
+        if (!(std::fabs(got - exact) <= SumBound(type, static_cast<double>(K), abs_sum))) {
+          if (++bad <= 5) {
+            MESSAGE("[" << bt << ", " << m << ", " << n << "]: got " << got << ", exact " << exact);
+          }
+        }
+      }
+    }
+  }
+  CHECK(bad == 0);
+}
+
+TEST_CASE("vulkan native: matmul within the sum bound, sizes around the tiles") {
+  for (const DataType type : {DataType::kFloat32, DataType::kFloat16}) {
+    CheckMatmul(type, 1, 1, 1, 1);
+    CheckMatmul(type, 2, 7, 9, 5);
+    CheckMatmul(type, 1, 17, 8, 33);
+    CheckMatmul(type, 3, 16, 23, 32);
+    CheckMatmul(type, 1, 130, 65, 70);  // more than one tile each way, a ragged k step
+  }
+  // More tiles than one dispatch's 65535 workgroups: the shader loops over the rest.
+  CheckMatmul(DataType::kFloat32, 66000, 1, 3, 1);
+}
+
+TEST_CASE("vulkan native: gemm's alpha and beta, transposes and c broadcast") {
+  const uint64_t M = 19, K = 13, N = 37;
+  std::vector<double> av, bv, cv;
+  const Tensor a = Pseudo(DataType::kFloat32, {K, M}, 3, 1, av);  // aTranspose: [K, M]
+  const Tensor b = Pseudo(DataType::kFloat32, {N, K}, 4, 1, bv);  // bTranspose: [N, K]
+  const Tensor c = Pseudo(DataType::kFloat32, {N}, 5, 4, cv);     // broadcast over rows
+  const double alpha = 0.75, beta = -1.5;
+  const Tensor y = RunOn(Native(), {a, b, c}, [&](GraphBuilder& g, const std::vector<Operand>& in) {
+    MLGemmOptions o;
+    o.c = in[2];
+    o.alpha = alpha;
+    o.beta = beta;
+    o.aTranspose = true;
+    o.bTranspose = true;
+    return Gemm(g, in[0], in[1], o);
+  });
+  REQUIRE(y.shape() == Shape{M, N});
+  size_t bad = 0;
+  for (uint64_t m = 0; m < M; ++m) {
+    for (uint64_t n = 0; n < N; ++n) {
+      double ab = 0, abs_ab = 0;
+      for (uint64_t k = 0; k < K; ++k) {
+        ab += av[k * M + m] * bv[n * K + k];
+        abs_ab += std::fabs(av[k * M + m] * bv[n * K + k]);
+      }
+      const double exact = alpha * ab + beta * cv[n];
+      // gemm's two parts: |alpha| |A||B| and |beta| |C|, K + 1 terms (numerics.md).
+      const double bound = SumBound(DataType::kFloat32, static_cast<double>(K + 1),
+                                    std::fabs(alpha) * abs_ab + std::fabs(beta * cv[n]));
+      if (!(std::fabs(static_cast<double>(y.At<float>(m * N + n)) - exact) <= bound)) ++bad;
+    }
+  }
+  CHECK(bad == 0);
+}
+
+// The textbook case of numerics.md: [1e8, 1, -1e8] . [1, 1, 1] is exactly 1; a float32
+// accumulator in k order gives 0 (1e8 + 1 rounds to 1e8). The exact mode's compensated sum
+// gives 1; the native mode gives 0, which the sum bound admits (6 u 2e8, about 72) and no ULP
+// bound would.
+TEST_CASE("vulkan native: accumulates in float32, where the exact mode does not") {
+  Tensor a = Tensor::Allocate(DataType::kFloat32, {1, 3});
+  Tensor b = Tensor::Allocate(DataType::kFloat32, {3, 1});
+  const float av[3] = {1e8f, 1.0f, -1e8f};
+  for (size_t i = 0; i < 3; ++i) {
+    a.base<float>()[i] = av[i];
+    b.base<float>()[i] = 1.0f;
+  }
+  const Make mm = [](GraphBuilder& g, const std::vector<Operand>& in) {
+    return Matmul(g, in[0], in[1]);
+  };
+  CHECK(RunOn(Exact(), {a, b}, mm).At<float>(0) == 1.0f);
+  const float native = RunOn(Native(), {a, b}, mm).At<float>(0);
+  CHECK(native == 0.0f);
+  CHECK(std::fabs(static_cast<double>(native) - 1.0) <= SumBound(DataType::kFloat32, 3, 2e8 + 1));
+}
+
+// On ordinary data the two modes differ in many elements (float32 rounding of every partial
+// sum against one rounding of the exact sum), and both stay within the bound.
+TEST_CASE("vulkan native: differs from the compensated result on random data") {
+  const uint64_t M = 40, K = 1000, N = 24;
+  std::vector<double> av, bv;
+  const Tensor a = Pseudo(DataType::kFloat32, {M, K}, 11, 1, av);
+  const Tensor b = Pseudo(DataType::kFloat32, {K, N}, 12, 1, bv);
+  const Make mm = [](GraphBuilder& g, const std::vector<Operand>& in) {
+    return Matmul(g, in[0], in[1]);
+  };
+  const Tensor native = RunOn(Native(), {a, b}, mm);
+  const Tensor exact = RunOn(Exact(), {a, b}, mm);
+  size_t differ = 0, bad = 0;
+  for (uint64_t m = 0; m < M; ++m) {
+    for (uint64_t n = 0; n < N; ++n) {
+      double sum = 0, abs_sum = 0;
+      for (uint64_t k = 0; k < K; ++k) {
+        sum += av[m * K + k] * bv[k * N + n];
+        abs_sum += std::fabs(av[m * K + k] * bv[k * N + n]);
+      }
+      const float got = native.At<float>(m * N + n);
+      if (got != exact.At<float>(m * N + n)) ++differ;
+      if (!(std::fabs(static_cast<double>(got) - sum) <=
+            SumBound(DataType::kFloat32, static_cast<double>(K), abs_sum))) {
+        ++bad;
+      }
+    }
+  }
+  MESSAGE(differ << " of " << M * N << " elements differ between native and exact");
+  CHECK(differ > M * N / 4);
+  CHECK(bad == 0);
+}
+
+// conv2d (nchw/oihw and nhwc/ohwi, padding, strides, dilations, groups, bias) and
+// convTranspose2d against a direct double evaluation of the spec's definition.
+struct ConvCase {
+  uint64_t n, c, h, w, oc, kh, kw;
+  uint32_t groups, stride, dilation, pad;
+  bool nhwc;
+};
+
+void CheckConv(DataType type, const ConvCase& k) {
+  CAPTURE(DataTypeName(type));
+  CAPTURE(k.c);
+  CAPTURE(k.oc);
+  CAPTURE(k.groups);
+  CAPTURE(k.stride);
+  CAPTURE(k.nhwc);
+  const uint64_t fc = k.c / k.groups;
+  std::vector<double> xv, wv, bv;
+  // Logical nchw / oihw index helpers; the tensors are laid out per the layouts.
+  const Shape xs = k.nhwc ? Shape{k.n, k.h, k.w, k.c} : Shape{k.n, k.c, k.h, k.w};
+  const Shape ws = k.nhwc ? Shape{k.oc, k.kh, k.kw, fc} : Shape{k.oc, fc, k.kh, k.kw};
+  const Tensor x = Pseudo(type, xs, 21, 1, xv);
+  const Tensor w = Pseudo(type, ws, 22, 1, wv);
+  const Tensor bias = Pseudo(type, {k.oc}, 23, 1, bv);
+  auto X = [&](uint64_t b, uint64_t c, uint64_t y, uint64_t xx) {
+    return k.nhwc ? xv[((b * k.h + y) * k.w + xx) * k.c + c]
+                  : xv[((b * k.c + c) * k.h + y) * k.w + xx];
+  };
+  auto W = [&](uint64_t o, uint64_t i, uint64_t y, uint64_t xx) {
+    return k.nhwc ? wv[((o * k.kh + y) * k.kw + xx) * fc + i]
+                  : wv[((o * fc + i) * k.kh + y) * k.kw + xx];
+  };
+  const Tensor out =
+      RunOn(Native(), {x, w, bias}, [&](GraphBuilder& g, const std::vector<Operand>& in) {
+        MLConv2dOptions o;
+        o.padding = std::vector<uint32_t>{k.pad, k.pad, k.pad, k.pad};
+        o.strides = std::vector<uint32_t>{k.stride, k.stride};
+        o.dilations = std::vector<uint32_t>{k.dilation, k.dilation};
+        o.groups = k.groups;
+        o.inputLayout = k.nhwc ? MLInputOperandLayout::kNhwc : MLInputOperandLayout::kNchw;
+        o.filterLayout =
+            k.nhwc ? MLConv2dFilterOperandLayout::kOhwi : MLConv2dFilterOperandLayout::kOihw;
+        o.bias = in[2];
+        return Conv2d(g, in[0], in[1], o);
+      });
+  const uint64_t ekh = (k.kh - 1) * k.dilation + 1, ekw = (k.kw - 1) * k.dilation + 1;
+  const uint64_t oh = (k.h + 2 * k.pad - ekh) / k.stride + 1,
+                 ow = (k.w + 2 * k.pad - ekw) / k.stride + 1;
+  REQUIRE(out.element_count() == k.n * k.oc * oh * ow);
+  size_t bad = 0;
+  for (uint64_t b = 0; b < k.n; ++b) {
+    for (uint64_t o = 0; o < k.oc; ++o) {
+      const uint64_t g = o / (k.oc / k.groups);
+      for (uint64_t y = 0; y < oh; ++y) {
+        for (uint64_t xx = 0; xx < ow; ++xx) {
+          double sum = bv[o], abs_sum = std::fabs(bv[o]);
+          for (uint64_t i = 0; i < fc; ++i) {
+            for (uint64_t ky = 0; ky < k.kh; ++ky) {
+              for (uint64_t kx = 0; kx < k.kw; ++kx) {
+                const int64_t iy = static_cast<int64_t>(y * k.stride + ky * k.dilation) - k.pad;
+                const int64_t ix = static_cast<int64_t>(xx * k.stride + kx * k.dilation) - k.pad;
+                if (iy < 0 || ix < 0 || iy >= static_cast<int64_t>(k.h) ||
+                    ix >= static_cast<int64_t>(k.w)) {
+                  continue;  // padding contributes nothing
+                }
+                const double p =
+                    X(b, g * fc + i, static_cast<uint64_t>(iy), static_cast<uint64_t>(ix)) *
+                    W(o, i, ky, kx);
+                sum += p;
+                abs_sum += std::fabs(p);
+              }
+            }
+          }
+          const size_t e =
+              k.nhwc ? ((b * oh + y) * ow + xx) * k.oc + o : ((b * k.oc + o) * oh + y) * ow + xx;
+          const double terms = static_cast<double>(fc * k.kh * k.kw + 1);
+          if (!(std::fabs(ValueAt(out, e) - sum) <= SumBound(type, terms, abs_sum))) ++bad;
+        }
+      }
+    }
+  }
+  CHECK(bad == 0);
+}
+
+TEST_CASE("vulkan native: conv2d within the sum bound (implicit GEMM)") {
+  for (const DataType type : {DataType::kFloat32, DataType::kFloat16}) {
+    CheckConv(type, {1, 3, 9, 11, 5, 3, 3, 1, 1, 1, 1, false});
+    CheckConv(type, {2, 8, 12, 10, 20, 3, 2, 2, 2, 1, 1, true});
+    CheckConv(type, {1, 6, 13, 13, 6, 3, 3, 6, 1, 2, 2, false});  // depthwise, dilated
+    CheckConv(type, {1, 40, 7, 7, 33, 1, 1, 1, 1, 1, 0, true});   // k = 40: five k steps
+  }
+}
+
+// convTranspose2d through the same shader: against the scatter form of its definition.
+TEST_CASE("vulkan native: convTranspose2d within the sum bound") {
+  const uint64_t C = 4, H = 5, W = 6, OC = 3, KH = 3, KW = 3, S = 2;
+  std::vector<double> xv, wv;
+  const Tensor x = Pseudo(DataType::kFloat32, {1, C, H, W}, 31, 1, xv);
+  const Tensor w = Pseudo(DataType::kFloat32, {C, OC, KH, KW}, 32, 1, wv);  // iohw
+  const Tensor y = RunOn(Native(), {x, w}, [&](GraphBuilder& g, const std::vector<Operand>& in) {
+    MLConvTranspose2dOptions o;
+    o.strides = std::vector<uint32_t>{S, S};
+    o.padding = std::vector<uint32_t>{1, 1, 1, 1};
+    return ConvTranspose2d(g, in[0], in[1], o);
+  });
+  const uint64_t OH = (H - 1) * S + KH - 2, OW = (W - 1) * S + KW - 2;
+  REQUIRE(y.shape() == Shape{1, OC, OH, OW});
+  std::vector<double> sum(OC * OH * OW, 0), abs_sum(OC * OH * OW, 0), terms(OC * OH * OW, 0);
+  for (uint64_t c = 0; c < C; ++c) {
+    for (uint64_t iy = 0; iy < H; ++iy) {
+      for (uint64_t ix = 0; ix < W; ++ix) {
+        for (uint64_t o = 0; o < OC; ++o) {
+          for (uint64_t ky = 0; ky < KH; ++ky) {
+            for (uint64_t kx = 0; kx < KW; ++kx) {
+              const int64_t oy = static_cast<int64_t>(iy * S + ky) - 1;
+              const int64_t ox = static_cast<int64_t>(ix * S + kx) - 1;
+              if (oy < 0 || ox < 0 || oy >= static_cast<int64_t>(OH) ||
+                  ox >= static_cast<int64_t>(OW)) {
+                continue;
+              }
+              const size_t e =
+                  (o * OH + static_cast<uint64_t>(oy)) * OW + static_cast<uint64_t>(ox);
+              const double p = xv[(c * H + iy) * W + ix] * wv[((c * OC + o) * KH + ky) * KW + kx];
+              sum[e] += p;
+              abs_sum[e] += std::fabs(p);
+              terms[e] += 1;
+            }
+          }
+        }
+      }
+    }
+  }
+  size_t bad = 0;
+  for (size_t e = 0; e < sum.size(); ++e) {
+    if (!(std::fabs(static_cast<double>(y.At<float>(e)) - sum[e]) <=
+          SumBound(DataType::kFloat32, std::max(terms[e], 1.0), abs_sum[e]))) {
+      ++bad;
+    }
+  }
+  CHECK(bad == 0);
+}
+
+double UlpsApart(float a, double exact) {
+  const float e = static_cast<float>(exact);
+  if (a == e) return 0;
+  int32_t ia, ib;
+  std::memcpy(&ia, &a, 4);
+  std::memcpy(&ib, &e, 4);
+  if ((ia < 0) != (ib < 0)) return 1e9;
+  return std::fabs(static_cast<double>(ia) - static_cast<double>(ib));
+}
+
+// log is the builtin in the native mode (subnormal inputs scaled first): within its tolerance,
+// 3 ULP or 2^-21 absolute (tolerance_table.cc), over the whole float32 range including subnormal
+// inputs and the neighbourhood of x = 1, where the builtin's error is absolute.
+TEST_CASE("vulkan native: builtin log within its tolerance") {
+  std::vector<float> x;
+  for (int e = -149; e < 128; ++e) {
+    for (const double m : {1.0, 1.1, 1.37, 1.5, 1.75, 1.999})
+      x.push_back(std::ldexp(1.0f, e) * static_cast<float>(m));
+  }
+  for (double v = 0.5; v <= 2.0; v += 1.0 / 4096) x.push_back(static_cast<float>(v));
+  Tensor t = Tensor::Allocate(DataType::kFloat32, {x.size()});
+  std::memcpy(t.base<float>(), x.data(), x.size() * sizeof(float));
+  const Tensor y = RunOn(Native(), {t}, [](GraphBuilder& g, const std::vector<Operand>& in) {
+    return ElementwiseUnary(g, UnaryOp::kLog, in[0]);
+  });
+  double max_ulp = 0, max_abs_near_1 = 0;
+  size_t bad = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (!std::isfinite(x[i])) continue;
+    const double exact = std::log(static_cast<double>(x[i]));
+    const float got = y.At<float>(i);
+    const double ulp = UlpsApart(got, exact), abs = std::fabs(static_cast<double>(got) - exact);
+    if (ulp <= 3 || abs <= 0x1p-21) {
+      if (std::fabs(static_cast<double>(x[i]) - 1) >= 0.5)
+        max_ulp = std::max(max_ulp, ulp);
+      else
+        max_abs_near_1 = std::max(max_abs_near_1, abs);
+    } else if (++bad <= 5) {
+      MESSAGE("log(" << x[i] << "): got " << got << ", exact " << exact);
+    }
+  }
+  MESSAGE("native log: max " << max_ulp << " ulp for |x - 1| >= 1/2, max abs " << max_abs_near_1
+                             << " nearer 1");
+  CHECK(bad == 0);
+}
+
+// softmax and layerNormalization by workgroup reductions (one workgroup per run): against double
+// evaluations of their definitions, within the tolerance table's ULP (softmax 3 + 3 x run,
+// layerNormalization 840), on runs longer than a workgroup and not a multiple of 64.
+TEST_CASE("vulkan native: softmax and layerNormalization by workgroup reductions") {
+  const uint64_t rows = 5, run = 1000;
+  std::vector<double> xv;
+  const Tensor x = Pseudo(DataType::kFloat32, {rows, run}, 41, 8, xv);
+  const Tensor sm = RunOn(Native(), {x}, [](GraphBuilder& g, const std::vector<Operand>& in) {
+    return Softmax(g, in[0], 1);
+  });
+  const Tensor ln = RunOn(Native(), {x}, [](GraphBuilder& g, const std::vector<Operand>& in) {
+    MLLayerNormalizationOptions o;
+    o.axes = std::vector<uint32_t>{1};
+    return LayerNormalization(g, in[0], o);
+  });
+  double sm_ulp = 0, ln_ulp = 0;
+  for (uint64_t r = 0; r < rows; ++r) {
+    double m = -INFINITY, sum = 0, mean = 0, var = 0;
+    for (uint64_t i = 0; i < run; ++i) m = std::max(m, xv[r * run + i]);
+    for (uint64_t i = 0; i < run; ++i) sum += std::exp(xv[r * run + i] - m);
+    for (uint64_t i = 0; i < run; ++i) mean += xv[r * run + i] / static_cast<double>(run);
+    for (uint64_t i = 0; i < run; ++i) {
+      var += (xv[r * run + i] - mean) * (xv[r * run + i] - mean) / static_cast<double>(run);
+    }
+    for (uint64_t i = 0; i < run; ++i) {
+      const size_t e = r * run + i;
+      sm_ulp = std::max(sm_ulp, UlpsApart(sm.At<float>(e), std::exp(xv[e] - m) / sum));
+      ln_ulp = std::max(ln_ulp, UlpsApart(ln.At<float>(e), (xv[e] - mean) / std::sqrt(var + 1e-5)));
+    }
+  }
+  MESSAGE("native softmax: max " << sm_ulp << " ulp; layerNormalization: max " << ln_ulp << " ulp");
+  CHECK(sm_ulp <= 3 + 3 * static_cast<double>(run));
+  CHECK(ln_ulp <= 840);
+}
+
+}  // namespace
+}  // namespace nnref
