@@ -4,7 +4,8 @@
 // Usage: build/bin/nnref_casebench --case FILE [--case FILE ...] [--threads N] [--repeat N]
 //        [--filter NAME] [--no-reference] [--backend NAME]... [--device N]
 // --backend (repeatable; default simd) names the backends timed beside the reference, each in a
-// column pair of its own (runner/backends.h names: simd, vulkan).
+// column pair of its own (runner/backends.h names: simd, vulkan; vulkan:native and vulkan:exact
+// choose the arithmetic mode).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -45,7 +46,19 @@ int BenchCases(const std::vector<std::string>& files, const std::string& filter,
   for (const std::string& name : backend_names) {
     BackendOptions options{threads};
     options.device = device;
-    backends.push_back(MakeBackend(name, options));
+    // NAME:native / NAME:exact: the arithmetic mode (the vulkan backend's).
+    std::string base = name;
+    if (const size_t colon = name.find(':'); colon != std::string::npos) {
+      base = name.substr(0, colon);
+      const std::string mode = name.substr(colon + 1);
+      if (mode != "native" && mode != "exact") {
+        std::fprintf(stderr, "nnref_casebench: --backend %s: the mode is native or exact\n",
+                     name.c_str());
+        return 2;
+      }
+      options.arithmetic = mode == "native" ? Arithmetic::kNative : Arithmetic::kExact;
+    }
+    backends.push_back(MakeBackend(base, options));
     if (const auto why = backends.back()->Unavailable()) {
       std::fprintf(stderr, "nnref_casebench: %s cannot run: %s\n", name.c_str(), why->c_str());
       return 2;
