@@ -230,7 +230,12 @@ float Normalize(uint t, uint e, uint R) {
   precise const float qh0 = nh / rh;
   precise const float qp = qh0 * rh;
   precise const float qrem = (((nh - qp) - ProductError(qh0, rh, qp)) + nl) - qh0 * rl;
-  precise const float ql0 = (isinf(qh0) || isnan(qh0) || isinf(rh)) ? 0.0 : qrem / rh;
+  // Below the normal range the remainder is itself rounded to the subnormal grid, and dividing
+  // it by a small root would amplify that rounding (fuzz seed 2001279): the quotient alone is
+  // then the better value (its error is half a subnormal spacing plus the mean's).
+  const bool subnormal_q = abs(qh0) < 1.17549435e-38;
+  precise const float ql0 =
+      (isinf(qh0) || isnan(qh0) || isinf(rh) || subnormal_q) ? 0.0 : qrem / rh;
   // A group of equal values: x - mean is exactly 0 and so is q (epsilon > 0 may have underflowed
   // in the scaling). Given statistics: only x - mean was scaled; scale the quotient back.
   const bool zero =
