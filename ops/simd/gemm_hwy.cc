@@ -35,7 +35,9 @@
 // clang-format on
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <utility>
 #include <cstring>
 #include <vector>
 
@@ -69,19 +71,20 @@ size_t DepthBlock(size_t k) {
   return std::max<size_t>(1, (k + blocks - 1) / blocks);
 }
 
-// c[0..kMR) x [0..NR) (row stride ldc) = (load ? c : -0) + sum over the kc depth steps of the
-// packed A panel a (kc x kMR) times B: the packed panel b (kc x NR) or, kIndirect, the rows
-// b + off[p]. The loops over rows have constant bounds and are unrolled, so the accumulators live
-// in registers.
-template <bool kIndirect>
+// c[0..R) x [0..NR) (row stride ldc) = (load ? c : -0) + sum over the kc depth steps of the
+// packed A panel a (kc x kMR, its first R rows) times B: the packed panel b (kc x NR) or,
+// kIndirect, the rows b + off[p]. The loops over rows have constant bounds and are unrolled, so
+// the accumulators live in registers. R < kMR serves a last panel of fewer rows (64 output
+// channels are 5 panels of 12 and one of 4) without computing the zero rows.
+template <size_t R, bool kIndirect>
 HWY_INLINE void MicroKernelBody(size_t kc, const float* HWY_RESTRICT a, const float* b,
                                 const int64_t* HWY_RESTRICT off, float* HWY_RESTRICT c, size_t ldc,
                                 bool load) {
   const DF d;
   const size_t lanes = hn::Lanes(d);
-  VF acc0[kMR], acc1[kMR];
+  VF acc0[R], acc1[R];
 #pragma GCC unroll 16
-  for (size_t r = 0; r < kMR; ++r) {
+  for (size_t r = 0; r < R; ++r) {
     acc0[r] = load ? hn::LoadU(d, c + r * ldc) : hn::Set(d, -0.0f);
     acc1[r] = load ? hn::LoadU(d, c + r * ldc + lanes) : hn::Set(d, -0.0f);
   }
@@ -90,7 +93,7 @@ HWY_INLINE void MicroKernelBody(size_t kc, const float* HWY_RESTRICT a, const fl
     const VF b0 = hn::LoadU(d, bp);
     const VF b1 = hn::LoadU(d, bp + lanes);
 #pragma GCC unroll 16
-    for (size_t r = 0; r < kMR; ++r) {
+    for (size_t r = 0; r < R; ++r) {
       const VF av = hn::Set(d, a[r]);
       acc0[r] = hn::MulAdd(av, b0, acc0[r]);
       acc1[r] = hn::MulAdd(av, b1, acc1[r]);
@@ -99,32 +102,40 @@ HWY_INLINE void MicroKernelBody(size_t kc, const float* HWY_RESTRICT a, const fl
     if (!kIndirect) b += 2 * lanes;
   }
 #pragma GCC unroll 16
-  for (size_t r = 0; r < kMR; ++r) {
+  for (size_t r = 0; r < R; ++r) {
     hn::StoreU(acc0[r], d, c + r * ldc);
     hn::StoreU(acc1[r], d, c + r * ldc + lanes);
   }
 }
 
-HWY_NOINLINE void MicroKernel(size_t kc, const float* a, const float* b, float* c, size_t ldc,
-                              bool load) {
-  MicroKernelBody<false>(kc, a, b, nullptr, c, ldc, load);
-}
-HWY_NOINLINE void MicroKernelIndirect(size_t kc, const float* a, const float* b, const int64_t* off,
-                                      float* c, size_t ldc, bool load) {
-  MicroKernelBody<true>(kc, a, b, off, c, ldc, load);
+template <size_t R>
+HWY_NOINLINE void MicroKernel(size_t kc, const float* a, const float* b, const int64_t* off,
+                              float* c, size_t ldc, bool load) {
+  if (off != nullptr) {
+    MicroKernelBody<R, true>(kc, a, b, off, c, ldc, load);
+  } else {
+    MicroKernelBody<R, false>(kc, a, b, nullptr, c, ldc, load);
+  }
 }
 
-// One micro-tile of rows x cols (at most kMR x NR) at c: straight into c when whole, else
-// through a small tile.
+using MicroKernelFn = void (*)(size_t, const float*, const float*, const int64_t*, float*, size_t,
+                               bool);
+
+template <size_t... R>
+constexpr std::array<MicroKernelFn, sizeof...(R)> MicroKernels(std::index_sequence<R...>) {
+  return {&MicroKernel<R + 1>...};
+}
+
+// One micro-tile of rows x cols (at most kMR x NR) at c, by the kernel of `rows` rows: straight
+// into c when its columns are whole, else through a small tile.
 void RunMicroTile(size_t kc, const float* a, const float* b, const int64_t* off, float* c,
                   int64_t ldc, size_t rows, size_t cols, bool load) {
+  static constexpr std::array<MicroKernelFn, kMR> kKernels =
+      MicroKernels(std::make_index_sequence<kMR>());
+  const MicroKernelFn kernel = kKernels[rows - 1];
   const size_t nr = NR();
-  if (rows == kMR && cols == nr) {
-    if (off != nullptr) {
-      MicroKernelIndirect(kc, a, b, off, c, static_cast<size_t>(ldc), load);
-    } else {
-      MicroKernel(kc, a, b, c, static_cast<size_t>(ldc), load);
-    }
+  if (cols == nr) {
+    kernel(kc, a, b, off, c, static_cast<size_t>(ldc), load);
     return;
   }
   HWY_ALIGN float tile[kMR * 2 * hn::MaxLanes(DF())] = {};
@@ -134,11 +145,7 @@ void RunMicroTile(size_t kc, const float* a, const float* b, const int64_t* off,
                 tile + r * nr);
     }
   }
-  if (off != nullptr) {
-    MicroKernelIndirect(kc, a, b, off, tile, nr, load);
-  } else {
-    MicroKernel(kc, a, b, tile, nr, load);
-  }
+  kernel(kc, a, b, off, tile, nr, load);
   for (size_t r = 0; r < rows; ++r) {
     std::copy(tile + r * nr, tile + r * nr + cols, c + static_cast<int64_t>(r) * ldc);
   }

@@ -192,6 +192,13 @@ TEST_CASE("simd GEMM core: ragged sizes, strided, transposed and broadcast views
         CheckGemm(target, m, n, 5, {false, 0, false}, {false, 0, false}, 1.0f);
       }
     }
+    // Every row count of a last panel (the kernels for 1 .. 12 rows), whole and ragged columns.
+    for (size_t m = 1; m <= 25; ++m) {
+      for (size_t n : {size_t{16}, size_t{32}, size_t{45}}) {
+        CheckGemm(target, m, n, 20, {false, 0, false}, {false, 0, false}, 1.0f);
+        CheckGemm(target, m, n, 20, {false, 0, false}, {false, 0, false}, 1.0f, Feed::kIndirect);
+      }
+    }
     for (size_t k : {size_t{1}, size_t{2}, size_t{15}, size_t{257}, size_t{300}, size_t{577}}) {
       CheckGemm(target, 13, 19, k, {false, 1, false}, {false, 3, false}, 1.0f);
       CheckGemm(target, 13, 19, k, {true, 1, false}, {true, 0, false}, 0.3f);
