@@ -420,7 +420,15 @@ void GemmImpl(size_t m, size_t n, size_t k, const GemmOperands* problems, size_t
       }
     };
     if (parallel) {
-      pool->ParallelFor(first.back(), 1, pack);
+      // Panels are taken one at a time (A and B panels differ in size, and a thread may start
+      // late on a loaded machine).
+      std::atomic<size_t> next_unit{0};
+      const size_t units = first.back();
+      pool->ParallelFor(std::min<size_t>(threads, units), 1, [&](size_t, size_t) {
+        for (size_t u = next_unit.fetch_add(1); u < units; u = next_unit.fetch_add(1)) {
+          pack(u, u + 1);
+        }
+      });
     } else {
       pack(0, first.back());
     }
