@@ -32,7 +32,7 @@ class SoftmaxKernel final : public Kernel {
  public:
   // Elements per thread-pool task at least: a second thread costs a wake-up of the pool, and at
   // 64 x 1000 (64,000 elements, about 20 us on one thread) two threads were slower than one in
-  // every run of docs/performance.md (0.86-0.97x), so work is split from 2 x 2^16 elements on.
+  // every run of docs/performance.md (0.80-0.97x), so work is split from 2 x 2^16 elements on.
   static constexpr uint64_t kTaskElements = uint64_t{1} << 16;
 
   SoftmaxKernel(uint32_t axis, Config config) : axis_(axis), config_(std::move(config)) {}
