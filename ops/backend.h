@@ -55,6 +55,11 @@ class Backend {
   // nullopt when it can run. `nnref run --backend NAME` refuses an unavailable backend (exit 2)
   // unless --allow-unavailable-backend is given, so that a lost device cannot pass as skips.
   virtual std::optional<std::string> Unavailable() const { return std::nullopt; }
+  // GPU interop (the MLTensor explainer; docs/interop.md): which contexts computing with this
+  // backend can rent importableToWebGPU tensors to a GPU device, in words for `nnref ops`; empty
+  // when none can (contexts created from options refuse importableToWebGPU with
+  // NotSupportedError).
+  virtual std::string GpuInterop() const { return ""; }
 };
 
 // One line of a device in `nnref devices`: the JSON member, the text label and the value (a bool

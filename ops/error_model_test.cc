@@ -387,5 +387,39 @@ TEST_CASE("derived: reduceLogSum of a sum that cancels to a subnormal may be -In
   CHECK(Accepts(j, 0, double{std::log(sum)}));
 }
 
+TEST_CASE("derived: instanceNormalization of subnormal values: the float32 steps pass") {
+  // A channel of two subnormals (fuzz seed 2001279 on vulkan): the mean (a + b) / 2 is itself
+  // subnormal and rounds to the subnormal grid, which the deviations then carry, divided by
+  // sqrt(epsilon) = 0.052 (about 20 subnormal spacings of the result).
+  GraphBuilder b;
+  const Operand x = b.Input("x", {DataType::kFloat32, {1, 1, 2, 1}});
+  const Operand scale = b.Input("scale", {DataType::kFloat32, {1}});
+  MLInstanceNormalizationOptions o;
+  o.scale = scale;
+  o.epsilon = 0.0027186213;
+  // Odd multiples of the smallest subnormal (5623001 and 5490001 of them): halves round.
+  const float xs[] = {-5623001 * 0x1p-149f, -5490001 * 0x1p-149f};
+  const Judged j = Judge(b, InstanceNormalization(b, x, o),
+                         {{"x", F32({1, 1, 2, 1}, {xs[0], xs[1]})}, {"scale", F32({1}, {2})}});
+  // The spec's emulation in float32: mean, deviations, their mean square, the quotient, scale.
+  volatile float sum = xs[0] + xs[1];
+  volatile float half0 = xs[0] / 2, half1 = xs[1] / 2;
+  // The sum halved, or each element halved first (both round to the subnormal grid).
+  for (const float mean : {static_cast<float>(sum / 2), static_cast<float>(half0 + half1)})
+  for (size_t i = 0; i < 2; ++i) {
+    volatile float d0 = xs[0] - mean, d1 = xs[1] - mean, d = xs[i] - mean;
+    volatile float var = (d0 * d0 + d1 * d1) / 2;
+    volatile float root = std::sqrt(var + static_cast<float>(o.epsilon));
+    volatile float q = d / root;
+    const float y = 2 * q;
+    CAPTURE(i);
+    CAPTURE(mean);
+    CAPTURE(j.bound[i]);
+    CHECK(Accepts(j, i, double{y}));
+    // 100 subnormal spacings off (what vulkan's exact mode gave was 58) is outside.
+    CHECK_FALSE(Accepts(j, i, double{y} + 100 * 0x1p-149));
+  }
+}
+
 }  // namespace
 }  // namespace nnref

@@ -329,7 +329,12 @@ std::vector<uint64_t> ParamIndexOf(const Shape& shape, const std::vector<size_t>
 // power of two both are exact. (GPU division's 2.5 ULP allowance is for divisions by data.)
 Bounded Mean(const ErrorArith& m, Bounded sum, double n) {
   int exponent = 0;
-  if (std::frexp(n, &exponent) == 0.5) return {sum.v / n, sum.e / n};  // n = 2^k
+  if (std::frexp(n, &exponent) == 0.5) {
+    // n = 2^k: exact, unless the quotient falls below the normal range, where it rounds to the
+    // subnormal grid (half a subnormal; a group of subnormal values: docs/fuzzing.md, finding 2).
+    const double v = sum.v / n, min_normal = m.eta() / (2 * m.u());
+    return {v, sum.e / n + (std::fabs(v) < min_normal ? 0.5 * m.eta() : 0.0)};
+  }
   return m.Mul(sum, m.Constant(1 / n));
 }
 

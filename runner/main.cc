@@ -207,6 +207,9 @@ int main(int argc, char** argv) {
   nnef_cmd->add_option("--values", nnef.values, "leading values printed by --trace (default 8)");
   nnef_cmd->add_flag("--verbose,-v", nnef.verbose, "with --case: print passing cases too");
   std::string nnef_shard;
+  nnef_cmd->add_option("--actual", nnef.actual,
+                       "with --case: judge another runtime's outputs, DIR/<case>/<output>.dat "
+                       "(or DIR/<case>/error naming the stage it rejected the model at)");
   nnef_cmd->add_option("--report", nnef.files.report, "with --case: write a JSON report here");
   nnef_cmd->add_option("--junit", nnef.files.junit, "with --case: write a JUnit XML file here");
   nnef_cmd->add_option("--html", nnef.files.html, "with --case: write an HTML page here");

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -454,6 +455,32 @@ CaseResult RunCase(const std::string& dir, const NnefOptions& o, const Engine& e
   const auto outputs = FileMap(spec, "outputs", where);
   const auto at = [&](const std::string& file) { return (fs::path(dir) / file).string(); };
 
+  // --actual: the other runtime's folder for this case, and what it holds.
+  const fs::path actual_dir =
+      o.actual.empty() ? fs::path() : fs::path(o.actual) / fs::path(dir).filename();
+  std::optional<std::string> actual_error;
+  if (!o.actual.empty() && fs::exists(actual_dir / "error")) {
+    std::ifstream f(actual_dir / "error");
+    std::string stage;
+    f >> stage;
+    actual_error = stage;
+  }
+  const auto actual_output = [&](const std::string& name) { return actual_dir / (name + ".dat"); };
+  const auto any_actual_output = [&] {
+    return std::any_of(outputs.begin(), outputs.end(),
+                       [&](const auto& kv) { return fs::exists(actual_output(kv.first)); });
+  };
+  if (!o.actual.empty() && !actual_error && !any_actual_output()) {
+    r.verdict = Verdict::kSkip;
+    r.skip = "no-result";
+    r.message = "no " + actual_dir.string() + "/<output>.dat or error file";
+    return r;
+  }
+  if (actual_error && expected_error == nullptr) {
+    return Fail("the implementation rejected the model (" + *actual_error + ", in " +
+                (actual_dir / "error").string() + "); the reference runs it");
+  }
+
   std::unique_ptr<QuantFile> quant;
   std::unique_ptr<Executor> ex;
   std::map<std::string, OperandValue> results;
@@ -499,6 +526,18 @@ CaseResult RunCase(const std::string& dir, const NnefOptions& o, const Engine& e
   } catch (const NnefError& e) {
     if (expected_error == nullptr) return Error(e.what());
     const std::string stage(nnef::StageName(e.stage()));
+    if (!o.actual.empty()) {
+      // The reference's rejection is the case's; the other runtime must reject at that stage.
+      if (!actual_error) {
+        return Fail("expected a " + *expected_error + " error, but the implementation gave outputs");
+      }
+      if (*actual_error != *expected_error) {
+        return Fail("expected a " + *expected_error + " error, the implementation rejected at " +
+                    *actual_error);
+      }
+      r.message = "rejected as expected (" + *actual_error + ")";
+      return r;
+    }
     if (stage != *expected_error) {
       return Fail("expected a " + *expected_error + " error, got: " + e.what());
     }
@@ -515,6 +554,34 @@ CaseResult RunCase(const std::string& dir, const NnefOptions& o, const Engine& e
   JudgeOptions judge;
   judge.policy = TolerancePolicy::kWpt;  // NNEF graphs have no derived bounds yet
   judge.case_name = r.name;
+  if (!o.actual.empty()) {
+    // The other runtime's outputs against the reference's (which the case's expected files
+    // hold too), each decoded into the output's type.
+    for (const auto& [name, file] : outputs) {
+      const auto it = results.find(name);
+      if (it == results.end()) return Error(where + ": outputs." + name + " is not a graph output");
+      const std::string path = actual_output(name).string();
+      if (!fs::exists(path)) continue;  // an output the runtime did not write: not judged
+      Tensor given;
+      try {
+        const nnef::TensorFile f = nnef::ReadTensorFile(path, o.max_tensor_bytes);
+        given = nnef::DecodeTensorFile(f, ex->OutputType(name), nullptr, path, o.max_tensor_bytes);
+      } catch (const NnefError& e) {
+        return Error(std::string("actual output: ") + e.what());
+      }
+      Judgement rule;
+      rule.tolerance = tolerance ? *tolerance : ex->DefaultToleranceFor(name);
+      if (given.shape() != it->second.data.shape()) {
+        return Fail("output '" + name + "': " + path + " has shape " + ShapeToString(given.shape()) +
+                    ", the reference's is " + ShapeToString(it->second.data.shape()));
+      }
+      OutputResult out = JudgeOutput(judge, name, rule, it->second.data, given, it->second,
+                                     ReferenceSide::kExpected);
+      if (!out.cmp.passed()) r.verdict = Verdict::kFail;
+      r.outputs.push_back(std::move(out));
+    }
+    return r;
+  }
   for (const auto& [name, file] : outputs) {
     const auto it = results.find(name);
     if (it == results.end()) return Error(where + ": outputs." + name + " is not a graph output");
@@ -543,6 +610,13 @@ CaseResult RunCase(const std::string& dir, const NnefOptions& o, const Engine& e
 }
 
 int RunCases(const NnefOptions& o) {
+  if (!o.actual.empty() && (o.backend != "reference" || o.against_reference)) {
+    throw InputError("--actual judges another runtime's outputs against the reference: "
+                     "no --backend or --against-reference with it");
+  }
+  if (!o.actual.empty() && !fs::is_directory(o.actual)) {
+    throw InputError("--actual " + o.actual + ": not a directory (DIR/<case>/<output>.dat)");
+  }
   std::vector<std::string> dirs;
   for (const std::string& dir : CaseDirs(o.path)) {
     if (InShard(o.shard, dir)) dirs.push_back(dir);

@@ -28,6 +28,12 @@ struct NnefOptions {
   unsigned threads = 0;
   int device = -1;
   std::string inject_fault;  // test hook, as `run --inject-fault` (runner/fault_injection.h)
+  // With `cases`: --actual DIR judges another NNEF runtime's outputs instead of computing them
+  // on a backend: DIR/<case folder name>/<output>.dat (NNEF tensor files, as `nnref nnef MODEL
+  // --output-dir` writes them), or DIR/<case>/error holding the stage the runtime rejected the
+  // model at (parse, validate, tensor-file, quant-file, execute). Judged against the reference's
+  // outputs under the case's tolerance, as `check --actual` judges WebNN results.
+  std::string actual;
   // With `cases`: the report files (--report, --junit, --html) and --shard, as for `run`.
   ReportFiles files;
   Shard shard;

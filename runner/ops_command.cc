@@ -68,9 +68,16 @@ int BackendOps(bool json, const std::string& name) {
   if (json) {
     std::cout << WriteJson(Value::Object({{"backend", Value::Str(name)},
                                           {"describe", Value::Str(backend->Describe())},
+                                          {"gpuInterop", Value::Str(backend->GpuInterop())},
                                           {"operators", Value::Array(std::move(rows))}}))
               << "\n";
   } else {
+    const std::string interop = backend->GpuInterop();
+    std::cout << "GPU interop (importableToWebGPU): "
+              << (interop.empty() ? "none: contexts with this backend are created from options, "
+                                    "which refuse importableToWebGPU (NotSupportedError)"
+                                  : interop)
+              << "\n";
     std::cout << backend->Describe() << ": " << covered_ops << " of " << Registry().size()
               << " operators\n";
   }
@@ -94,6 +101,10 @@ int CommandOps(bool json, const std::string& backend) {
                   << "; rank " << t.min_rank << ".." << t.max_rank << "\n";
       }
     }
+    std::cout << "GPU interop (importableToWebGPU): only contexts created from a GPU device "
+                 "(createContext(gpuDevice); the vulkan backend on an application's Vulkan "
+                 "device, `nnref ops --backend vulkan`); other contexts refuse it "
+                 "(NotSupportedError). docs/interop.md\n";
     std::cout << Registry().size() << " operators\n";
     return 0;
   }

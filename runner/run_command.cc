@@ -45,6 +45,16 @@ CaseResult RunTimelineCase(const Case& c, const BuilderLimits& limits, const Jud
 // Runs a case against its expectedOutputs (or expectedError). Graph cases are built on a context
 // and computed with createTensor, writeTensor, dispatch and readTensor (runner/api_case.h).
 CaseResult RunCase(const Case& c, const BuilderLimits& limits, bool exact, const Engine& engine) {
+  if (c.timeline && engine.backend) {
+    // A timeline case exercises the backend's context: with the backend unable to run
+    // (--allow-unavailable-backend), it is a skip like every graph case, not a failed build.
+    if (const std::optional<std::string> why = engine.backend->Unavailable()) {
+      CaseResult r{c.file, c.name, Verdict::kSkip, *why, {}};
+      r.skip = "backend-unavailable";
+      r.op = LastOperator(c);
+      return r;
+    }
+  }
   if (c.timeline) {
     return RunTimelineCase(c, limits,
                            {engine.policy, exact, engine.max_mismatches, engine.dump, c.name},

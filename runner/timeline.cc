@@ -36,6 +36,7 @@ webnn::MLTensorDescriptor ConvertDescriptor(const Value& d, const std::string& w
   }
   if (const Value* r = d.Find("readable")) desc.readable = r->boolean();
   if (const Value* w = d.Find("writable")) desc.writable = w->boolean();
+  if (const Value* g = d.Find("importableToWebGPU")) desc.importableToWebGPU = g->boolean();
   return desc;
 }
 
@@ -236,6 +237,7 @@ void Runner::Execute(const TimelineStep& s) {
       return;
     }
     case StepKind::kReadTensor: {
+      if (s.promise.empty()) CheckNotWaiting(s, TensorNamed(s, s.tensor, "tensor"), s.tensor);
       Promise p = StartRead(s);
       if (!s.promise.empty()) return Keep(s, std::move(p));
       CheckRead(s, p, SettleRead(p));
@@ -247,14 +249,18 @@ void Runner::Execute(const TimelineStep& s) {
     case StepKind::kDispatch:
       Dispatch(s);
       return;
-    case StepKind::kDestroyTensor:
-      TensorNamed(s, s.tensor, "tensor").Destroy();
+    case StepKind::kDestroyTensor: {
+      webnn::Tensor& t = TensorNamed(s, s.tensor, "tensor");
+      t.Destroy();
+      std::erase(waiting_, t);  // its pending reads are rejected now: nothing waits
       return;
+    }
     case StepKind::kDestroyGraph:
       GraphNamed(s, s.graph).Destroy();
       return;
     case StepKind::kDestroyContext:
       Ctx(s).Destroy();
+      waiting_.clear();  // a lost context's waiting work is aborted
       return;
     case StepKind::kAwait:
       Await(s);
@@ -318,6 +324,18 @@ void Runner::Execute(const TimelineStep& s) {
     case StepKind::kCheckBuffer:
       CheckBuffer(s);
       return;
+    case StepKind::kImportExternalBuffer:
+      ImportExternalBuffer(s);
+      return;
+    case StepKind::kGpuWrite:
+      GpuWrite(s);
+      return;
+    case StepKind::kGpuRead:
+      GpuRead(s);
+      return;
+    case StepKind::kReturnBuffer:
+      ReturnBuffer(s);
+      return;
   }
 }
 
@@ -356,6 +374,14 @@ void Runner::CreateContext(const TimelineStep& s) {
       if (!a->is_bool()) Bad(s.field + ".options.accelerated", "must be true or false");
       o.accelerated = a->boolean();
     }
+  }
+  if (const Value* g = s.options ? s.options->Find("gpuDevice") : nullptr) {
+    // createContext(gpuDevice): the named script GPU device (made on first use).
+    if (!g->is_string() || g->str().empty()) Bad(s.field + ".options.gpuDevice", "must be a name");
+    std::future<webnn::Context> created = webnn::Context::Create(GpuDeviceNamed(g->str()), limits_);
+    contexts_.emplace(s.context, Settle(created));
+    log_ = "from GPU device '" + g->str() + "'";
+    return;
   }
   contexts_.emplace(s.context, webnn::Context::Create(o).get());
 }
@@ -479,6 +505,9 @@ void Runner::Await(const TimelineStep& s) {
   if (s.expected && origin.kind != StepKind::kReadTensor) {
     Bad(s.field + ".expected", "only an awaited readTensor has expected data");
   }
+  if (!p.settled && origin.kind == StepKind::kReadTensor) {
+    CheckNotWaiting(s, p.read_of, origin.tensor);
+  }
   if (!p.settled) {  // the first await settles the promise; later ones see the same outcome
     p.settled = true;
     try {
@@ -530,7 +559,10 @@ void Runner::CheckTensor(const TimelineStep& s) {
     if (!ok || shape != t.shape()) diff += " shape is " + ShapeToString(t.shape()) + ";";
   }
   const std::pair<const char*, bool> flags[] = {
-      {"readable", t.readable()}, {"writable", t.writable()}, {"constant", t.constant()}};
+      {"readable", t.readable()},
+      {"writable", t.writable()},
+      {"constant", t.constant()},
+      {"importableToWebGPU", t.importableToWebGPU()}};
   for (const auto& [name, actual] : flags) {
     if (const Value* v = e.Find(name)) {
       if (!v->is_bool()) Bad(s.field + ".expected." + name, "must be true or false");

@@ -120,6 +120,10 @@ void Runner::Dispatch(const TimelineStep& s) {
     outputs[name] = TensorNamed(s, tensor, "outputs." + name);
   }
   ctx.Dispatch(g, inputs, outputs);
+  std::vector<webnn::Tensor> touched;
+  for (const auto& [name, t] : inputs) touched.push_back(t);
+  for (const auto& [name, t] : outputs) touched.push_back(t);
+  NoteDispatch(touched);
   const std::shared_ptr<const nnref::Graph> impl = g.implementation();
   for (const auto& [name, tensor] : s.outputs) {
     for (const auto& [out, id] : impl->outputs()) {

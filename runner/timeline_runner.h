@@ -12,6 +12,7 @@
 #include <future>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -53,6 +54,31 @@ std::vector<std::byte> MakeBuffer(const BufferSpec& spec, webnn::BufferType type
 
 // [EnforceRange] unsigned long and the MLOperandDataType enum, as WebIDL converts them.
 webnn::MLTensorDescriptor ConvertDescriptor(const Value& d, const std::string& what);
+
+// The GPU device of a timeline script (createContext's "gpuDevice" option): buffers in host
+// memory, written and read by the script's gpuWrite / gpuRead steps as the application's shaders
+// would (docs/interop.md; a Vulkan device is exercised by ops/vulkan/interop_test.cc and
+// docs/examples/interop.cc). Contexts created from it compute with the reference kernels.
+class ScriptGpuDevice final : public GpuDevice {
+ public:
+  explicit ScriptGpuDevice(uint64_t identity) : identity_(identity) {}
+  std::string_view api() const override { return "script"; }
+  uint64_t identity() const override { return identity_; }
+  std::string Describe() const override { return "a timeline script's GPU device (host memory)"; }
+  std::shared_ptr<const Backend> backend() const override { return nullptr; }
+  GpuBufferHandle CreateImportBuffer(std::span<const std::byte> bytes) override;
+  void ReleaseImportBuffer(const GpuBufferHandle& buffer, uint64_t fence,
+                           std::span<std::byte> out) override;
+  // The application's side: the rented buffer's bytes.
+  std::vector<std::byte> Read(const GpuBufferHandle& buffer);
+  void Write(const GpuBufferHandle& buffer, std::span<const std::byte> bytes);
+
+ private:
+  const uint64_t identity_;
+  std::mutex mu_;
+  std::map<uint64_t, std::vector<std::byte>> buffers_;
+  uint64_t next_ = 1;
+};
 
 class Runner {
  public:
@@ -128,6 +154,18 @@ class Runner {
   void Await(const TimelineStep& s);
   void CheckTensor(const TimelineStep& s);
 
+  // timeline_gpu.cc: GPU interop steps.
+  std::shared_ptr<ScriptGpuDevice> GpuDeviceNamed(const std::string& name);
+  void ImportExternalBuffer(const TimelineStep& s);
+  void GpuWrite(const TimelineStep& s);
+  void GpuRead(const TimelineStep& s);
+  void ReturnBuffer(const TimelineStep& s);
+  // A script runs in one thread: awaiting work that waits for a rental the script has not yet
+  // returned would never end. Refuses (InputError) to await a read of a tensor in waiting_.
+  void CheckNotWaiting(const TimelineStep& s, const webnn::Tensor& t, const std::string& name);
+  // After a dispatch: its tensors wait too when one of them does (indirect dependency).
+  void NoteDispatch(const std::vector<webnn::Tensor>& tensors);
+
   // Promises and errors. Awaits a promise: an error it throws is a rejection.
   template <typename T>
   T Settle(std::future<T>& f) {
@@ -200,6 +238,19 @@ class Runner {
   std::map<std::string, webnn::GraphBuilder*> builders_;
   BuiltCase operands_;
   std::map<std::string, ScriptBuffer> buffers_;
+  // GPU interop: the script's GPU devices and the buffers rented to them (declared last, so that
+  // rentals still held at the end are returned while their contexts live).
+  struct Rental {
+    webnn::ImportedBuffer buffer;
+    std::shared_ptr<ScriptGpuDevice> device;
+    webnn::Tensor tensor;
+  };
+  std::map<std::string, std::shared_ptr<ScriptGpuDevice>> gpu_devices_;
+  std::map<std::string, Rental> rentals_;
+  // The tensors whose work waits for an outstanding rental: the rented ones and those a
+  // dispatch queued during the rental shares with them (best effort: reset to the rented ones
+  // at each return, cleared when a tensor is destroyed or the context destroyed).
+  std::vector<webnn::Tensor> waiting_;
 };
 
 }  // namespace nnref::timeline_internal

@@ -62,6 +62,12 @@ const std::vector<KindInfo>& Kinds() {
        {"buffer", "byteLength", "shared", "data", "bufferType"}},
       {"setBuffer", StepKind::kSetBuffer, {"buffer", "bufferType", "byteOffset", "length", "data"}},
       {"detachBuffer", StepKind::kDetachBuffer, {"buffer"}},
+      {"importExternalBuffer",
+       StepKind::kImportExternalBuffer,
+       {"tensor", "gpuDevice", "gpuBuffer"}},
+      {"gpuWrite", StepKind::kGpuWrite, {"gpuBuffer", "data"}},
+      {"gpuRead", StepKind::kGpuRead, {"gpuBuffer", "expected"}},
+      {"returnBuffer", StepKind::kReturnBuffer, {"gpuBuffer"}},
       {"checkBuffer",
        StepKind::kCheckBuffer,
        {"buffer", "bufferType", "byteOffset", "length", "expected", "detached"}},
@@ -134,7 +140,7 @@ void CheckDescriptorShape(const Value& d, const std::string& field, bool tensor)
   for (const Value& e : shape->items()) {
     if (!e.is_number()) Bad(field + ".shape", "must be an array of integers");
   }
-  for (const char* flag : {"readable", "writable"}) {
+  for (const char* flag : {"readable", "writable", "importableToWebGPU"}) {
     if (const Value* f = d.Find(flag)) {
       if (!tensor) Bad(field + "." + flag, "an MLOperandDescriptor has no such member");
       if (!f->is_bool()) Bad(field + "." + flag, "must be true or false");
@@ -183,7 +189,7 @@ TimelineStep DecodeStep(const Value& v, size_t index, const Case& c,
         "missing 'step' (createContext, createTensor, createConstantTensor, writeTensor, "
         "readTensor, build, dispatch, destroy, await, lost, checkTensor, checkContext, "
         "opSupportLimits, createBuilder, input, constant, operator, createBuffer, setBuffer, "
-        "detachBuffer, checkBuffer)");
+        "detachBuffer, checkBuffer, importExternalBuffer, gpuWrite, gpuRead, returnBuffer)");
   }
   const KindInfo* info = nullptr;
   for (const KindInfo& k : Kinds()) {
@@ -344,6 +350,23 @@ TimelineStep DecodeStep(const Value& v, size_t index, const Case& c,
     case StepKind::kAwait:
       s.promise = RequiredName(v, "promise", s.field);
       break;
+    case StepKind::kImportExternalBuffer:
+      s.tensor = RequiredName(v, "tensor", s.field);
+      s.gpu_device = RequiredName(v, "gpuDevice", s.field);
+      s.gpu_buffer = RequiredName(v, "gpuBuffer", s.field);
+      break;
+    case StepKind::kGpuWrite:
+      s.gpu_buffer = RequiredName(v, "gpuBuffer", s.field);
+      s.buffer.data = v.Find("data");
+      if (!s.buffer.data) Bad(s.field, "missing 'data'");
+      break;
+    case StepKind::kGpuRead:
+      s.gpu_buffer = RequiredName(v, "gpuBuffer", s.field);
+      if (!s.expected) Bad(s.field, "missing 'expected'");
+      break;
+    case StepKind::kReturnBuffer:
+      s.gpu_buffer = RequiredName(v, "gpuBuffer", s.field);
+      break;
     case StepKind::kLost:
       if (s.expected && !s.expected->is_bool()) Bad(s.field + ".expected", "must be true or false");
       break;
@@ -360,7 +383,8 @@ TimelineStep DecodeStep(const Value& v, size_t index, const Case& c,
       s.tensor = RequiredName(v, "tensor", s.field);
       if (!s.expected || !s.expected->is_object()) {
         Bad(s.field + ".expected",
-            "must be an object with dataType, shape, readable, writable and/or constant");
+            "must be an object with dataType, shape, readable, writable, constant and/or "
+            "importableToWebGPU");
       }
       break;
     case StepKind::kOpSupportLimits:

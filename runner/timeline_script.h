@@ -48,6 +48,12 @@ enum class StepKind : uint8_t {
   kSetBuffer,
   kDetachBuffer,
   kCheckBuffer,
+  // GPU interop (docs/interop.md): the script's GPU device is host memory standing for the
+  // application's; its side of a rental writes and reads the rented buffer.
+  kImportExternalBuffer,
+  kGpuWrite,
+  kGpuRead,
+  kReturnBuffer,
 };
 
 // How an expected error must arrive: either way, thrown by the call, or as the rejection of the
@@ -94,6 +100,8 @@ struct TimelineStep {
   bool shared = false;                  // createBuffer: a SharedArrayBuffer
   std::optional<bool> expect_detached;  // checkBuffer
   const Value* options = nullptr;       // createContext
+  std::string gpu_device;               // importExternalBuffer
+  std::string gpu_buffer;               // importExternalBuffer, gpuWrite, gpuRead, returnBuffer
   Case graph_def;                       // build: inputs and operators
   std::string graph_path;               // build: where they are ("...timeline[3]" or "...graph")
   // build: graph output name -> operand name; dispatch: name -> tensor.

@@ -127,3 +127,43 @@ TEST_CASE("timeline decoding names the malformed step") {
 }
 
 }  // namespace nnref
+
+namespace nnref {
+
+TEST_CASE("timeline GPU interop: awaiting work that waits for an unreturned rental is an error") {
+  // Read directly while rented, and through a dispatch's output: either would never end in a
+  // one-thread script, so the step is refused with what to do instead (no hang).
+  constexpr const char* kRented = R"("timeline": [
+      {"step": "createContext", "options": {"gpuDevice": "gpu"}},
+      {"step": "createTensor", "tensor": "x",
+       "descriptor": {"dataType": "float32", "shape": [2], "readable": true,
+                      "importableToWebGPU": true}},
+      {"step": "createTensor", "tensor": "y",
+       "descriptor": {"dataType": "float32", "shape": [2], "readable": true}},
+      {"step": "build", "graph": "g", "inputs": {"a": {"descriptor": {"dataType": "float32",
+       "shape": [2]}}}, "operators": [{"name": "neg", "arguments": [{"input": "a"}],
+       "outputs": "b"}], "outputs": ["b"]},
+      {"step": "importExternalBuffer", "tensor": "x", "gpuDevice": "gpu", "gpuBuffer": "B"},)";
+  const TimelineResult direct = Run(Load(std::string(kRented) + R"(
+      {"step": "readTensor", "tensor": "x", "expected": [0, 0]}])"));
+  CHECK(direct.verdict == Verdict::kError);
+  CHECK(direct.message.find("timeline[5] (readTensor): the read of 'x' waits for a GPU buffer") !=
+        std::string::npos);
+  const TimelineResult indirect = Run(Load(std::string(kRented) + R"(
+      {"step": "dispatch", "graph": "g", "inputs": {"a": "x"}, "outputs": {"b": "y"}},
+      {"step": "readTensor", "tensor": "y", "promise": "r"},
+      {"step": "await", "promise": "r"}])"));
+  CHECK(indirect.verdict == Verdict::kError);
+  CHECK(indirect.message.find("the read of 'y' waits for a GPU buffer") != std::string::npos);
+  // Returned first, the same await passes: -(GPU's 1.5, -2) = (-1.5, 2).
+  const TimelineResult returned = Run(Load(std::string(kRented) + R"(
+      {"step": "dispatch", "graph": "g", "inputs": {"a": "x"}, "outputs": {"b": "y"}},
+      {"step": "readTensor", "tensor": "y", "promise": "r"},
+      {"step": "gpuWrite", "gpuBuffer": "B", "data": [1.5, -2]},
+      {"step": "returnBuffer", "gpuBuffer": "B"},
+      {"step": "await", "promise": "r", "expected": [-1.5, 2]}])"));
+  CHECK(returned.verdict == Verdict::kPass);
+  CHECK(returned.message == "");
+}
+
+}  // namespace nnref

@@ -52,6 +52,9 @@ extern const Family kRnnFamily;               // rnn.cc: gru, gruCell, lstm, lst
 extern const Family kNnefWindowFamily;        // nnef_window.cc: the NNEF group's box
                                               // (normalized), argmax_pool, sample
 extern const Family kNnefResampleFamily;      // nnef_resample.cc: multilinear_upsample
+extern const Family kNnefElementwiseFamily;   // nnef_elementwise.cc: round, elu, the arg and
+                                              // logical reductions
+extern const Family kNnefQuantizeFamily;      // nnef_quantize.cc: graph.quant quantization
 
 // The result of a single-output operator (defined in copy.cc).
 std::vector<OperandValue> One(Tensor t);

@@ -408,7 +408,10 @@ void GemmImpl(size_t m, size_t n, size_t k, const GemmOperands* problems, size_t
       first[i + 1] = first[i] + (jobs[i].b ? n_panels : m_panels);
     }
     const auto pack = [&](size_t begin, size_t end) {
-      for (size_t i = 0; i < jobs.size(); ++i) {
+      // The first job that ends after `begin` (a batch may have thousands of jobs).
+      const size_t job0 = static_cast<size_t>(
+          std::upper_bound(first.begin(), first.end(), begin) - first.begin() - 1);
+      for (size_t i = job0; i < jobs.size() && first[i] < end; ++i) {
         const size_t lo = std::max(begin, first[i]), hi = std::min(end, first[i + 1]);
         if (lo >= hi) continue;
         const GemmOperands& g = problems[jobs[i].problem];

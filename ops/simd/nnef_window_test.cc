@@ -1,7 +1,8 @@
-// The simd backend's NNEF-group box, argmax_pool and sample (ops/simd/nnef_window.cc) against
-// values worked out by hand here: each border mode on one axis, a 2-D window with stride and
-// dilation on the last axis (the gathered rows), a strided input, first maxima and ignored
-// padding, an index outside its window, and the reasons it gives for what it leaves out.
+// The simd backend's NNEF-group normalized box, argmax_pool, sample (ops/simd/nnef_window.cc) and
+// multilinear_upsample (nnef_resample.cc) against values worked out by hand here: each border
+// mode on one axis, a 2-D window with stride and dilation on the last axis (the gathered rows), a
+// strided input, first maxima and ignored padding, an index outside its window, and the reasons
+// it gives for what it leaves out. The other operators of the group: nnef_ops_test.cc.
 #include "ops/nnef_window.h"
 
 #include <doctest/doctest.h>
@@ -204,18 +205,23 @@ TEST_CASE("simd nnef multilinear_upsample: the methods and borders") {
 }
 
 TEST_CASE("simd nnef box: what it leaves out, with its reason") {
-  const Tensor x = F32({4}, {1, 2, 3, 4});
+  // A box of a rank-0 tensor (no window axes): not implemented, with the reason.
   std::string why;
-  BoxAttributes sum = Box({WindowAxis{2, 1, 1, 1, 1}}, Border::kConstant);
-  sum.normalize = false;
-  CHECK(SimdBox(x, sum, 2, false, &why).empty());
-  CHECK(why.find("box without normalize") != std::string::npos);
-  CHECK(SimdBox(x, Box({WindowAxis{2, 1, 1, 1, 1}}, Border::kIgnore), 2, false, &why).empty());
-  CHECK(why.find("'ignore' next to padding") != std::string::npos);
-  // Another NNEF-group operator: the backend's NNEF-only reason.
-  CHECK(MakeSimdBackend({1})->Unsupported(OpId::nnef_conv, DataType::kFloat32) ==
-        std::string(kNnefOnlyOperator));
-  CHECK_FALSE(MakeSimdBackend({1})->Unsupported(OpId::nnef_box, DataType::kFloat32).has_value());
+  CHECK(SimdBox(F32({}, {1}), Box({}, Border::kConstant), 2, false, &why).empty());
+  CHECK(why.find("rank-0") != std::string::npos);
+  // Every NNEF-group operator has a float32 kernel; argmax_pool of other types (the reference
+  // compares any type) is a stated skip.
+  const auto backend = MakeSimdBackend({1});
+  for (OpId op : {OpId::nnef_conv, OpId::nnef_deconv, OpId::nnef_box, OpId::nnef_debox,
+                  OpId::nnef_argmax_pool, OpId::nnef_sample, OpId::nnef_desample, OpId::nnef_pad,
+                  OpId::nnef_multilinear_upsample, OpId::nnef_avg_roi_pool, OpId::nnef_max_roi_pool,
+                  OpId::nnef_roi_resample, OpId::nnef_round, OpId::nnef_elu,
+                  OpId::nnef_argmax_reduce, OpId::nnef_argmin_reduce, OpId::nnef_quantize}) {
+    CHECK_FALSE(backend->Unsupported(op, DataType::kFloat32).has_value());
+  }
+  CHECK_FALSE(backend->Unsupported(OpId::nnef_all_reduce, DataType::kUint8).has_value());
+  CHECK(backend->Unsupported(OpId::nnef_argmax_pool, DataType::kInt64) ==
+        std::string("int64 not supported"));
 }
 
 }  // namespace nnref

@@ -151,10 +151,14 @@ TEST_CASE("simd reduction rows: every target, ragged lengths, against double") {
       std::vector<const float*> ptrs;
       for (uint64_t k = 0; k < 5; ++k) rows.push_back(RandomRow(n, 100 * k + n));
       for (const auto& row : rows) ptrs.push_back(row.data());
-      std::vector<float> avg(n), l2(n), pmax(n);
+      std::vector<float> avg(n), l2(n), pmax(n), psum(n), per(n);
+      std::vector<double> divisors(n);
+      for (size_t c = 0; c < n; ++c) divisors[c] = static_cast<double>(c % 5 + 1);
       simd::PoolRow(RowPool::kAverage, ptrs.data(), 5, n, avg.data());
       simd::PoolRow(RowPool::kL2, ptrs.data(), 5, n, l2.data());
       simd::PoolRow(RowPool::kMax, ptrs.data(), 5, n, pmax.data());
+      simd::PoolRow(RowPool::kSum, ptrs.data(), 5, n, psum.data());
+      simd::PoolRow(RowPool::kSum, ptrs.data(), 5, n, per.data(), divisors.data());
       for (size_t c = 0; c < n; ++c) {
         double s = 0, s2 = 0, best = -INFINITY;
         for (const auto& row : rows) {
@@ -163,6 +167,8 @@ TEST_CASE("simd reduction rows: every target, ragged lengths, against double") {
           best = std::max(best, static_cast<double>(row[c]));
         }
         Near(avg[c], s / 5, 2, "averagePool");
+        Near(psum[c], s, 2, "sum (NNEF box)");
+        Near(per[c], s / divisors[c], 2, "sum over per-channel counts (NNEF box, 'ignore')");
         Near(l2[c], std::sqrt(s2), 4, "l2Pool");
         CHECK(pmax[c] == static_cast<float>(best));
       }

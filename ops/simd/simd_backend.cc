@@ -15,12 +15,12 @@ DataType FirstInputType(const Graph& graph, size_t index) {
 
 namespace {
 
-const std::array<const Family*, 18> kFamilies = {
-    &kElementwiseFamily,   &kMatmulGemmFamily,   &kConv2dFamily,        &kConvTranspose2dFamily,
-    &kPool2dFamily,        &kResample2dFamily,   &kReductionFamily,     &kSoftmaxFamily,
-    &kNormalizationFamily, &kQuantizationFamily, &kDataMovementFamily,  &kDataMovementCopyFamily,
-    &kIndexingFamily,      &kScatterFamily,      &kArgCumulativeFamily, &kRnnFamily,
-    &kNnefWindowFamily,    &kNnefResampleFamily};
+const std::array<const Family*, 20> kFamilies = {
+    &kElementwiseFamily,   &kMatmulGemmFamily,   &kConv2dFamily,          &kConvTranspose2dFamily,
+    &kPool2dFamily,        &kResample2dFamily,   &kReductionFamily,       &kSoftmaxFamily,
+    &kNormalizationFamily, &kQuantizationFamily, &kDataMovementFamily,    &kDataMovementCopyFamily,
+    &kIndexingFamily,      &kScatterFamily,      &kArgCumulativeFamily,   &kRnnFamily,
+    &kNnefWindowFamily,    &kNnefResampleFamily, &kNnefElementwiseFamily, &kNnefQuantizeFamily};
 
 class SimdBackend final : public Backend {
  public:

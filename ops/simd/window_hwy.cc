@@ -30,7 +30,8 @@ inline float MaxExactScalar(float a, float b) {
 }
 
 // One channel's result in scalar code (the tail channels, and the double recomputation).
-float PoolChannel(RowPool op, const float* const* rows, size_t count, size_t c) {
+float PoolChannel(RowPool op, const float* const* rows, size_t count, size_t c,
+                  const double* divisors) {
   if (op == RowPool::kMax) {
     float best = rows[0][c];
     for (size_t k = 0; k < count; ++k) {
@@ -45,10 +46,14 @@ float PoolChannel(RowPool op, const float* const* rows, size_t count, size_t c) 
     const double v = static_cast<double>(rows[k][c]);
     sum += op == RowPool::kL2 ? v * v : v;
   }
+  if (op == RowPool::kSum) {
+    return static_cast<float>(divisors == nullptr ? sum : sum / divisors[c]);
+  }
   return static_cast<float>(op == RowPool::kL2 ? std::sqrt(sum) : sum / static_cast<double>(count));
 }
 
-void PoolRowImpl(RowPool op, const float* const* rows, size_t count, size_t channels, float* out) {
+void PoolRowImpl(RowPool op, const float* const* rows, size_t count, size_t channels, float* out,
+                 const double* divisors) {
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
   const size_t lanes = hn::Lanes(d);
@@ -68,7 +73,8 @@ void PoolRowImpl(RowPool op, const float* const* rows, size_t count, size_t chan
         hn::StoreU(hn::IfThenElse(hn::MaskFromVec(nan), qnan, best), d, out + c);
         break;
       }
-      case RowPool::kAverage: {
+      case RowPool::kAverage:
+      case RowPool::kSum: {
         // Compensated sum (TwoSum per lane), finished in double: no loss to cancellation.
         V s = hn::Set(d, -0.0f), comp = hn::Zero(d);
         for (size_t k = 0; k < count; ++k) {
@@ -83,8 +89,11 @@ void PoolRowImpl(RowPool op, const float* const* rows, size_t count, size_t chan
         for (size_t l = 0; l < lanes; ++l) {
           const double sum = static_cast<double>(sb[l]);
           const double total = std::isfinite(sum) ? sum + static_cast<double>(cb[l]) : sum;
-          out[c + l] = std::isfinite(sum) ? static_cast<float>(total / static_cast<double>(count))
-                                          : PoolChannel(op, rows, count, c + l);
+          const double divisor = op == RowPool::kAverage ? static_cast<double>(count)
+                                 : divisors == nullptr   ? 1.0
+                                                         : divisors[c + l];
+          out[c + l] = std::isfinite(sum) ? static_cast<float>(total / divisor)
+                                          : PoolChannel(op, rows, count, c + l, divisors);
         }
         break;
       }
@@ -99,13 +108,13 @@ void PoolRowImpl(RowPool op, const float* const* rows, size_t count, size_t chan
           // Beyond the float32 range of squares (overflow, or underflow below 2^-100): double.
           out[c + l] = std::isfinite(sb[l]) && sb[l] >= 0x1p-100f
                            ? std::sqrt(sb[l])
-                           : PoolChannel(op, rows, count, c + l);
+                           : PoolChannel(op, rows, count, c + l, divisors);
         }
         break;
       }
     }
   }
-  for (; c < channels; ++c) out[c] = PoolChannel(op, rows, count, c);
+  for (; c < channels; ++c) out[c] = PoolChannel(op, rows, count, c, divisors);
 }
 
 void LerpRowImpl(const float* r0, const float* r1, const int32_t* i0, const int32_t* i1,
@@ -145,8 +154,9 @@ namespace nnref::simd {
 HWY_EXPORT(PoolRowImpl);
 HWY_EXPORT(LerpRowImpl);
 
-void PoolRow(RowPool op, const float* const* rows, size_t count, size_t channels, float* out) {
-  HWY_DYNAMIC_DISPATCH(PoolRowImpl)(op, rows, count, channels, out);
+void PoolRow(RowPool op, const float* const* rows, size_t count, size_t channels, float* out,
+             const double* divisors) {
+  HWY_DYNAMIC_DISPATCH(PoolRowImpl)(op, rows, count, channels, out, divisors);
 }
 void LerpRow(const float* r0, const float* r1, const int32_t* i0, const int32_t* i1,
              const double* tx, double ty, float* out, size_t n) {

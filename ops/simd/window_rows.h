@@ -33,12 +33,15 @@ void StoreAt(T* p, int64_t off, Computed<T> v) {
   }
 }
 
-enum class RowPool : uint8_t { kAverage, kL2, kMax };
+enum class RowPool : uint8_t { kAverage, kL2, kMax, kSum };
 
 // out[c] for c < channels from rows[k][c], k < count (count >= 1): the average (a compensated
 // float32 sum over count), the L2 norm (float32 sum of squares, redone in double for a channel
-// whose sum overflows or underflows), or the maximum (exact: +0 beats -0; NaN propagates).
-void PoolRow(RowPool op, const float* const* rows, size_t count, size_t channels, float* out);
+// whose sum overflows or underflows), the maximum (exact: +0 beats -0; NaN propagates), or the
+// sum (the average's compensated sum, divided by divisors[c] when `divisors` is given: a
+// per-channel count such as the NNEF box's positions not ignored; else by nothing).
+void PoolRow(RowPool op, const float* const* rows, size_t count, size_t channels, float* out,
+             const double* divisors = nullptr);
 
 // Linear interpolation of one output row, evaluated in double vectors and rounded once:
 //   out[i] = (r0[i0[i]] (1 - tx[i]) + r0[i1[i]] tx[i]) (1 - ty)

@@ -315,9 +315,11 @@ bool Device::Init(const DeviceOptions& options, std::string& why) {
   qi.queueCount = 1;
   qi.pQueuePriorities = &priority;
   // Narrow types are packed into 32-bit words by the shaders, so only shaderInt64 (the 64-bit
-  // integer variant) is ever needed.
+  // integer variant) is ever needed, and shaderFloat64 for the NNEF quantization
+  // (nnef_quantize.comp, double arithmetic).
   VkPhysicalDeviceFeatures enabled{};
   enabled.shaderInt64 = info_.shader_int64 ? VK_TRUE : VK_FALSE;
+  enabled.shaderFloat64 = info_.shader_float64 ? VK_TRUE : VK_FALSE;
   VkDeviceCreateInfo di{};
   di.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
   di.queueCreateInfoCount = 1;
@@ -329,7 +331,73 @@ bool Device::Init(const DeviceOptions& options, std::string& why) {
     return false;
   }
   api_.vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
+  return InitObjects(options, why);
+}
 
+std::shared_ptr<Device> Device::Adopt(const ExternalDevice& e, const DeviceOptions& options,
+                                      std::string& why) {
+  std::shared_ptr<Device> d(new Device());
+  d->owned_ = false;  // from here on the destructor leaves the device and instance alone
+  if (e.instance == VK_NULL_HANDLE || e.physical_device == VK_NULL_HANDLE ||
+      e.device == VK_NULL_HANDLE) {
+    why = "the application's Vulkan device needs its instance, physical device and device";
+    return nullptr;
+  }
+  if (e.get_instance_proc_addr != nullptr) {
+    d->api_.vkGetInstanceProcAddr = e.get_instance_proc_addr;
+  } else {
+    const Api* global = LoadApi(why);
+    if (global == nullptr) return nullptr;
+    d->api_ = *global;
+  }
+  if (!LoadInstanceFunctions(d->api_, e.instance, why)) return nullptr;
+  d->instance_ = e.instance;
+  d->physical_ = e.physical_device;
+  const Api& api = d->api_;
+  // The physical device's index, for reports (nnref devices numbers them so).
+  uint32_t n = 0, index = 0;
+  api.vkEnumeratePhysicalDevices(e.instance, &n, nullptr);
+  std::vector<VkPhysicalDevice> devices(n);
+  api.vkEnumeratePhysicalDevices(e.instance, &n, devices.data());
+  for (uint32_t i = 0; i < n; ++i) {
+    if (devices[i] == e.physical_device) index = i;
+  }
+  d->info_ = Describe(api, e.physical_device, index);
+  VkPhysicalDeviceProperties base{};
+  api.vkGetPhysicalDeviceProperties(e.physical_device, &base);
+  if (base.apiVersion < VK_API_VERSION_1_1) {
+    why = d->info_.name + " supports Vulkan " + d->info_.api_version + " (1.1 needed)";
+    return nullptr;
+  }
+  uint32_t qn = 0;
+  api.vkGetPhysicalDeviceQueueFamilyProperties(e.physical_device, &qn, nullptr);
+  std::vector<VkQueueFamilyProperties> families(qn);
+  api.vkGetPhysicalDeviceQueueFamilyProperties(e.physical_device, &qn, families.data());
+  if (e.queue_family_index >= qn ||
+      (families[e.queue_family_index].queueFlags & VK_QUEUE_COMPUTE_BIT) == 0 ||
+      e.queue_index >= families[e.queue_family_index].queueCount) {
+    why = "queue family " + std::to_string(e.queue_family_index) + ", queue " +
+          std::to_string(e.queue_index) + " of " + d->info_.name +
+          " is not a compute queue of the device";
+    return nullptr;
+  }
+  // Only the features the application enabled may be used.
+  d->info_.shader_int64 = d->info_.shader_int64 && e.shader_int64;
+  d->device_ = e.device;
+  d->queue_family_ = e.queue_family_index;
+  d->queue_mutex_ = e.queue_mutex;
+  api.vkGetDeviceQueue(e.device, e.queue_family_index, e.queue_index, &d->queue_);
+  api.vkGetPhysicalDeviceMemoryProperties(e.physical_device, &d->memory_);
+  d->staging_ = options.force_staging || !d->info_.unified_memory;
+  if (options.max_binding > 0 && options.max_binding < d->info_.max_storage_buffer_range) {
+    d->info_.max_storage_buffer_range = options.max_binding;
+  }
+  if (!d->InitObjects(options, why)) return nullptr;
+  return d;
+}
+
+bool Device::InitObjects(const DeviceOptions&, std::string& why) {
+  VkResult r = VK_SUCCESS;
   VkDescriptorSetLayoutBinding bindings[kBindings]{};
   for (uint32_t i = 0; i < kBindings; ++i) {
     bindings[i].binding = i;
@@ -381,7 +449,9 @@ bool Device::Init(const DeviceOptions& options, std::string& why) {
 
 Device::~Device() {
   if (device_ != VK_NULL_HANDLE) {
-    api_.vkDeviceWaitIdle(device_);
+    // Every submission was waited for (Run is synchronous); the application's device is not
+    // waited idle: its other queues are the application's.
+    if (owned_) api_.vkDeviceWaitIdle(device_);
     for (Buffer& b : device_slots_) Destroy(b);
     for (Buffer& b : staging_slots_) Destroy(b);
     for (const auto& [key, p] : pipelines_) {
@@ -392,8 +462,9 @@ Device::~Device() {
     if (descriptor_pool_) api_.vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
     if (pipeline_layout_) api_.vkDestroyPipelineLayout(device_, pipeline_layout_, nullptr);
     if (set_layout_) api_.vkDestroyDescriptorSetLayout(device_, set_layout_, nullptr);
-    api_.vkDestroyDevice(device_, nullptr);
+    if (owned_) api_.vkDestroyDevice(device_, nullptr);
   }
+  if (!owned_) return;
   if (messenger_ != VK_NULL_HANDLE) {
     api_.vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
   }
@@ -588,7 +659,11 @@ void Device::Run(Shader shader, std::span<const uint32_t> params, std::span<cons
   submit.commandBufferCount = 1;
   submit.pCommandBuffers = &cb;
   Check(api_.vkResetFences(device_, 1, &fence_), "vkResetFences");
-  Check(api_.vkQueueSubmit(queue_, 1, &submit, fence_), "vkQueueSubmit");
+  {
+    std::unique_lock<std::mutex> queue_lock;
+    if (queue_mutex_ != nullptr) queue_lock = std::unique_lock<std::mutex>(*queue_mutex_);
+    Check(api_.vkQueueSubmit(queue_, 1, &submit, fence_), "vkQueueSubmit");
+  }
   Check(api_.vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX), "vkWaitForFences");
   const void* result = staging_ ? staging_slots_[out_slot].mapped : device_slots_[out_slot].mapped;
   if (!output.empty()) std::memcpy(output.data(), result, output.size());
@@ -596,6 +671,80 @@ void Device::Run(Shader shader, std::span<const uint32_t> params, std::span<cons
     throw std::runtime_error(std::string("vulkan: the validation layer reported a problem with ") +
                              Code(shader).name + " (see the messages above)");
   }
+}
+
+}  // namespace nnref::vk
+
+namespace nnref::vk {
+
+ImportBuffer Device::CreateImportBuffer(std::span<const std::byte> bytes, VkDeviceSize size) {
+  ImportBuffer b;
+  b.size = size;
+  VkBufferCreateInfo bi{};
+  bi.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+  bi.size = size;
+  // The explainer's GPUBufferUsageFlags.STORAGE, COPY_SRC and COPY_DST.
+  bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+             VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  Check(api_.vkCreateBuffer(device_, &bi, nullptr, &b.buffer), "vkCreateBuffer");
+  VkMemoryRequirements req{};
+  api_.vkGetBufferMemoryRequirements(device_, b.buffer, &req);
+  // Unified memory when there is one, else any host-visible coherent memory: the contents are
+  // written and read by the host at the import and the return.
+  uint32_t type = UINT32_MAX;
+  for (const VkMemoryPropertyFlags want : {kUnified, kHost}) {
+    for (uint32_t i = 0; i < memory_.memoryTypeCount && type == UINT32_MAX; ++i) {
+      if ((req.memoryTypeBits & (1u << i)) &&
+          (memory_.memoryTypes[i].propertyFlags & want) == want) {
+        type = i;
+      }
+    }
+  }
+  if (type == UINT32_MAX) {
+    api_.vkDestroyBuffer(device_, b.buffer, nullptr);
+    throw std::runtime_error("vulkan: no host-visible memory type for an imported buffer");
+  }
+  VkMemoryAllocateInfo ai{};
+  ai.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
+  ai.allocationSize = req.size;
+  ai.memoryTypeIndex = type;
+  void* mapped = nullptr;
+  VkResult r = api_.vkAllocateMemory(device_, &ai, nullptr, &b.memory);
+  if (r == VK_SUCCESS) r = api_.vkBindBufferMemory(device_, b.buffer, b.memory, 0);
+  if (r == VK_SUCCESS) r = api_.vkMapMemory(device_, b.memory, 0, VK_WHOLE_SIZE, 0, &mapped);
+  if (r != VK_SUCCESS) {
+    api_.vkDestroyBuffer(device_, b.buffer, nullptr);
+    if (b.memory != VK_NULL_HANDLE) api_.vkFreeMemory(device_, b.memory, nullptr);
+    throw std::runtime_error(std::string("vulkan: creating an imported buffer: ") +
+                             ResultName(r));
+  }
+  std::memset(mapped, 0, size);
+  if (!bytes.empty()) std::memcpy(mapped, bytes.data(), bytes.size());
+  // Host-coherent: the writes are visible to the application's submissions that follow.
+  api_.vkUnmapMemory(device_, b.memory);
+  return b;
+}
+
+void Device::ReleaseImportBuffer(const ImportBuffer& b, VkFence fence, std::span<std::byte> out) {
+  VkResult waited = VK_SUCCESS;
+  if (fence != VK_NULL_HANDLE) {  // handed over by the application: waited for, then destroyed
+    waited = api_.vkWaitForFences(device_, 1, &fence, VK_TRUE, UINT64_MAX);
+    api_.vkDestroyFence(device_, fence, nullptr);
+  }
+  VkResult r = VK_SUCCESS;
+  if (!out.empty() && waited == VK_SUCCESS) {
+    void* mapped = nullptr;
+    r = api_.vkMapMemory(device_, b.memory, 0, VK_WHOLE_SIZE, 0, &mapped);
+    if (r == VK_SUCCESS) {
+      std::memcpy(out.data(), mapped, out.size());
+      api_.vkUnmapMemory(device_, b.memory);
+    }
+  }
+  api_.vkDestroyBuffer(device_, b.buffer, nullptr);
+  api_.vkFreeMemory(device_, b.memory, nullptr);
+  Check(waited, "vkWaitForFences (the returned buffer's fence)");
+  Check(r, "vkMapMemory (the returned buffer)");
 }
 
 }  // namespace nnref::vk

@@ -66,6 +66,29 @@ struct DeviceOptions {
   uint64_t max_binding = 0;
 };
 
+// An application's device the backend runs on without creating or destroying it (a context
+// created from a GPU device, ops/vulkan/interop.h).
+struct ExternalDevice {
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  uint32_t queue_family_index = 0;  // a family with VK_QUEUE_COMPUTE_BIT
+  uint32_t queue_index = 0;         // vkGetDeviceQueue(device, family, index)
+  // The application's entry point; null: the loader's (libvulkan.so.1).
+  PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr;
+  // Locked around every vkQueueSubmit of the backend when the application shares the queue
+  // (Vulkan requires submissions to one queue to be externally synchronized); null: not shared.
+  std::mutex* queue_mutex = nullptr;
+  bool shader_int64 = false;  // enabled by the application at vkCreateDevice
+};
+
+// A buffer rented to the application (GpuDevice::CreateImportBuffer): host-visible memory.
+struct ImportBuffer {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VkDeviceSize size = 0;
+};
+
 // One input of a dispatch: bytes copied into a storage buffer (padded to whole 32-bit words).
 using Bytes = std::span<const std::byte>;
 
@@ -73,6 +96,11 @@ class Device {
  public:
   // The device, or null with `why`.
   static std::shared_ptr<Device> Create(const DeviceOptions& options, std::string& why);
+  // The backend's objects (pipelines, pools, buffers) on an application's device, which stays the
+  // application's: never waited idle, never destroyed. Null with `why` (no compute queue family,
+  // Vulkan below 1.1, a missing entry point).
+  static std::shared_ptr<Device> Adopt(const ExternalDevice& device, const DeviceOptions& options,
+                                       std::string& why);
   ~Device();
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
@@ -91,6 +119,15 @@ class Device {
   void Run(Shader shader, std::span<const uint32_t> params, std::span<const Bytes> inputs,
            std::span<std::byte> output, uint64_t groups, std::span<const uint32_t> spec = {});
 
+  // Interop (ops/vulkan/interop.h): a buffer of `size` bytes (usage storage | transfer source |
+  // transfer destination) in host-visible coherent memory holding `bytes` then zeros. Throws
+  // std::runtime_error.
+  ImportBuffer CreateImportBuffer(std::span<const std::byte> bytes, VkDeviceSize size);
+  // Waits for `fence` (unless null) and destroys it, copies the first out.size() bytes of the
+  // buffer into `out` and destroys the buffer. Throws std::runtime_error.
+  void ReleaseImportBuffer(const ImportBuffer& buffer, VkFence fence, std::span<std::byte> out);
+  VkDevice handle() const { return device_; }
+
  private:
   struct Buffer {
     VkBuffer buffer = VK_NULL_HANDLE;
@@ -100,6 +137,9 @@ class Device {
   };
   Device() = default;
   bool Init(const DeviceOptions& options, std::string& why);
+  // What Init and Adopt share once the device and queue exist: the device's description, the
+  // pipeline layout, pools, fence and command buffer.
+  bool InitObjects(const DeviceOptions& options, std::string& why);
   VkPipeline Pipeline(Shader shader, std::span<const uint32_t> spec);
   // Slot `slot` grown to at least `bytes` (device-local, or host-visible when `host`).
   Buffer& Slot(std::vector<Buffer>& slots, size_t slot, VkDeviceSize bytes, bool host);
@@ -113,6 +153,8 @@ class Device {
   VkDevice device_ = VK_NULL_HANDLE;
   VkQueue queue_ = VK_NULL_HANDLE;
   uint32_t queue_family_ = 0;
+  bool owned_ = true;                  // created here (else the application's: ExternalDevice)
+  std::mutex* queue_mutex_ = nullptr;  // ExternalDevice::queue_mutex
   VkPhysicalDeviceMemoryProperties memory_{};
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;

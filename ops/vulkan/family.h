@@ -48,6 +48,7 @@ extern const Family kIndexingFamily;          // indexing.cc: gather, gatherElem
 extern const Family kScatterFamily;           // scatter.cc: scatterElements, scatterND
 extern const Family kArgCumulativeFamily;     // arg_cumulative.cc: argMin, argMax, cumulativeSum
 extern const Family kRnnFamily;               // rnn.cc: gru, gruCell, lstm, lstmCell
+extern const Family kNnefFamily;  // nnef.cc: the NNEF operator group (one shader, nnef.comp)
 
 // Byte size of a tensor of `desc`.
 uint64_t ByteSize(const OperandDescriptor& desc);
@@ -67,6 +68,9 @@ std::shared_ptr<const Kernel> SplitElementwise(std::shared_ptr<const Kernel> inn
 // empty result.
 void Dispatch(Device& device, Shader shader, std::span<const uint32_t> params,
               std::span<const Bytes> inputs, Tensor& result, std::span<const uint32_t> spec = {});
+
+// The vulkan backend on `device` (an application's device adopted by ops/vulkan/interop.cc).
+std::shared_ptr<const Backend> MakeBackendOnDevice(std::shared_ptr<Device> device);
 
 // The kernel result of a single-output operator.
 std::vector<OperandValue> OneOutput(Tensor result);

@@ -50,6 +50,14 @@ const uint32_t kRnn[] = {
 #include "ops/vulkan/shaders/rnn.spv.inc"
 };
 
+const uint32_t kNnef[] = {
+#include "ops/vulkan/shaders/nnef.spv.inc"
+};
+
+const uint32_t kNnefQuantize[] = {
+#include "ops/vulkan/shaders/nnef_quantize.spv.inc"
+};
+
 const ShaderCode kCodes[] = {
     {"elementwise.comp", kElementwise, std::size(kElementwise), false},
     {"elementwise.comp (NNVK_INT64)", kElementwise64, std::size(kElementwise64), true},
@@ -63,6 +71,8 @@ const ShaderCode kCodes[] = {
     {"gather.comp", kGather, std::size(kGather), false},
     {"resample.comp", kResample, std::size(kResample), false},
     {"rnn.comp", kRnn, std::size(kRnn), false},
+    {"nnef.comp", kNnef, std::size(kNnef), false},
+    {"nnef_quantize.comp", kNnefQuantize, std::size(kNnefQuantize), false},
 };
 static_assert(std::size(kCodes) == static_cast<size_t>(Shader::kCount));
 }  // namespace

@@ -26,6 +26,8 @@ enum class Shader : uint8_t {
   kGather,         // gather.comp: gather and scatter
   kResample,       // resample.comp: resample2d
   kRnn,            // rnn.comp: one step of gru, gruCell, lstm, lstmCell
+  kNnef,           // nnef.comp: the NNEF operator group (nnef.cc)
+  kNnefQuantize,   // nnef_quantize.comp: the graph.quant quantization (shaderFloat64)
   kCount
 };
 

@@ -52,12 +52,24 @@ std::vector<OperandValue> OneOutput(Tensor result) {
 
 namespace {
 
-const std::array<const Family*, 15> kFamilies = {
-    &kElementwiseFamily,     &kMatmulGemmFamily,       &kConv2dFamily,
-    &kConvTranspose2dFamily, &kPool2dFamily,           &kResample2dFamily,
-    &kReductionFamily,       &kSoftmaxFamily,          &kNormalizationFamily,
-    &kDataMovementFamily,    &kDataMovementCopyFamily, &kIndexingFamily,
-    &kScatterFamily,         &kArgCumulativeFamily,    &kRnnFamily};
+const std::array<const Family*, 16> kFamilies = {
+    &kElementwiseFamily,
+    &kMatmulGemmFamily,
+    &kConv2dFamily,
+    &kConvTranspose2dFamily,
+    &kPool2dFamily,
+    &kResample2dFamily,
+    &kReductionFamily,
+    &kSoftmaxFamily,
+    &kNormalizationFamily,
+    &kDataMovementFamily,
+    &kDataMovementCopyFamily,
+    &kIndexingFamily,
+    &kScatterFamily,
+    &kArgCumulativeFamily,
+    &kRnnFamily,
+    &kNnefFamily,  // nnef.cc: the NNEF operator group
+};
 
 // What the device promises about its arithmetic, for the backend: line, so that a verdict can
 // be read with it. The shaders request no float-controls execution modes, so without
@@ -96,6 +108,8 @@ class VulkanBackend final : public Backend {
     }
     device_ = Device::Create(o, error_);
   }
+  // On a device adopted from an application (ops/vulkan/interop.h).
+  explicit VulkanBackend(std::shared_ptr<Device> device) : device_(std::move(device)) {}
 
   std::string_view name() const override { return "vulkan"; }
 
@@ -116,16 +130,20 @@ class VulkanBackend final : public Backend {
     return std::nullopt;
   }
 
+  std::string GpuInterop() const override {
+    return "contexts created from an application's Vulkan device (createContext(gpuDevice): "
+           "MakeVulkanGpuDevice, ops/vulkan/interop.h) rent importableToWebGPU tensors to it";
+  }
+
   std::optional<std::string> Unsupported(OpId op, DataType type) const override {
     if (!device_) return error_;
-    if (!IsWebnnOp(op)) return std::string(kNnefOnlyOperator);
     for (const Family* f : kFamilies) {
       if (std::optional<std::string> r = f->unsupported(op, type, device_->info())) {
         if (r->empty()) return std::nullopt;
         return r;
       }
     }
-    return std::string(kNoKernelForOperator);
+    return std::string(IsWebnnOp(op) ? kNoKernelForOperator : kNnefOnlyOperator);
   }
 
   std::shared_ptr<const Kernel> MakeKernel(const Graph& graph, size_t index,
@@ -156,7 +174,7 @@ class VulkanBackend final : public Backend {
       why.clear();
       return SplitElementwise(std::move(inner), device_->info().max_storage_buffer_range - 16);
     }
-    why = kNoKernelForOperator;
+    why = IsWebnnOp(node.op) ? kNoKernelForOperator : kNnefOnlyOperator;
     return nullptr;
   }
 
@@ -167,6 +185,11 @@ class VulkanBackend final : public Backend {
 };
 
 }  // namespace
+
+std::shared_ptr<const Backend> MakeBackendOnDevice(std::shared_ptr<Device> device) {
+  return std::make_shared<VulkanBackend>(std::move(device));
+}
+
 }  // namespace vk
 
 std::shared_ptr<const Backend> MakeVulkanBackend(const BackendOptions& options) {

@@ -117,8 +117,8 @@ bool ValidateBufferWithDescriptor(BufferType type, size_t byte_length,
 
 namespace internal {
 
-ContextImpl::ContextImpl(const MLContextOptions& o)
-    : id(g_next_context_id.fetch_add(1)), options(o) {
+ContextImpl::ContextImpl(const MLContextOptions& o, std::shared_ptr<GpuDevice> gpu)
+    : id(g_next_context_id.fetch_add(1)), options(o), gpu_device(std::move(gpu)) {
   lost_future = lost_promise.get_future().share();
   worker = std::thread([this] { Run(); });
 }
@@ -136,25 +136,78 @@ ContextImpl::~ContextImpl() {
   worker.join();  // the queued work runs its "aborted" branch
 }
 
-void ContextImpl::Enqueue(std::function<void()> task) {
+void ContextImpl::Enqueue(std::function<void()> task, std::vector<const TensorImpl*> touches) {
   {
     std::lock_guard lock(queue_mu);
-    queue.push_back(std::move(task));
+    queue.push_back(Task{std::move(task), std::move(touches), false});
   }
   queue_cv.notify_one();
 }
 
+void ContextImpl::EnqueueReturn(std::function<void()> task) {
+  {
+    std::lock_guard lock(queue_mu);
+    queue.push_front(Task{std::move(task), {}, true});
+  }
+  queue_cv.notify_one();
+}
+
+bool ContextImpl::MustWait(const Task& task, const std::deque<Task>& parked) const {
+  if (AbortWhenLost()) return false;
+  for (const TensorImpl* t : task.touches) {
+    if (t->rented_on_timeline) return true;
+    for (const Task& p : parked) {
+      if (std::find(p.touches.begin(), p.touches.end(), t) != p.touches.end()) return true;
+    }
+  }
+  return false;
+}
+
+void ContextImpl::RunParked(std::deque<Task>& parked) {
+  std::deque<Task> still;
+  while (!parked.empty()) {
+    Task task = std::move(parked.front());
+    parked.pop_front();
+    if (MustWait(task, still)) {
+      still.push_back(std::move(task));
+    } else {
+      task.run();
+    }
+  }
+  parked = std::move(still);
+}
+
+// The timeline. Tasks run in the order they were queued, except that a task touching a rented
+// tensor, or a tensor an earlier waiting task touches, is parked until the rental ends (the
+// explainer: "All WebNN work depending - directly or indirectly - on the imported MLTensor is
+// blocked until the GPUDevice returns the tensor"); work on other tensors goes on meanwhile, and
+// the order of the tasks on any one tensor is kept.
 void ContextImpl::Run() {
+  std::deque<Task> parked;
   for (;;) {
-    std::function<void()> task;
+    Task task;
     {
       std::unique_lock lock(queue_mu);
       queue_cv.wait(lock, [&] { return stopping || !queue.empty(); });
-      if (queue.empty()) return;  // stopping, and everything queued has run
+      if (queue.empty()) {  // stopping (the context is lost), and everything queued has run
+        lock.unlock();
+        RunParked(parked);  // nothing waits once lost: the parked tasks take their aborted branch
+        return;
+      }
       task = std::move(queue.front());
       queue.pop_front();
     }
-    task();
+    if (task.is_return) {
+      task.run();
+      RunParked(parked);
+      continue;
+    }
+    if (!parked.empty() && AbortWhenLost()) RunParked(parked);  // in order, before this task
+    if (MustWait(task, parked)) {
+      parked.push_back(std::move(task));
+    } else {
+      task.run();
+    }
   }
 }
 
@@ -180,11 +233,14 @@ void ContextImpl::DestroyTensor(const std::shared_ptr<TensorImpl>& tensor) {
     p->cv.notify_all();
   }
   t.pending.clear();
-  // Step 3: release [[data]] on the timeline, after the work already queued that uses it.
-  Enqueue([tensor] {
-    std::lock_guard lock(tensor->data_mu);
-    tensor->data = OperandValue{};
-  });
+  // Step 3: release [[data]] on the timeline, after the work already queued that uses it (and,
+  // for a rented tensor, after its return).
+  Enqueue(
+      [tensor] {
+        std::lock_guard lock(tensor->data_mu);
+        tensor->data = OperandValue{};
+      },
+      {tensor.get()});
 }
 
 // §api-mlgraph-destroy
@@ -274,6 +330,31 @@ std::future<Context> Context::Create(const MLContextOptions& options) {
   return p.get_future();
 }
 
+// §api-ml-createcontext, createContext(gpuDevice): "create a context" with a GPUDevice.
+std::future<Context> Context::Create(std::shared_ptr<GpuDevice> gpuDevice,
+                                     const BuilderLimits& limits) {
+  if (!gpuDevice) {  // WebIDL: a GPUDevice is required
+    return Rejected<Context>(ErrorType::kTypeError, "createContext: the GPU device is null");
+  }
+  MLContextOptions options;  // steps 2.1-2.3: "webgpu", powerPreference "default", accelerated
+  options.powerPreference = MLPowerPreference::kDefault;
+  options.accelerated = true;
+  options.limits = limits;
+  options.backend = gpuDevice->backend();
+  // Step 4: "If the user agent cannot support [[contextType]], then return failure", which
+  // createContext(gpuDevice) turns into a NotSupportedError.
+  if (options.backend) {
+    if (const std::optional<std::string> why = options.backend->Unavailable()) {
+      return Rejected<Context>(ErrorType::kNotSupportedError,
+                               "createContext: the GPU device cannot run WebNN: " + *why);
+    }
+  }
+  std::promise<Context> p;
+  p.set_value(
+      Access::MakeContext(std::make_shared<ContextImpl>(options, std::move(gpuDevice))));
+  return p.get_future();
+}
+
 // §api-mlcontext-dispatch
 void Context::Dispatch(const Graph& graph, const MLNamedTensors& inputs,
                        const MLNamedTensors& outputs) {
@@ -347,6 +428,9 @@ void Context::DispatchObserved(const Graph& graph, const MLNamedTensors& inputs,
   std::vector<std::pair<std::string, std::shared_ptr<TensorImpl>>> in, out;
   for (const auto& [name, t] : inputs) in.emplace_back(name, Access::Of(t));
   for (const auto& [name, t] : outputs) out.emplace_back(name, Access::Of(t));
+  std::vector<const TensorImpl*> touches;
+  for (const auto& [name, t] : in) touches.push_back(t.get());
+  for (const auto& [name, t] : out) touches.push_back(t.get());
   c.Enqueue([&c, impl = g->implementation, backend = g->backend, in = std::move(in),
              out = std::move(out), observer = std::move(observer)] {
     if (c.AbortWhenLost()) return;
@@ -375,7 +459,7 @@ void Context::DispatchObserved(const Graph& graph, const MLNamedTensors& inputs,
       std::lock_guard data_lock(t->data_mu);
       t->data = std::move(v);
     }
-  });
+  }, std::move(touches));
 }
 
 // §api-mlcontext-createtensor
@@ -393,6 +477,13 @@ std::future<Tensor> Context::CreateTensor(const MLTensorDescriptor& descriptor) 
     CheckDimensions(descriptor, c.options.limits, "createTensor: descriptor");
   } catch (const WebnnError& e) {
     return Rejected<Tensor>(ErrorType::kTypeError, e.what());
+  }
+  // The explainer ties importableToWebGPU to "an MLContext ... created with a GPUDevice": a
+  // context of type "default" cannot honour it (docs/spec-notes.md, "GPU interop").
+  if (descriptor.importableToWebGPU && !c.gpu_device) {
+    return Rejected<Tensor>(ErrorType::kNotSupportedError,
+                            "createTensor: importableToWebGPU needs a context created from a GPU "
+                            "device (createContext(gpuDevice)); this context has none");
   }
   // Step 4: "create an MLTensor".
   auto t = std::make_shared<TensorImpl>();
@@ -447,7 +538,7 @@ std::future<Tensor> Context::CreateConstantTensor(const MLOperandDescriptor& des
   t->context_id = c.id;
   t->context = impl_;
   t->content_mu = c.content_mu;
-  t->descriptor = MLTensorDescriptor{descriptor, false, false};
+  t->descriptor = MLTensorDescriptor{descriptor, false, false, false};
   t->is_constant = true;
   Register(c.tensors, t);
   auto pending = std::make_shared<Pending<Tensor>>();
@@ -524,7 +615,7 @@ std::shared_ptr<Pending<OperandValue>> StartRead(ContextImpl& c, const Tensor& t
       }
     }
     SettleFromTimeline(*c.content_mu, *pending, std::move(copy), error);
-  });
+  }, {t.get()});
   return pending;
 }
 
@@ -620,11 +711,13 @@ void Context::WriteTensorSteps(const Tensor& tensor, BufferType type, size_t byt
   }
   nnref::Tensor data = make_data(*t);  // step 5 (and 6)
   // Step 7: copy to [[data]] on the timeline unless the context is lost by then.
-  c.Enqueue([&c, t, data = std::move(data)] {
-    if (c.AbortWhenLost()) return;
-    std::lock_guard data_lock(t->data_mu);
-    t->data = OperandValue{data, {}};
-  });
+  c.Enqueue(
+      [&c, t, data = std::move(data)] {
+        if (c.AbortWhenLost()) return;
+        std::lock_guard data_lock(t->data_mu);
+        t->data = OperandValue{data, {}};
+      },
+      {t.get()});
 }
 
 void Context::WriteTensor(const Tensor& tensor, const AllowSharedBufferSource& inputData) {
@@ -672,6 +765,8 @@ bool Context::IsLost() const {
 
 const BuilderLimits& Context::limits() const { return Checked(impl_).options.limits; }
 
+std::shared_ptr<GpuDevice> Context::gpuDevice() const { return Checked(impl_).gpu_device; }
+
 // ---------------------------------------------------------------------------------------------
 // Tensor and Graph
 
@@ -687,6 +782,9 @@ const Shape& Tensor::shape() const { return CheckedTensor(impl_).descriptor.shap
 bool Tensor::readable() const { return CheckedTensor(impl_).descriptor.readable; }
 bool Tensor::writable() const { return CheckedTensor(impl_).descriptor.writable; }
 bool Tensor::constant() const { return CheckedTensor(impl_).is_constant; }
+bool Tensor::importableToWebGPU() const {
+  return CheckedTensor(impl_).descriptor.importableToWebGPU;
+}
 
 void Tensor::Destroy() {
   CheckedTensor(impl_);

@@ -62,10 +62,25 @@ struct TensorImpl {
   // Content timeline (content_mu).
   bool is_destroyed = false;                                    // [[isDestroyed]]
   std::vector<std::shared_ptr<Pending<OperandValue>>> pending;  // [[pendingPromises]]
+  // Content timeline (content_mu): rented to a GPU device, from importExternalBuffer() to the
+  // return (ImportedBuffer::Destroy).
+  bool rented = false;
   // Timeline (data_mu): [[data]] and the reference's latitude for it. Writes replace the buffer,
   // never modify it in place, so a Tensor view taken under the lock stays valid after it.
   std::mutex data_mu;
   OperandValue data;
+  // Timeline (the worker alone): the rental is in force, from the import task to the return
+  // task. Tasks touching the tensor meanwhile wait (ContextImpl::Run).
+  bool rented_on_timeline = false;
+};
+
+// The state behind an ImportedBuffer (a GPUBuffer renting `tensor` to `device`).
+struct RentalImpl {
+  std::shared_ptr<TensorImpl> tensor;
+  std::weak_ptr<ContextImpl> context;
+  std::shared_ptr<GpuDevice> device;
+  GpuBufferHandle handle;
+  bool returned = false;  // content_mu of the tensor
 };
 
 struct GraphImpl {
@@ -81,14 +96,27 @@ struct GraphImpl {
   std::shared_ptr<const nnref::Graph> timeline_resources;
 };
 
+// A unit of work on the timeline: what it does and the tensors whose [[data]] it reads or writes
+// (the tensors it depends on). A task whose tensors are rented, or touched by an earlier task that
+// waits, waits itself (is parked) and runs, in order, once they are returned.
+struct Task {
+  std::function<void()> run;
+  std::vector<const TensorImpl*> touches;
+  // A return (ImportedBuffer::Destroy): runs before the queued work, never waits, and wakes the
+  // parked tasks.
+  bool is_return = false;
+};
+
 struct ContextImpl {
-  explicit ContextImpl(const MLContextOptions& o);
+  explicit ContextImpl(const MLContextOptions& o, std::shared_ptr<GpuDevice> gpu = nullptr);
   ~ContextImpl();
   ContextImpl(const ContextImpl&) = delete;
   ContextImpl& operator=(const ContextImpl&) = delete;
 
-  // Queues `task` on the timeline. The caller holds content_mu.
-  void Enqueue(std::function<void()> task);
+  // Queues `task` on the timeline; it touches `touches` (see Task). The caller holds content_mu.
+  void Enqueue(std::function<void()> task, std::vector<const TensorImpl*> touches = {});
+  // Queues a return ahead of the queued work (Task::is_return).
+  void EnqueueReturn(std::function<void()> task);
   // §api-mlcontext-errors "lose": resolves lost, destroys every graph and tensor of the context.
   // The caller holds content_mu.
   void Lose(const std::string& message);
@@ -100,6 +128,8 @@ struct ContextImpl {
 
   const uint64_t id;
   const MLContextOptions options;
+  // The GPU device the context was created from (context type "webgpu"), or null ("default").
+  const std::shared_ptr<GpuDevice> gpu_device;
   const std::shared_ptr<std::mutex> content_mu = std::make_shared<std::mutex>();
 
   // Content timeline (content_mu).
@@ -111,11 +141,16 @@ struct ContextImpl {
 
  private:
   void Run();
+  // Whether `task` must wait: a tensor it touches is rented, or touched by a task in `parked`
+  // (an earlier task that waits). Never once the context is lost (the tasks then abort).
+  bool MustWait(const Task& task, const std::deque<Task>& parked) const;
+  // Runs the parked tasks that no longer wait, in order; keeps the others.
+  void RunParked(std::deque<Task>& parked);
 
   std::atomic<bool> lost_flag{false};
   std::mutex queue_mu;
   std::condition_variable queue_cv;
-  std::deque<std::function<void()>> queue;  // queue_mu
+  std::deque<Task> queue;  // queue_mu
   bool stopping = false;                    // queue_mu
   std::thread worker;
 };
@@ -147,6 +182,11 @@ struct Access {
   static const std::shared_ptr<TensorImpl>& Of(const Tensor& t) { return t.impl_; }
   static const std::shared_ptr<GraphImpl>& Of(const Graph& g) { return g.impl_; }
   static const std::shared_ptr<ContextImpl>& Of(const Context& c) { return c.impl_; }
+  static ImportedBuffer MakeImportedBuffer(std::shared_ptr<RentalImpl> impl) {
+    ImportedBuffer b;
+    b.impl_ = std::move(impl);
+    return b;
+  }
 };
 
 // Sets the timeline's outcome of `p` (under the content mutex) and wakes its waiter.

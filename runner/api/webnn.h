@@ -52,6 +52,7 @@
 #include "ops/elementwise_binary.h"
 #include "ops/elementwise_logical.h"
 #include "ops/elementwise_unary.h"
+#include "ops/gpu_interop.h"
 #include "ops/indexing.h"
 #include "ops/matmul_gemm.h"
 #include "ops/normalization.h"
@@ -73,11 +74,14 @@ struct ContextImpl;
 struct TensorImpl;
 struct GraphImpl;
 struct BuilderImpl;
+struct RentalImpl;
 struct Access;
 }  // namespace internal
 
 using nnref::DataType;
 using nnref::ErrorType;
+using nnref::GpuBufferHandle;
+using nnref::GpuDevice;
 using nnref::MLNumber;
 using nnref::MLOpSupportLimits;
 using nnref::MLTensorLimits;
@@ -108,6 +112,12 @@ using MLOperandDescriptor = OperandDescriptor;
 struct MLTensorDescriptor : MLOperandDescriptor {
   bool readable = false;
   bool writable = false;
+  // The MLTensor explainer's MLTensorDescriptor.importableToWebGPU ("Interop with the GPU"): the
+  // tensor may be rented to the GPU device its context was created from (ImportExternalBuffer
+  // below; in C++ the device is the application's Vulkan device, ops/vulkan/interop.h). Only a
+  // context created from a GPU device accepts it: elsewhere createTensor rejects with
+  // NotSupportedError (docs/spec-notes.md, "GPU interop").
+  bool importableToWebGPU = false;
 };
 
 // The kinds of AllowSharedBufferSource a script can pass: ArrayBuffer, SharedArrayBuffer and the
@@ -258,7 +268,10 @@ class Tensor {
   bool readable() const;
   bool writable() const;
   bool constant() const;
-  // §api-mltensor-destroy (idempotent).
+  // The explainer's MLTensor.importableToWebGPU attribute.
+  bool importableToWebGPU() const;
+  // §api-mltensor-destroy (idempotent). On a tensor rented to a GPU device the rental goes on until
+  // the buffer is returned; its contents are then discarded (docs/spec-notes.md, "GPU interop").
   void Destroy();
 
   bool valid() const { return impl_ != nullptr; }  // nnref: not a default-constructed handle
@@ -270,6 +283,51 @@ class Tensor {
 };
 
 using MLNamedTensors = std::map<std::string, Tensor>;
+
+// The explainer's GPUBuffer returned by GPUDevice.importExternalBuffer(): an MLTensor rented to
+// the application's GPU device. While rented the device has exclusive read/write access to the
+// buffer, and every WebNN task that touches the tensor, directly or through a tensor written by
+// such a task, waits on the context's timeline (it is not an error); other work goes on. Returning
+// it (Destroy(), the explainer's GPUBuffer.destroy() or release()) copies the buffer back into
+// the tensor and lets the waiting work run. Move-only; destroying the object returns the tensor,
+// as a collected GPUBuffer would. docs/interop.md.
+class ImportedBuffer {
+ public:
+  ImportedBuffer() = default;
+  ~ImportedBuffer();
+  ImportedBuffer(ImportedBuffer&&) noexcept;
+  ImportedBuffer& operator=(ImportedBuffer&&) noexcept;
+  ImportedBuffer(const ImportedBuffer&) = delete;
+  ImportedBuffer& operator=(const ImportedBuffer&) = delete;
+
+  // The buffer on the application's device: usage storage | transfer source | transfer
+  // destination ("STORAGE, COPY_SRC and COPY_DST"), the tensor's elements packed. Throws
+  // InvalidStateError once returned.
+  const GpuBufferHandle& handle() const;
+  // The tensor it rents.
+  Tensor source() const;
+  // Returns the tensor to WebNN: the buffer's contents become the tensor's data (unless the tensor
+  // was destroyed or its context lost meanwhile: then they are discarded) and the buffer is
+  // destroyed. `fence`: a fence (Vulkan: a VkFence, as an integer) that the application's last
+  // submission using the buffer signals, handed over: the return waits for it on the context's
+  // timeline (so Destroy does not block), then destroys it. 0: the application has already waited
+  // for its work on the buffer. Idempotent.
+  void Destroy(uint64_t fence = 0);
+  bool valid() const { return impl_ != nullptr; }  // not yet returned
+
+ private:
+  friend struct internal::Access;
+  std::shared_ptr<internal::RentalImpl> impl_;
+};
+
+// The explainer's GPUDevice.importExternalBuffer({source}) for `device`: waits (on the context's
+// timeline) for all WebNN work queued before it that touches `source`, then rents the tensor to
+// the device. Rejects with TypeError when `source` is destroyed, was not created importableToWebGPU
+// or its context was not created from `device` (a GpuDevice of the same identity()); with
+// InvalidStateError when the tensor is already rented (or being rented) or its context is lost;
+// with OperationError when the device cannot create the buffer (docs/spec-notes.md, "GPU interop").
+std::future<ImportedBuffer> ImportExternalBuffer(const std::shared_ptr<GpuDevice>& device,
+                                                 const Tensor& source);
 
 // MLGraph (§api-mlgraph).
 class Graph {
@@ -304,6 +362,15 @@ class Context {
 
   // ML.createContext(options) (§api-ml-createcontext).
   static std::future<Context> Create(const MLContextOptions& options = {});
+  // ML.createContext(gpuDevice) (§api-ml-createcontext): a context of type "webgpu" on an
+  // application's GPU device (ops/gpu_interop.h; a Vulkan device: MakeVulkanGpuDevice of
+  // ops/vulkan/interop.h). powerPreference "default", accelerated true; graphs compute with the
+  // device's backend, which runs on the application's device without creating or destroying it.
+  // Rejects with TypeError for a null device and NotSupportedError when the device's backend is
+  // unavailable ("the user agent cannot support [[contextType]]"). nnref: `limits` as in
+  // MLContextOptions.
+  static std::future<Context> Create(std::shared_ptr<GpuDevice> gpuDevice,
+                                     const BuilderLimits& limits = {});
 
   // §api-mlcontext-dispatch
   void Dispatch(const Graph& graph, const MLNamedTensors& inputs, const MLNamedTensors& outputs);
@@ -346,6 +413,9 @@ class Context {
   bool IsLost() const;
   // nnref: the implementation limits given at creation.
   const BuilderLimits& limits() const;
+  // nnref: the GPU device the context was created from (context type "webgpu"), or null (context
+  // type "default").
+  std::shared_ptr<GpuDevice> gpuDevice() const;
 
  private:
   friend struct internal::Access;

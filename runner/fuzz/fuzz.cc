@@ -156,6 +156,31 @@ Outcome Evaluate(const FuzzGraph& g, const std::shared_ptr<const Backend>& backe
 
 namespace {
 
+// Writes `case_value` as a one-case file at `path` and fills in the reference's expectedOutputs
+// as `nnref generate` does (its output silenced). Returns generate's problem count (nonzero e.g.
+// when every output is NaN: nothing to compare).
+int WriteGeneratedCase(const std::string& path, const Value& case_value) {
+  {
+    std::ofstream f(path);
+    if (!f) throw InputError(path + ": cannot write");
+    f << WriteJson(Value::Object({{"format", Value::Str("nnref-case/1")},
+                                  {"cases", Value::Array({case_value})}}))
+      << "\n";
+  }
+  std::streambuf* saved = std::cout.rdbuf(nullptr);
+  int problems = 0;
+  try {
+    problems = CommandGenerate(path, path, uint64_t{1} << 31);
+  } catch (...) {
+    std::cout.rdbuf(saved);
+    std::cout.clear();
+    throw;
+  }
+  std::cout.rdbuf(saved);
+  std::cout.clear();
+  return problems;
+}
+
 std::string ShellQuote(const std::string& s) {
   std::string q = "'";
   for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
@@ -181,31 +206,11 @@ Outcome EvaluateExternal(const FuzzGraph& g, const std::string& command, const s
   const std::string stderr_path = (d / "stderr.txt").string();
   try {
     const Value case_value = CaseValue(g, "fuzz");
-    {
-      std::ofstream f(case_path);
-      if (!f) throw InputError(case_path + ": cannot write");
-      f << WriteJson(Value::Object({{"format", Value::Str("nnref-case/1")},
-                                    {"cases", Value::Array({case_value})}}))
-        << "\n";
-    }
-    // The reference's expectedOutputs (output descriptors for the external runner), as `nnref
-    // generate` writes them; a graph whose outputs are all NaN cannot be generated: degenerate.
-    {
-      std::streambuf* saved = std::cout.rdbuf(nullptr);
-      int problems = 0;
-      try {
-        problems = CommandGenerate(case_path, case_path, uint64_t{1} << 31);
-      } catch (...) {
-        std::cout.rdbuf(saved);
-        std::cout.clear();
-        throw;
-      }
-      std::cout.rdbuf(saved);
-      std::cout.clear();
-      if (problems) {
-        out.degenerate = true;
-        return out;
-      }
+    // The reference's expectedOutputs give the external runner the output descriptors; a graph
+    // whose outputs are all NaN cannot be generated: degenerate.
+    if (WriteGeneratedCase(case_path, case_value)) {
+      out.degenerate = true;
+      return out;
     }
     std::filesystem::remove(results_path);
     const std::string stdout_path = (d / "stdout.txt").string();
@@ -563,25 +568,7 @@ int CommandFuzz(const FuzzOptions& o) {
       if (g.ops.empty()) continue;
       const std::string name = "fuzz.seed" + std::to_string(seed);
       const std::string path = (std::filesystem::path(o.emit) / (name + ".json")).string();
-      {
-        std::ofstream f(path);
-        if (!f) throw InputError(path + ": cannot write");
-        f << WriteJson(Value::Object({{"format", Value::Str("nnref-case/1")},
-                                      {"cases", Value::Array({CaseValue(g, name)})}}))
-          << "\n";
-      }
-      std::streambuf* saved = std::cout.rdbuf(nullptr);
-      int problems = 0;
-      try {
-        problems = CommandGenerate(path, path, uint64_t{1} << 31);
-      } catch (...) {
-        std::cout.rdbuf(saved);
-        std::cout.clear();
-        throw;
-      }
-      std::cout.rdbuf(saved);
-      std::cout.clear();
-      if (problems) {
+      if (WriteGeneratedCase(path, CaseValue(g, name))) {
         std::filesystem::remove(path);  // e.g. every output NaN: nothing to compare
         continue;
       }
@@ -660,24 +647,7 @@ int CommandFuzz(const FuzzOptions& o) {
                                      {"operators", NumberValue(std::to_string(g.ops.size()))},
                                      {"failure", Value::Str(r.message)},
                                      {"shrunkFailure", Value::Str(sr.message)}})}});
-        {
-          std::ofstream f(path);
-          if (!f) throw InputError(path + ": cannot write");
-          f << WriteJson(Value::Object({{"format", Value::Str("nnref-case/1")},
-                                        {"cases", Value::Array({std::move(c)})}}))
-            << "\n";
-        }
-        // The reference's expected outputs, as `nnref generate` writes them.
-        std::streambuf* saved = std::cout.rdbuf(nullptr);
-        try {
-          CommandGenerate(path, path, uint64_t{1} << 31);
-        } catch (...) {
-          std::cout.rdbuf(saved);
-          std::cout.clear();
-          throw;
-        }
-        std::cout.rdbuf(saved);
-        std::cout.clear();
+        WriteGeneratedCase(path, c);  // with the reference's expected outputs
         std::cout << "  wrote " << path << "\n";
       }
     }

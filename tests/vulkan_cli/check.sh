@@ -87,6 +87,11 @@ unavailable "no loader" "no Vulkan loader (.*apt install libvulkan1" \
   NNREF_VULKAN_LIBRARY=libnnref-no-such-loader.so --
 unavailable "device 99" "no Vulkan device 99: there is 1 device (index 0); choose one with --device" \
   -- --device 99
+# Timeline cases exercise the backend's context: opted in, they are skips too, not failed builds.
+timeline=../../cases/timeline/ordering.json  # (the script runs in tests/cli)
+out=$("$nnref" run "$timeline" --backend vulkan --device 99 --allow-unavailable-backend 2>&1) ||
+  fail "timeline, opted in: run exits $?: $out"
+grep -q "^0 passed, 0 failed, [1-9][0-9]* skipped" <<<"$out" || fail "timeline, opted in: $out"
 # No driver: the loader (1.3.239 on Debian 12) reads the driver manifests VK_DRIVER_FILES names
 # (VK_ICD_FILENAMES is its older name, still honoured); each alone pointed at nothing hides lavapipe.
 nodriver="no Vulkan driver (ICD) was found (vkCreateInstance: VK_ERROR_INCOMPATIBLE_DRIVER): .*mesa-vulkan-drivers"
@@ -108,6 +113,8 @@ out=$("$nnref" ops --backend vulkan)
 grep -q "^gru: float32, float16$" <<<"$out" || fail "ops --backend vulkan gru: $out"
 grep -q "^lstmCell: float32, float16$" <<<"$out" || fail "ops --backend vulkan lstmCell: $out"
 grep -q ": 95 of 95 operators$" <<<"$out" || fail "ops --backend vulkan count: $out"
+grep -q "^GPU interop (importableToWebGPU): contexts created from an application's Vulkan device" \
+  <<<"$out" || fail "ops --backend vulkan GPU interop: $out"
 grep -q "^add: float32, float16, int32, uint32, int64, uint64, int8, uint8" <<<"$out" ||
   fail "ops --backend vulkan add: $out"
 

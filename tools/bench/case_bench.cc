@@ -2,7 +2,9 @@
 // backend's kernels (ops/backend.h), with the inputs and weights the cases give; graph building
 // and data generation are not timed. Benchmarks are never timed tests.
 // Usage: build/bin/nnref_casebench --case FILE [--case FILE ...] [--threads N] [--repeat N]
-//        [--filter NAME]
+//        [--filter NAME] [--no-reference] [--backend NAME]... [--device N]
+// --backend (repeatable; default simd) names the backends timed beside the reference, each in a
+// column pair of its own (runner/backends.h names: simd, vulkan).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -36,28 +38,50 @@ std::pair<double, double> Time(int repeat, const std::function<void()>& fn) {
 }
 
 int BenchCases(const std::vector<std::string>& files, const std::string& filter, int repeat,
-               unsigned threads) {
-  const std::shared_ptr<const Backend> simd = MakeBackend("simd", BackendOptions{threads});
-  std::printf("simd: %s\n", simd->Describe().c_str());
-  std::printf("%-48s %5s %12s %12s %12s %12s\n", "case", "ops", "ref min ms", "ref median",
-              "simd min ms", "simd median");
+               unsigned threads, bool reference, std::vector<std::string> backend_names,
+               int device) {
+  if (backend_names.empty()) backend_names = {"simd"};
+  std::vector<std::shared_ptr<const Backend>> backends;
+  for (const std::string& name : backend_names) {
+    BackendOptions options{threads};
+    options.device = device;
+    backends.push_back(MakeBackend(name, options));
+    if (const auto why = backends.back()->Unavailable()) {
+      std::fprintf(stderr, "nnref_casebench: %s cannot run: %s\n", name.c_str(), why->c_str());
+      return 2;
+    }
+    std::printf("%s: %s\n", name.c_str(), backends.back()->Describe().c_str());
+  }
+  std::printf("%-48s %5s %12s %12s", "case", "ops", "ref min ms", "ref median");
+  for (const std::string& name : backend_names) {
+    std::printf(" %14s %14s", (name + " min").c_str(), (name + " median").c_str());
+  }
+  std::printf("\n");
   for (const std::string& file : files) {
     const CaseFile cf = LoadCaseFile(file);
     for (const Case& c : cf.cases) {
       if (!filter.empty() && c.name.find(filter) == std::string::npos) continue;
       const BuiltCase b = BuildCase(c, RequestedOutputs(c));
-      std::string why;
-      const std::optional<BackendGraph> compiled = CompileForBackend(*b.graph, simd, why);
-      const auto ref = Time(repeat, [&] { (void)b.graph->Compute(b.input_values); });
-      std::printf("%-48s %5zu %12.2f %12.2f", c.name.c_str(), b.graph->operators().size(),
-                  ref.first, ref.second);
-      if (compiled) {
-        const auto fast =
-            Time(repeat, [&] { (void)b.graph->Compute(b.input_values, {}, compiled->kernels); });
-        std::printf(" %12.2f %12.2f\n", fast.first, fast.second);
+      std::printf("%-48s %5zu", c.name.c_str(), b.graph->operators().size());
+      if (reference) {
+        const auto ref = Time(repeat, [&] { (void)b.graph->Compute(b.input_values); });
+        std::printf(" %12.2f %12.2f", ref.first, ref.second);
       } else {
-        std::printf("  (simd: %s)\n", why.c_str());
+        std::printf(" %12s %12s", "-", "-");
       }
+      for (size_t k = 0; k < backends.size(); ++k) {
+        std::string why;
+        const std::optional<BackendGraph> compiled = CompileForBackend(*b.graph, backends[k], why);
+        if (!compiled) {
+          std::printf("  (%s: %s)", backend_names[k].c_str(), why.c_str());
+          continue;
+        }
+        const auto t =
+            Time(repeat, [&] { (void)b.graph->Compute(b.input_values, {}, compiled->kernels); });
+        std::printf(" %14.2f %14.2f", t.first, t.second);
+      }
+      std::printf("\n");
+      std::fflush(stdout);
     }
   }
   return 0;
@@ -69,23 +93,40 @@ int BenchCases(const std::vector<std::string>& files, const std::string& filter,
 int main(int argc, char** argv) {
   int repeat = 3;
   unsigned threads = 0;
+  int device = -1;
+  bool reference = true;
   std::string filter;
-  std::vector<std::string> case_files;
+  std::vector<std::string> case_files, backends;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = std::atoi(argv[++i]);
-    if (!std::strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
-    if (!std::strcmp(argv[i], "--case") && i + 1 < argc) case_files.push_back(argv[++i]);
-    if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) {
+    const bool has_value = i + 1 < argc;
+    if (!std::strcmp(argv[i], "--repeat") && has_value) {
+      repeat = std::atoi(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--filter") && has_value) {
+      filter = argv[++i];
+    } else if (!std::strcmp(argv[i], "--case") && has_value) {
+      case_files.push_back(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--backend") && has_value) {
+      backends.push_back(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--device") && has_value) {
+      device = std::atoi(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--threads") && has_value) {
       threads = static_cast<unsigned>(std::atoi(argv[++i]));
+    } else if (!std::strcmp(argv[i], "--no-reference")) {
+      reference = false;
+    } else {
+      case_files.clear();
+      break;
     }
   }
   if (case_files.empty()) {
-    std::fprintf(stderr, "usage: nnref_casebench --case FILE [--case FILE ...] [--threads N] "
-                         "[--repeat N] [--filter NAME]\n");
+    std::fprintf(stderr,
+                 "usage: nnref_casebench --case FILE [--case FILE ...] [--threads N] [--repeat N] "
+                 "[--filter NAME] [--no-reference] [--backend NAME]... [--device N]\n");
     return 2;
   }
   try {
-    return nnref::BenchCases(case_files, filter, std::max(repeat, 1), threads);
+    return nnref::BenchCases(case_files, filter, std::max(repeat, 1), threads, reference, backends,
+                             device);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "nnref_casebench: %s\n", e.what());
     return 2;

@@ -1,0 +1,79 @@
+// The GpuDevice of an application's Vulkan device (interop.h): the vulkan backend adopted onto it
+// (Device::Adopt) and the rented buffers (Device::CreateImportBuffer / ReleaseImportBuffer).
+#include "ops/vulkan/interop.h"
+
+#include <cstdlib>
+#include <stdexcept>
+
+#include "ops/vulkan/device.h"
+#include "ops/vulkan/family.h"
+
+namespace nnref {
+
+namespace {
+
+template <typename H>
+H FromInteger(uint64_t h) {
+  return reinterpret_cast<H>(static_cast<uintptr_t>(h));
+}
+
+template <typename H>
+uint64_t ToInteger(H h) {
+  return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(h));
+}
+
+class VulkanGpuDevice final : public GpuDevice {
+ public:
+  explicit VulkanGpuDevice(std::shared_ptr<vk::Device> device)
+      : device_(std::move(device)), backend_(vk::MakeBackendOnDevice(device_)) {}
+
+  std::string_view api() const override { return "Vulkan"; }
+  uint64_t identity() const override { return ToInteger(device_->handle()); }
+  std::string Describe() const override {
+    return "the application's Vulkan device: " + backend_->Describe();
+  }
+  std::shared_ptr<const Backend> backend() const override { return backend_; }
+
+  GpuBufferHandle CreateImportBuffer(std::span<const std::byte> bytes) override {
+    const uint64_t size = bytes.empty() ? 4 : (bytes.size() + 3) / 4 * 4;
+    const vk::ImportBuffer b = device_->CreateImportBuffer(bytes, size);
+    return GpuBufferHandle{ToInteger(b.buffer), ToInteger(b.memory), bytes.size(), size};
+  }
+
+  void ReleaseImportBuffer(const GpuBufferHandle& buffer, uint64_t fence,
+                           std::span<std::byte> out) override {
+    if (out.size() > buffer.size) throw std::logic_error("vulkan: release larger than the buffer");
+    const vk::ImportBuffer b{FromInteger<VkBuffer>(buffer.buffer),
+                             FromInteger<VkDeviceMemory>(buffer.memory), buffer.size};
+    device_->ReleaseImportBuffer(b, FromInteger<VkFence>(fence), out);
+  }
+
+ private:
+  std::shared_ptr<vk::Device> device_;
+  std::shared_ptr<const Backend> backend_;
+};
+
+}  // namespace
+
+std::shared_ptr<GpuDevice> MakeVulkanGpuDevice(const VulkanDeviceHandles& h, std::string& why) {
+  vk::ExternalDevice e;
+  e.instance = static_cast<VkInstance>(h.instance);
+  e.physical_device = static_cast<VkPhysicalDevice>(h.physical_device);
+  e.device = static_cast<VkDevice>(h.device);
+  e.queue_family_index = h.queue_family_index;
+  e.queue_index = h.queue_index;
+  e.get_instance_proc_addr = reinterpret_cast<PFN_vkGetInstanceProcAddr>(h.get_instance_proc_addr);
+  e.queue_mutex = h.queue_mutex;
+  e.shader_int64 = h.shader_int64;
+  vk::DeviceOptions options;
+  const char* staging = std::getenv("NNREF_VULKAN_STAGING");
+  options.force_staging = staging != nullptr && *staging != '\0' && *staging != '0';
+  if (const char* cap = std::getenv("NNREF_VULKAN_MAX_BINDING")) {
+    options.max_binding = std::strtoull(cap, nullptr, 10);
+  }
+  std::shared_ptr<vk::Device> device = vk::Device::Adopt(e, options, why);
+  if (!device) return nullptr;
+  return std::make_shared<VulkanGpuDevice>(std::move(device));
+}
+
+}  // namespace nnref
