@@ -264,7 +264,11 @@ HWY_INLINE float MaxRowForExp(const float* x, size_t n) {
 template <class D, class V>
 HWY_INLINE V ExpNonPositive(D d, V x) {
   const hn::RebindToSigned<D> di;
-  const V n = hn::Round(hn::Mul(x, hn::Set(d, 1.44269504088896341f)));
+  // t = x / ln2 + 1.5 * 2^23 rounds x / ln2 to an integer n held in t's low mantissa bits
+  // (bits(t) = bits(1.5 * 2^23) + n), so n = t - 1.5 * 2^23 exactly and 2^n needs no conversion.
+  const V magic = hn::Set(d, 12582912.0f);
+  const V t = hn::MulAdd(x, hn::Set(d, 1.44269504088896341f), magic);
+  const V n = hn::Sub(t, magic);
   V r = hn::NegMulAdd(n, hn::Set(d, 0.693359375f), x);  // exact
   r = hn::NegMulAdd(n, hn::Set(d, -2.12194440e-4f), r);
   V p = hn::Set(d, 1.0f / 5040.0f);
@@ -275,7 +279,9 @@ HWY_INLINE V ExpNonPositive(D d, V x) {
   p = hn::MulAdd(p, r, hn::Set(d, 0.5f));
   p = hn::MulAdd(p, r, hn::Set(d, 1.0f));
   p = hn::MulAdd(p, r, hn::Set(d, 1.0f));
-  const auto scale = hn::ShiftLeft<23>(hn::Add(hn::ConvertTo(di, n), hn::Set(di, 127)));
+  // bits(t) - bits(1.5 * 2^23) + 127 = n + 127, the biased exponent of 2^n.
+  const auto scale =
+      hn::ShiftLeft<23>(hn::Sub(hn::BitCast(di, t), hn::Set(di, 0x4B400000 - 127)));
   return hn::Mul(p, hn::BitCast(d, scale));
 }
 
