@@ -1,11 +1,19 @@
 // The simd backend's conv2d (§api-mlgraphbuilder-conv2d), as in the reference's ops/conv2d.cc:
-// im2col, then a GEMM (gemm.h, float32 accumulation as in matmul_gemm.cc) per batch and group,
-// channel-major for nchw (and for nhwc groups of fewer than 16 output channels, transposed into
-// place): output[oc, y*x] = filter[oc, (c, ky, kx)] x col[(c, ky, kx), y*x]; pixel-major for other
-// nhwc: output[y*x, oc] = col[y*x, (ky, kx, c)] x filter[(ky, kx, c), oc]. Padded positions are
-// zeros in col (0 * an infinite filter value gives NaN: the reference marks such elements "value
-// or NaN"). The bias is added in double and the result rounded once. Work splits over output
-// blocks only (GEMM tiles, im2col rows), so the results are bit-identical for any thread count.
+// GEMMs on the one core (gemm.h, float32 accumulation as in matmul_gemm.cc) per batch and group.
+//  - nchw, stride 1 (any kernel size, dilation, padding, groups): the image is padded once and
+//    the product output[oc][pixel] = filter[oc][(c, ky, kx)] x padded[(c, ky, kx)][pixel] reads B
+//    in place (IndirectB: one contiguous run of the padded image per depth step, over a grid of
+//    the padded width whose extra columns are dropped); 1x1 is a plain GEMM over the channels;
+//  - other nchw, and nhwc groups of fewer than 16 output channels (transposed into place):
+//    channel-major, output[oc, y*x] = filter[oc, (c, ky, kx)] x col[(c, ky, kx), y*x] with the
+//    GEMM's B panels packed straight from the image;
+//  - other nhwc: pixel-major, output[y*x, oc] = col[y*x, (ky, kx, c)] x filter[(ky, kx, c), oc].
+// A constant filter is arranged and packed into the core's panels once, when the graph is
+// compiled. Padded positions are zeros (0 * an infinite filter value gives NaN: the reference
+// marks such elements "value or NaN"); every path sums the same terms in the same order, so they
+// agree bit for bit. The bias is added in double and the result rounded once. Work splits over
+// output blocks only (GEMM tiles, image rows), so the results are bit-identical for any thread
+// count.
 #include "ops/conv2d.h"
 
 #include <algorithm>
@@ -20,27 +28,121 @@ namespace nnref::simd {
 
 namespace {
 
+// The filter as the products read it: w[oc][(c, ky, kx)] (channel-major) or per group
+// w[(ky, kx, c)][o] (pixel-major), and, for a constant filter, its panels per group packed once
+// (gemm.h, PackedOperand: the A operand channel-major, the B operand pixel-major).
+struct Filter {
+  std::vector<float> w;
+  std::vector<PackedOperand> panels;  // empty: not packed
+};
+
 class Conv2dKernel final : public Kernel {
  public:
   // nhwc groups with fewer output channels than this are computed channel-major (see Compute).
   static constexpr int64_t kNarrow = 16;
 
-  Conv2dKernel(const Conv2dAttributes& g, Config config) : g_(g), config_(std::move(config)) {}
+  Conv2dKernel(const Conv2dAttributes& g, Config config, const Tensor& constant_filter)
+      : g_(g), config_(std::move(config)) {
+    if (constant_filter.valid() && constant_filter.element_count() > 0) {
+      filter_source_ = constant_filter;
+      filter_ = std::make_shared<const Filter>(Arrange(AsFloat32(constant_filter), true));
+    }
+  }
 
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
     const ImageAxes& ia = g_.image;
     const bool nhwc = ia.channel == 3;
     const Tensor input = ContiguousFloat32(in[0]->data);  // in its own layout
-    const Tensor filter = AsFloat32(in[1]->data);
     const Image x = ImageOf(input.shape(), ia), y = ImageOf(out[0].shape, ia);
     const Conv2dFilterAxes& fa = g_.filter;
-    const Shape& fs = filter.shape();
+    const Shape& fs = in[1]->data.shape();
     const int64_t kh = static_cast<int64_t>(fs[fa.height]), kw = static_cast<int64_t>(fs[fa.width]);
     const int64_t icg = static_cast<int64_t>(fs[fa.in]);
     const int64_t groups = g_.groups, ocg = y.channels / groups;
     const int64_t kg = icg * kh * kw;  // GEMM depth
     const int64_t spatial = y.height * y.width;
+
+    // The filter: packed when the graph was compiled, or arranged now.
+    Filter local;
+    const Filter* f = filter_.get();
+    if (f == nullptr || !SameView(in[1]->data, filter_source_)) {
+      local = Arrange(AsFloat32(in[1]->data), false);
+      f = &local;
+    }
+    const auto panels = [&](int64_t grp) {
+      return f->panels.empty() ? nullptr : &f->panels[static_cast<size_t>(grp)];
+    };
+
+    GemmOutput result(out[0]);
+    const float* xin = input.base<float>();
+    const int64_t image = x.channels * x.height * x.width;
+    if (!nhwc && g_.stride_height == 1 && g_.stride_width == 1) {
+      // Stride 1, nchw: the image padded once, then B read in place (IndirectB): depth step
+      // (c, ky, kx) of output pixel (oy, ox) is padded[c][oy + ky * dh][ox + kx * dw], i.e. one
+      // contiguous run per depth step over a grid of rows of the padded width (the columns past
+      // the output width are computed and dropped). No im2col matrix, no B packing.
+      const int64_t hp = y.height + (kh - 1) * g_.dilation_height;
+      const int64_t wp = y.width + (kw - 1) * g_.dilation_width;
+      const int64_t plane = hp * wp;
+      const int64_t grid = (y.height - 1) * wp + y.width;  // GEMM columns
+      std::vector<int64_t> offsets(static_cast<size_t>(kg));
+      for (int64_t c = 0; c < icg; ++c) {
+        for (int64_t ky = 0; ky < kh; ++ky) {
+          for (int64_t kx = 0; kx < kw; ++kx) {
+            offsets[static_cast<size_t>((c * kh + ky) * kw + kx)] =
+                c * plane + ky * g_.dilation_height * wp + kx * g_.dilation_width;
+          }
+        }
+      }
+      // Scratch buffers kept by the thread across calls (fresh ones cost page faults each call).
+      thread_local std::vector<float> padded_buffer, grid_buffer;
+      const size_t padded_size = static_cast<size_t>(x.channels * plane) + kGemmIndirectSlack;
+      if (padded_buffer.size() < padded_size) padded_buffer.resize(padded_size);
+      float* const padded = padded_buffer.data();
+      std::fill(padded + x.channels * plane, padded + padded_size, 0.0f);
+      // The products' rows: the output planes themselves when the grid has no extra columns.
+      const bool direct = wp == y.width;
+      if (!direct && grid_buffer.size() < static_cast<size_t>(y.channels * grid)) {
+        grid_buffer.resize(static_cast<size_t>(y.channels * grid));
+      }
+      float* const grid_out = grid_buffer.data();
+      std::vector<IndirectB> bs(static_cast<size_t>(groups));
+      for (int64_t b = 0; b < x.batches; ++b) {
+        Pad(xin + b * image, x, hp, wp, padded);
+        float* yb = result.data() + b * spatial * y.channels;
+        float* dst = direct ? yb : grid_out;
+        const int64_t ld = direct ? spatial : grid;
+        std::vector<GemmOperands> problems;
+        for (int64_t grp = 0; grp < groups; ++grp) {
+          bs[static_cast<size_t>(grp)] = {padded + grp * icg * plane, offsets.data()};
+          problems.push_back({{f->w.data() + grp * ocg * kg, kg, 1},
+                              {},
+                              dst + grp * ocg * ld,
+                              ld,
+                              nullptr,
+                              panels(grp),
+                              nullptr,
+                              &bs[static_cast<size_t>(grp)]});
+        }
+        Gemm(static_cast<size_t>(ocg), static_cast<size_t>(grid), static_cast<size_t>(kg),
+             problems, 1.0, *config_.pool);
+        if (!direct) {  // drop the grid's extra columns
+          config_.pool->ParallelFor(static_cast<size_t>(y.channels), 4,
+                                    [&](size_t begin, size_t end) {
+                                      for (size_t oc = begin; oc < end; ++oc) {
+                                        const float* src = grid_out + oc * grid;
+                                        float* o = yb + static_cast<int64_t>(oc) * spatial;
+                                        for (int64_t oy = 0; oy < y.height; ++oy) {
+                                          std::copy(src + oy * wp, src + oy * wp + y.width,
+                                                    o + oy * y.width);
+                                        }
+                                      }
+                                    });
+        }
+      }
+      return FinishBias(in, nhwc, y, result);
+    }
 
     // Two arrangements of the product per batch and group:
     //  - channel-major (nchw, and nhwc groups of fewer than kNarrow output channels, e.g.
@@ -49,71 +151,48 @@ class Conv2dKernel final : public Kernel {
     //    result is transposed into place afterwards;
     //  - pixel-major (other nhwc): out[pixel][oc] = col[pixel][(ky, kx, c)] x
     //    filter[(ky, kx, c)][oc], written straight into the nhwc output.
-    const bool channel_major = !nhwc || ocg < kNarrow;
-    std::vector<float> w(static_cast<size_t>(y.channels * kg));
-    {
-      const Strides& st = filter.strides();
-      const float* f = filter.base<float>();
-      for (int64_t oc = 0; oc < y.channels; ++oc) {
-        const int64_t grp = oc / ocg, o = oc % ocg;
-        for (int64_t c = 0; c < icg; ++c) {
-          for (int64_t ky = 0; ky < kh; ++ky) {
-            for (int64_t kx = 0; kx < kw; ++kx) {
-              const float v =
-                  f[oc * st[fa.out] + c * st[fa.in] + ky * st[fa.height] + kx * st[fa.width]];
-              const int64_t index = channel_major
-                                        ? oc * kg + (c * kh + ky) * kw + kx
-                                        : grp * kg * ocg + ((ky * kw + kx) * icg + c) * ocg + o;
-              w[static_cast<size_t>(index)] = v;
-            }
-          }
-        }
-      }
-    }
-
-    DoubleOutput result(out[0], /*overwritten=*/true);
+    const bool channel_major = ChannelMajor(ocg);
     // Pixel-major: the im2col matrix col, every element written (zeros in the padding), so not
     // zero-filled. Channel-major: no col; the GEMM packs its panels straight from the image
     // (PackIm2col), which saves writing and reading back a matrix kh * kw times the image.
     const std::unique_ptr<float[]> col(
         channel_major ? nullptr : new float[static_cast<size_t>(groups * kg * spatial)]);
-    std::vector<double> transposed(nhwc && channel_major ? static_cast<size_t>(y.channels * spatial)
-                                                         : 0);
-    const float* xin = input.base<float>();
-    const int64_t image = x.channels * x.height * x.width;
+    std::vector<float> transposed(nhwc && channel_major ? static_cast<size_t>(y.channels * spatial)
+                                                        : 0);
     // Element strides of the contiguous input image: channel, row, column.
     const int64_t cs = nhwc ? 1 : x.height * x.width, ys = nhwc ? x.width * x.channels : x.width,
                   xs = nhwc ? x.channels : 1;
     for (int64_t b = 0; b < x.batches; ++b) {
       std::vector<GemmOperands> problems;
-      double* yb = result.data() + b * spatial * y.channels;
+      float* yb = result.data() + b * spatial * y.channels;
       if (channel_major) {
-        double* dst = nhwc ? transposed.data() : yb;
+        float* dst = nhwc ? transposed.data() : yb;
         const float* xb = xin + b * image;
         std::vector<PackBFn> packers;
         packers.reserve(static_cast<size_t>(groups));
         for (int64_t grp = 0; grp < groups; ++grp) {
           packers.push_back(
-              [=, this](size_t p0, size_t kc, size_t col0, size_t cols, size_t nr, float* panels) {
-                PackIm2col(xb, x, y, kh, kw, cs, ys, xs, grp * icg, p0, kc, col0, cols, nr, panels);
+              [=, this](size_t p0, size_t kc, size_t col0, size_t cols, size_t nr, float* block) {
+                PackIm2col(xb, x, y, kh, kw, cs, ys, xs, grp * icg, p0, kc, col0, cols, nr, block);
               });
         }
         for (int64_t grp = 0; grp < groups; ++grp) {
-          problems.push_back({{w.data() + grp * ocg * kg, kg, 1},
+          problems.push_back({{f->w.data() + grp * ocg * kg, kg, 1},
                               {},
                               dst + grp * ocg * spatial,
                               spatial,
-                              &packers[static_cast<size_t>(grp)]});
+                              &packers[static_cast<size_t>(grp)],
+                              panels(grp)});
         }
         Gemm(static_cast<size_t>(ocg), static_cast<size_t>(spatial), static_cast<size_t>(kg),
              problems, 1.0, *config_.pool);
         if (nhwc) {
           const int64_t channels = y.channels;
-          const double* t = transposed.data();
+          const float* t = transposed.data();
           config_.pool->ParallelFor(static_cast<size_t>(spatial), 64,
                                     [&](size_t begin, size_t end) {
                                       for (size_t px = begin; px < end; ++px) {
-                                        double* row = yb + static_cast<int64_t>(px) * channels;
+                                        float* row = yb + static_cast<int64_t>(px) * channels;
                                         for (int64_t c = 0; c < channels; ++c)
                                           row[c] = t[c * spatial + static_cast<int64_t>(px)];
                                       }
@@ -123,19 +202,108 @@ class Conv2dKernel final : public Kernel {
         Im2colNhwc(xin + b * image, x, y, kh, kw, icg, groups, col.get());
         for (int64_t grp = 0; grp < groups; ++grp) {
           problems.push_back({{col.get() + grp * kg, groups * kg, 1},
-                              {w.data() + grp * kg * ocg, ocg, 1},
+                              {f->w.data() + grp * kg * ocg, ocg, 1},
                               yb + grp * ocg,
-                              y.channels});
+                              y.channels,
+                              nullptr,
+                              nullptr,
+                              panels(grp)});
         }
         Gemm(static_cast<size_t>(spatial), static_cast<size_t>(ocg), static_cast<size_t>(kg),
              problems, 1.0, *config_.pool);
       }
     }
-    if (in.size() > 2) AddBias(in[2]->data, nhwc, y, result.data(), config_);
-    return result.Finish(config_);
+    return FinishBias(in, nhwc, y, result);
   }
 
  private:
+  bool ChannelMajor(int64_t ocg) const { return g_.image.channel != 3 || ocg < kNarrow; }
+
+  // The filter in the arrangement of the products, packed for the GEMM core when `pack`.
+  Filter Arrange(const Tensor& filter, bool pack) const {
+    const Conv2dFilterAxes& fa = g_.filter;
+    const Shape& fs = filter.shape();
+    const int64_t kh = static_cast<int64_t>(fs[fa.height]), kw = static_cast<int64_t>(fs[fa.width]);
+    const int64_t icg = static_cast<int64_t>(fs[fa.in]);
+    const int64_t channels = static_cast<int64_t>(fs[fa.out]);
+    const int64_t groups = g_.groups, ocg = channels / groups, kg = icg * kh * kw;
+    const bool channel_major = ChannelMajor(ocg);
+    Filter f;
+    f.w.resize(static_cast<size_t>(channels * kg));
+    const Strides& st = filter.strides();
+    const float* src = filter.base<float>();
+    for (int64_t oc = 0; oc < channels; ++oc) {
+      const int64_t grp = oc / ocg, o = oc % ocg;
+      for (int64_t c = 0; c < icg; ++c) {
+        for (int64_t ky = 0; ky < kh; ++ky) {
+          for (int64_t kx = 0; kx < kw; ++kx) {
+            const float v =
+                src[oc * st[fa.out] + c * st[fa.in] + ky * st[fa.height] + kx * st[fa.width]];
+            const int64_t index = channel_major
+                                      ? oc * kg + (c * kh + ky) * kw + kx
+                                      : grp * kg * ocg + ((ky * kw + kx) * icg + c) * ocg + o;
+            f.w[static_cast<size_t>(index)] = v;
+          }
+        }
+      }
+    }
+    if (pack) {
+      for (int64_t grp = 0; grp < groups; ++grp) {
+        if (channel_major) {
+          f.panels.push_back(PackGemmA({f.w.data() + grp * ocg * kg, kg, 1},
+                                       static_cast<size_t>(ocg), static_cast<size_t>(kg), 1.0));
+        } else {
+          f.panels.push_back(PackGemmB({f.w.data() + grp * kg * ocg, ocg, 1},
+                                       static_cast<size_t>(kg), static_cast<size_t>(ocg)));
+        }
+      }
+    }
+    return f;
+  }
+
+  // padded[c][r][q] = x[c][r - pad_top][q - pad_left] for r < hp, q < wp (0 outside the image);
+  // x one contiguous nchw image.
+  void Pad(const float* xin, const Image& x, int64_t hp, int64_t wp, float* padded) const {
+    const int64_t pt = g_.pad_top, pl = g_.pad_left;
+    const int64_t x0 = std::min(pl, wp), x1 = std::clamp(pl + x.width, x0, wp);
+    config_.pool->ParallelFor(
+        static_cast<size_t>(x.channels), 4, [&](size_t begin, size_t end) {
+          for (size_t c = begin; c < end; ++c) {
+            const float* src = xin + static_cast<int64_t>(c) * x.height * x.width;
+            float* dst = padded + static_cast<int64_t>(c) * hp * wp;
+            for (int64_t r = 0; r < hp; ++r) {
+              float* row = dst + r * wp;
+              const int64_t iy = r - pt;
+              if (iy < 0 || iy >= x.height) {
+                std::fill(row, row + wp, 0.0f);
+                continue;
+              }
+              std::fill(row, row + x0, 0.0f);
+              std::copy(src + iy * x.width, src + iy * x.width + (x1 - x0), row + x0);
+              std::fill(row + x1, row + wp, 0.0f);
+            }
+          }
+        });
+  }
+
+  // The result with the bias (in[2], when given) added in double before the one rounding.
+  std::vector<OperandValue> FinishBias(std::span<const OperandValue* const> in, bool nhwc,
+                                       const Image& y, GemmOutput& result) const {
+    if (in.size() <= 2) return result.Finish(config_);
+    const Tensor bias = ContiguousFloat32(in[2]->data);
+    const float* pb = bias.base<float>();
+    const auto channels = static_cast<size_t>(y.channels);
+    const auto spatial = static_cast<size_t>(y.height * y.width);
+    const auto batches = static_cast<size_t>(y.batches);
+    if (nhwc) {
+      return result.Finish(config_, batches * spatial, channels,
+                           [pb](size_t, size_t c) { return static_cast<double>(pb[c]); });
+    }
+    return result.Finish(config_, batches * channels, spatial, [pb, channels](size_t r, size_t) {
+      return static_cast<double>(pb[r % channels]);
+    });
+  }
+
   // The GEMM's B panels (gemm.h, PackBFn) of the channel-major im2col matrix of one group:
   // B[(c, ky, kx)][pixel] = x[c_base + c][oy * sh - pt + ky * dh][ox * sw - pl + kx * dw] (0 in
   // the padding), pixel = oy * ow + ox, for depth [p0, p0 + kc) and pixels [col0, col0 + cols);
@@ -216,6 +384,8 @@ class Conv2dKernel final : public Kernel {
 
   Conv2dAttributes g_;
   Config config_;
+  Tensor filter_source_;                  // the constant filter, when it is one
+  std::shared_ptr<const Filter> filter_;  // its arrangement and panels
 };
 
 // ---- the family ----------------------------------------------------------------------------
@@ -232,7 +402,7 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index, const Confi
   switch (node.op) {
     case OpId::conv2d:
       if (const auto* a = node.Attributes<Conv2dAttributes>()) {
-        return std::make_shared<Conv2dKernel>(*a, config);
+        return std::make_shared<Conv2dKernel>(*a, config, ConstantInput(graph, index, 1));
       }
       break;
     default:

@@ -61,13 +61,13 @@ class ConvTranspose2dKernel final : public Kernel {
 
     DoubleOutput result(out[0]);
     // col per group: nchw [(oc, ky, kx)][iy * iw + ix]; nhwc [iy * iw + ix][(ky, kx, oc)].
-    std::vector<double> col(static_cast<size_t>(groups * taps * in_spatial));
+    std::vector<float> col(static_cast<size_t>(groups * taps * in_spatial));
     const float* xin = input.base<float>();
     for (int64_t b = 0; b < x.batches; ++b) {
       const float* xb = xin + b * in_spatial * x.channels;
       std::vector<GemmOperands> problems;
       for (int64_t grp = 0; grp < groups; ++grp) {
-        double* cg = col.data() + grp * taps * in_spatial;
+        float* cg = col.data() + grp * taps * in_spatial;
         if (nhwc) {
           problems.push_back(
               {{xb + grp * icg, x.channels, 1}, {w.data() + grp * icg * taps, taps, 1}, cg, taps});
@@ -107,13 +107,13 @@ class ConvTranspose2dKernel final : public Kernel {
     return i < size ? i : -1;
   }
 
-  void Col2imNchw(const double* col, const Image& x, const Image& y, int64_t kh, int64_t kw,
+  void Col2imNchw(const float* col, const Image& x, const Image& y, int64_t kh, int64_t kw,
                   int64_t ocg, double* out) const {
     const int64_t in_spatial = x.height * x.width;
     config_.pool->ParallelFor(static_cast<size_t>(y.channels), 1, [&](size_t begin, size_t end) {
       for (size_t oc = begin; oc < end; ++oc) {
         const int64_t grp = static_cast<int64_t>(oc) / ocg, o = static_cast<int64_t>(oc) % ocg;
-        const double* cg = col + (grp * ocg + o) * kh * kw * in_spatial;  // rows (o, ky, kx)
+        const float* cg = col + (grp * ocg + o) * kh * kw * in_spatial;  // rows (o, ky, kx)
         double* plane = out + static_cast<int64_t>(oc) * y.height * y.width;
         for (int64_t oy = 0; oy < y.height; ++oy) {
           double* row = plane + oy * y.width;
@@ -123,13 +123,15 @@ class ConvTranspose2dKernel final : public Kernel {
                 Source(oy, ky, g_.stride_height, g_.dilation_height, g_.pad_top, x.height);
             if (iy < 0) continue;
             for (int64_t kx = 0; kx < kw; ++kx) {
-              const double* src = cg + (ky * kw + kx) * in_spatial + iy * x.width;
+              const float* src = cg + (ky * kw + kx) * in_spatial + iy * x.width;
               // Input column ix lands on ox = ix * sw + off; one term per output element per
               // tap, so the terms still arrive in ascending (ky, kx) order.
               const int64_t off = kx * g_.dilation_width - g_.pad_left;
               int64_t ix0, ix1;
               ValidRange(x.width, g_.stride_width, off, y.width, ix0, ix1);
-              for (int64_t ix = ix0; ix < ix1; ++ix) row[ix * g_.stride_width + off] += src[ix];
+              for (int64_t ix = ix0; ix < ix1; ++ix) {
+                row[ix * g_.stride_width + off] += static_cast<double>(src[ix]);
+              }
             }
           }
         }
@@ -137,7 +139,7 @@ class ConvTranspose2dKernel final : public Kernel {
     });
   }
 
-  void Col2imNhwc(const double* col, const Image& x, const Image& y, int64_t kh, int64_t kw,
+  void Col2imNhwc(const float* col, const Image& x, const Image& y, int64_t kh, int64_t kw,
                   int64_t ocg, double* out) const {
     const int64_t in_spatial = x.height * x.width, taps = ocg * kh * kw;
     const int64_t groups = y.channels / ocg;
@@ -157,10 +159,10 @@ class ConvTranspose2dKernel final : public Kernel {
                   Source(ox, kx, g_.stride_width, g_.dilation_width, g_.pad_left, x.width);
               if (ix < 0) continue;
               for (int64_t grp = 0; grp < groups; ++grp) {
-                const double* src = col + grp * taps * in_spatial + (iy * x.width + ix) * taps +
+                const float* src = col + grp * taps * in_spatial + (iy * x.width + ix) * taps +
                                     (ky * kw + kx) * ocg;
                 double* dst = pixel + grp * ocg;
-                for (int64_t o = 0; o < ocg; ++o) dst[o] += src[o];
+                for (int64_t o = 0; o < ocg; ++o) dst[o] += static_cast<double>(src[o]);
               }
             }
           }

@@ -2,15 +2,19 @@
 // matrices accumulated in float32 as hardware does (gemm.h says how it is judged), written with
 // Highway and compiled for every target by foreach_target.h, chosen at run time.
 //
-// Structure (the classic Goto/BLIS scheme): the output is cut into even tiles of up to kMC x kNC
-// elements, which the pool's threads take one after another. A tile walks the depth in blocks of
-// kKC; for each block it packs its rows of A into MR-row panels (depth-major: the MR values of one
-// depth step are adjacent) and its columns of B into NR-column panels (NR = 2 vectors), then runs
-// the micro-kernel on every (A panel, B panel) pair: MR x NR float32 accumulators in registers,
-// one broadcast of a and two vector loads of b per depth step, MulAdd (FMA on AVX2 and AVX-512;
-// a rounded product, then a rounded sum, on SSE4, SSSE3 and scalar). Every micro-tile goes
-// through a small float32 tile that is read from and written to the caller's double output
-// between depth blocks. Each output element is one MulAdd chain in ascending depth, so no tiling
+// Structure (the classic Goto/BLIS scheme): the output is cut into tiles of whole micro-panels,
+// blocks of at most kMC rows and kNC columns (more blocks when there are threads: about 8 tiles
+// per thread), which the pool's threads take one after another. A tile walks the depth in even
+// blocks of at most kKC; for each block it takes its rows of A as MR-row panels (depth-major: the
+// MR values of one depth step are adjacent) and its columns of B as NR-column panels (NR = 2
+// vectors), then runs the micro-kernel on every (A panel, B panel) pair: MR x NR float32
+// accumulators in registers, one broadcast of a and two vector loads of b per depth step, MulAdd
+// (FMA on AVX2 and AVX-512; a rounded product, then a rounded sum, on SSE4, SSSE3 and scalar),
+// stored straight into the float32 output (a small tile only at ragged edges) and loaded from it
+// again for the next depth block. Panels come packed beforehand (constant weights: PackGemmA/B
+// when a graph is compiled), are packed once per call ahead of the tiles when several tiles share
+// them (on the threads), or are packed per tile; a stride-1 convolution's B is read in place
+// (IndirectB). Each output element is one MulAdd chain in ascending depth, so no tiling, packing
 // or thread split changes a bit of the result; targets with and without FMA differ by roundings.
 //
 // Measured on this machine (Intel Xeon with AVX-512, Highway picks AVX3), Release, one thread,
@@ -31,7 +35,9 @@
 // clang-format on
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <utility>
 #include <cstring>
 #include <vector>
 
@@ -49,8 +55,8 @@ constexpr size_t kMR = 12;
 #else
 constexpr size_t kMR = 6;
 #endif
-constexpr size_t kKC = 256;   // depth block: a B panel (kKC x NR) stays in L1
-constexpr size_t kMC = 96;    // rows per tile (a multiple of kMR): the packed A block stays in L2
+constexpr size_t kKC = 256;   // depth block at most: a B panel (kKC x NR) stays in L1
+constexpr size_t kMC = 192;   // rows per tile at most (a multiple of kMR): A block in L2
 constexpr size_t kNC = 1024;  // columns per tile at most
 
 using DF = hn::ScalableTag<float>;
@@ -59,35 +65,89 @@ using VF = hn::Vec<DF>;
 // Columns of the micro-tile: two vectors.
 HWY_INLINE size_t NR() { return 2 * hn::Lanes(DF()); }
 
-// c[0..kMR) x [0..NR) (row stride ldc) = (load ? c : -0) + sum over the kc depth steps of the
-// packed panels a (kc x kMR) and b (kc x NR), in float32. The loops over rows have constant
-// bounds and are unrolled, so the accumulators live in registers.
-HWY_NOINLINE void MicroKernel(size_t kc, const float* HWY_RESTRICT a, const float* HWY_RESTRICT b,
-                              float* HWY_RESTRICT c, size_t ldc, bool load) {
+// The depth block: k cut into even blocks of at most kKC (576 = 3 x 192 rather than 256, 256, 64).
+size_t DepthBlock(size_t k) {
+  const size_t blocks = std::max<size_t>(1, (k + kKC - 1) / kKC);
+  return std::max<size_t>(1, (k + blocks - 1) / blocks);
+}
+
+// c[0..R) x [0..NR) (row stride ldc) = (load ? c : -0) + sum over the kc depth steps of the
+// packed A panel a (kc x kMR, its first R rows) times B: the packed panel b (kc x NR) or,
+// kIndirect, the rows b + off[p]. The loops over rows have constant bounds and are unrolled, so
+// the accumulators live in registers. R < kMR serves a last panel of fewer rows (64 output
+// channels are 5 panels of 12 and one of 4) without computing the zero rows.
+template <size_t R, bool kIndirect>
+HWY_INLINE void MicroKernelBody(size_t kc, const float* HWY_RESTRICT a, const float* b,
+                                const int64_t* HWY_RESTRICT off, float* HWY_RESTRICT c, size_t ldc,
+                                bool load) {
   const DF d;
   const size_t lanes = hn::Lanes(d);
-  VF acc0[kMR], acc1[kMR];
+  VF acc0[R], acc1[R];
 #pragma GCC unroll 16
-  for (size_t r = 0; r < kMR; ++r) {
+  for (size_t r = 0; r < R; ++r) {
     acc0[r] = load ? hn::LoadU(d, c + r * ldc) : hn::Set(d, -0.0f);
     acc1[r] = load ? hn::LoadU(d, c + r * ldc + lanes) : hn::Set(d, -0.0f);
   }
   for (size_t p = 0; p < kc; ++p) {
-    const VF b0 = hn::LoadU(d, b);
-    const VF b1 = hn::LoadU(d, b + lanes);
+    const float* bp = kIndirect ? b + off[p] : b;
+    const VF b0 = hn::LoadU(d, bp);
+    const VF b1 = hn::LoadU(d, bp + lanes);
 #pragma GCC unroll 16
-    for (size_t r = 0; r < kMR; ++r) {
+    for (size_t r = 0; r < R; ++r) {
       const VF av = hn::Set(d, a[r]);
       acc0[r] = hn::MulAdd(av, b0, acc0[r]);
       acc1[r] = hn::MulAdd(av, b1, acc1[r]);
     }
     a += kMR;
-    b += 2 * lanes;
+    if (!kIndirect) b += 2 * lanes;
   }
 #pragma GCC unroll 16
-  for (size_t r = 0; r < kMR; ++r) {
+  for (size_t r = 0; r < R; ++r) {
     hn::StoreU(acc0[r], d, c + r * ldc);
     hn::StoreU(acc1[r], d, c + r * ldc + lanes);
+  }
+}
+
+template <size_t R>
+HWY_NOINLINE void MicroKernel(size_t kc, const float* a, const float* b, const int64_t* off,
+                              float* c, size_t ldc, bool load) {
+  if (off != nullptr) {
+    MicroKernelBody<R, true>(kc, a, b, off, c, ldc, load);
+  } else {
+    MicroKernelBody<R, false>(kc, a, b, nullptr, c, ldc, load);
+  }
+}
+
+using MicroKernelFn = void (*)(size_t, const float*, const float*, const int64_t*, float*, size_t,
+                               bool);
+
+template <size_t... R>
+constexpr std::array<MicroKernelFn, sizeof...(R)> MicroKernels(std::index_sequence<R...>) {
+  return {&MicroKernel<R + 1>...};
+}
+
+// One micro-tile of rows x cols (at most kMR x NR) at c, by the kernel of `rows` rows: straight
+// into c when its columns are whole, else through a small tile.
+void RunMicroTile(size_t kc, const float* a, const float* b, const int64_t* off, float* c,
+                  int64_t ldc, size_t rows, size_t cols, bool load) {
+  static constexpr std::array<MicroKernelFn, kMR> kKernels =
+      MicroKernels(std::make_index_sequence<kMR>());
+  const MicroKernelFn kernel = kKernels[rows - 1];
+  const size_t nr = NR();
+  if (cols == nr) {
+    kernel(kc, a, b, off, c, static_cast<size_t>(ldc), load);
+    return;
+  }
+  HWY_ALIGN float tile[kMR * 2 * hn::MaxLanes(DF())] = {};
+  if (load) {
+    for (size_t r = 0; r < rows; ++r) {
+      std::copy(c + static_cast<int64_t>(r) * ldc, c + static_cast<int64_t>(r) * ldc + cols,
+                tile + r * nr);
+    }
+  }
+  kernel(kc, a, b, off, tile, nr, load);
+  for (size_t r = 0; r < rows; ++r) {
+    std::copy(tile + r * nr, tile + r * nr + cols, c + static_cast<int64_t>(r) * ldc);
   }
 }
 
@@ -153,95 +213,245 @@ void PackB(const MatrixView& b, size_t p0, size_t kc, size_t col0, size_t cols, 
   }
 }
 
-// Output rows [row0, row0 + rows) x columns [col0, col0 + cols) of one problem.
-void Tile(const GemmOperands& g, size_t k, size_t row0, size_t rows, size_t col0, size_t cols,
-          double a_scale) {
-  const size_t nr = NR();
-  thread_local std::vector<float> a_pack, b_pack;
-  const size_t a_panels = (rows + kMR - 1) / kMR, b_panels = (cols + nr - 1) / nr;
-  a_pack.resize(std::max(a_pack.size(), a_panels * kMR * std::min(k, kKC)));
-  b_pack.resize(std::max(b_pack.size(), b_panels * nr * std::min(k, kKC)));
-  HWY_ALIGN float tile[kMR * 2 * hn::MaxLanes(DF())];
-  if (k == 0) {
-    for (size_t i = 0; i < rows; ++i) {
-      double* c = g.c + static_cast<int64_t>(row0 + i) * g.ldc + static_cast<int64_t>(col0);
-      std::fill(c, c + cols, -0.0);
+// Whole operands packed ahead of the tiles ("global" panels): depth block bi (kc deep, the last
+// one kcb = k - bi * kc) starts at bi * kc * pad, pad = panels * unit, and holds the panels one
+// after another, kcb x unit each.
+template <class T>
+HWY_INLINE T* Panels(T* base, size_t pad, size_t kc, size_t bi, size_t kcb, size_t unit,
+                     size_t panel) {
+  return base + bi * kc * pad + panel * kcb * unit;
+}
+
+// A's row panels [ip0, ip1) of every depth block into `out` (layout of Panels).
+void PackWholeA(const MatrixView& a, size_t m, size_t k, size_t kc, double scale, size_t ip0,
+                size_t ip1, float* out) {
+  const size_t pad = (m + kMR - 1) / kMR * kMR;
+  for (size_t ip = ip0; ip < ip1; ++ip) {
+    for (size_t p0 = 0, bi = 0; p0 < k; p0 += kc, ++bi) {
+      const size_t kcb = std::min(kc, k - p0);
+      PackA(a, ip * kMR, std::min(kMR, m - ip * kMR), p0, kcb, scale,
+            Panels(out, pad, kc, bi, kcb, kMR, ip));
     }
-    return;
   }
-  for (size_t p0 = 0; p0 < k; p0 += kKC) {
-    const size_t kc = std::min(kKC, k - p0);
-    const bool load = p0 > 0;
-    PackA(g.a, row0, rows, p0, kc, a_scale, a_pack.data());
-    if (g.pack_b != nullptr) {
-      (*g.pack_b)(p0, kc, col0, cols, nr, b_pack.data());
-    } else {
-      PackB(g.b, p0, kc, col0, cols, nr, b_pack.data());
+}
+
+// B's column panels [jp0, jp1) of every depth block into `out` (layout of Panels).
+void PackWholeB(const MatrixView& b, size_t k, size_t n, size_t kc, size_t jp0, size_t jp1,
+                float* out) {
+  const size_t nr = NR(), pad = (n + nr - 1) / nr * nr;
+  for (size_t jp = jp0; jp < jp1; ++jp) {
+    for (size_t p0 = 0, bi = 0; p0 < k; p0 += kc, ++bi) {
+      const size_t kcb = std::min(kc, k - p0);
+      PackB(b, p0, kcb, jp * nr, std::min(nr, n - jp * nr), nr,
+            Panels(out, pad, kc, bi, kcb, nr, jp));
     }
-    for (size_t jp = 0; jp < b_panels; ++jp) {
-      const float* bp = b_pack.data() + jp * kc * nr;
+  }
+}
+
+PackedOperand PackGemmAImpl(const MatrixView& a, size_t m, size_t k, double scale) {
+  PackedOperand p;
+  p.outer = m;
+  p.depth = k;
+  p.unit = kMR;
+  p.kc = DepthBlock(k);
+  p.scale = scale;
+  p.panels.resize((m + kMR - 1) / kMR * kMR * k);
+  PackWholeA(a, m, k, p.kc, scale, 0, (m + kMR - 1) / kMR, p.panels.data());
+  return p;
+}
+
+PackedOperand PackGemmBImpl(const MatrixView& b, size_t k, size_t n) {
+  PackedOperand p;
+  const size_t nr = NR();
+  p.outer = n;
+  p.depth = k;
+  p.unit = nr;
+  p.kc = DepthBlock(k);
+  p.panels.resize((n + nr - 1) / nr * nr * k);
+  PackWholeB(b, k, n, p.kc, 0, (n + nr - 1) / nr, p.panels.data());
+  return p;
+}
+
+// Where one problem's A and B panels come from: global panels (packed beforehand or ahead of the
+// tiles), or null: packed per tile (or B read in place).
+struct Sources {
+  const float* a = nullptr;
+  const float* b = nullptr;
+};
+
+// Output rows of A panels [ip0, ip1) x columns of B panels [jp0, jp1) of one problem.
+void Tile(const GemmOperands& g, const Sources& s, size_t m, size_t n, size_t k, size_t kc,
+          size_t ip0, size_t ip1, size_t jp0, size_t jp1, double a_scale) {
+  const size_t nr = NR();
+  const size_t row0 = ip0 * kMR, rows = std::min(m, ip1 * kMR) - row0;
+  const size_t col0 = jp0 * nr, cols = std::min(n, jp1 * nr) - col0;
+  const size_t a_pad = (m + kMR - 1) / kMR * kMR, b_pad = (n + nr - 1) / nr * nr;
+  thread_local PanelVector a_pack, b_pack;
+  if (s.a == nullptr) a_pack.resize(std::max(a_pack.size(), (ip1 - ip0) * kMR * kc));
+  if (s.b == nullptr && g.indirect_b == nullptr) {
+    b_pack.resize(std::max(b_pack.size(), (jp1 - jp0) * nr * kc));
+  }
+  for (size_t p0 = 0, bi = 0; p0 < k; p0 += kc, ++bi) {
+    const size_t kcb = std::min(kc, k - p0);
+    const bool load = p0 > 0;
+    const float* a_block;
+    if (s.a != nullptr) {
+      a_block = Panels(s.a, a_pad, kc, bi, kcb, kMR, ip0);
+    } else {
+      PackA(g.a, row0, rows, p0, kcb, a_scale, a_pack.data());
+      a_block = a_pack.data();
+    }
+    const float* b_block = nullptr;
+    const int64_t* off = nullptr;
+    if (g.indirect_b != nullptr) {
+      off = g.indirect_b->offsets + p0;
+    } else if (s.b != nullptr) {
+      b_block = Panels(s.b, b_pad, kc, bi, kcb, nr, jp0);
+    } else {
+      if (g.pack_b != nullptr) {
+        (*g.pack_b)(p0, kcb, col0, cols, nr, b_pack.data());
+      } else {
+        PackB(g.b, p0, kcb, col0, cols, nr, b_pack.data());
+      }
+      b_block = b_pack.data();
+    }
+    for (size_t jp = 0; jp < jp1 - jp0; ++jp) {
       const size_t j = jp * nr, col_count = std::min(nr, cols - j);
-      for (size_t ip = 0; ip < a_panels; ++ip) {
-        const float* ap = a_pack.data() + ip * kc * kMR;
+      const float* bp = off != nullptr ? g.indirect_b->base + col0 + j : b_block + jp * kcb * nr;
+      for (size_t ip = 0; ip < ip1 - ip0; ++ip) {
         const size_t i = ip * kMR, row_count = std::min(kMR, rows - i);
-        double* c = g.c + static_cast<int64_t>(row0 + i) * g.ldc + static_cast<int64_t>(col0 + j);
-        // The running sums are float32 values (exact in the double output) between blocks.
-        if (load) {
-          for (size_t r = 0; r < row_count; ++r) {
-            const double* src = c + static_cast<int64_t>(r) * g.ldc;
-            for (size_t q = 0; q < col_count; ++q) tile[r * nr + q] = static_cast<float>(src[q]);
-          }
-        }
-        MicroKernel(kc, ap, bp, tile, nr, load);
-        for (size_t r = 0; r < row_count; ++r) {
-          double* dst = c + static_cast<int64_t>(r) * g.ldc;
-          for (size_t q = 0; q < col_count; ++q) dst[q] = static_cast<double>(tile[r * nr + q]);
-        }
+        float* c = g.c + static_cast<int64_t>(row0 + i) * g.ldc + static_cast<int64_t>(col0 + j);
+        RunMicroTile(kcb, a_block + ip * kcb * kMR, bp, off, c, g.ldc, row_count, col_count, load);
       }
     }
   }
 }
 
-// Blocks of `total` split evenly: the block size (a multiple of `unit`, at most `max_block`) for
-// at least `min_blocks` blocks where the size allows.
-size_t EvenBlock(size_t total, size_t max_block, size_t unit, size_t min_blocks) {
-  size_t blocks = std::max((total + max_block - 1) / max_block, min_blocks);
-  blocks = std::min(blocks, (total + unit - 1) / unit);
-  const size_t block = (total + blocks - 1) / blocks;
-  return (block + unit - 1) / unit * unit;
+bool Fits(const PackedOperand* p, size_t unit, size_t kc, size_t outer, size_t k) {
+  return p != nullptr && p->unit == unit && p->kc == kc && p->outer == outer && p->depth == k;
 }
 
 void GemmImpl(size_t m, size_t n, size_t k, const GemmOperands* problems, size_t count,
               double a_scale, ThreadPool* pool) {
   if (m == 0 || n == 0 || count == 0) return;
-  const size_t nr = NR();
+  if (k == 0) {
+    for (size_t t = 0; t < count; ++t) {
+      for (size_t i = 0; i < m; ++i) {
+        float* c = problems[t].c + static_cast<int64_t>(i) * problems[t].ldc;
+        std::fill(c, c + n, -0.0f);
+      }
+    }
+    return;
+  }
+  const size_t nr = NR(), kc = DepthBlock(k);
+  const size_t m_panels = (m + kMR - 1) / kMR, n_panels = (n + nr - 1) / nr;
   const size_t threads = pool->threads();
-  // Small products run on the caller; others are cut into tiles of even size, enough of them
-  // (about 4 per thread) for the threads to balance the load by taking the next free tile.
-  const bool parallel = threads > 1 && count * m * n * std::max<size_t>(k, 1) >= (size_t{1} << 16);
-  const size_t want = parallel ? 4 * threads : 1;
-  const size_t mc = EvenBlock(m, kMC, kMR, 1);
-  const size_t m_blocks = (m + mc - 1) / mc;
-  const size_t n_want = (want + count * m_blocks - 1) / (count * m_blocks);
-  const size_t nc = EvenBlock(n, kNC, nr, std::max<size_t>(1, n_want));
-  const size_t n_blocks = (n + nc - 1) / nc;
+  // Small products run on the caller. Others are cut into tiles of whole panels: blocks of at
+  // most kMC rows and kNC columns, then more blocks (of the longer side) until there are about 8
+  // tiles per thread, which the threads take one after another (which thread computes a tile
+  // never changes its bits).
+  const bool parallel = threads > 1 && count * m * n * k >= (size_t{1} << 16);
+  size_t m_blocks = (m_panels + kMC / kMR - 1) / (kMC / kMR);
+  size_t n_blocks = (n_panels + kNC / nr - 1) / (kNC / nr);
+  if (parallel) {
+    while (count * m_blocks * n_blocks < 8 * threads) {
+      const size_t rows = (m_panels + m_blocks - 1) / m_blocks * kMR;
+      const size_t cols = (n_panels + n_blocks - 1) / n_blocks * nr;
+      const bool can_m = m_blocks < m_panels, can_n = n_blocks < n_panels;
+      if (!can_m && !can_n) break;
+      if (can_m && (rows >= cols || !can_n)) {
+        ++m_blocks;
+      } else {
+        ++n_blocks;
+      }
+    }
+  }
+  // Operands that several tiles would pack again are packed once, ahead of the tiles, on the
+  // threads: A when its rows meet several column blocks, B (a view) when it meets several row
+  // blocks. Constant operands come packed (PackGemmA / PackGemmB).
+  std::vector<Sources> sources(count);
+  struct Job {
+    size_t problem;
+    bool b;
+    float* out;
+  };
+  std::vector<Job> jobs;
+  size_t scratch_size = 0;
+  for (size_t t = 0; t < count; ++t) {
+    const GemmOperands& g = problems[t];
+    if (Fits(g.packed_a, kMR, kc, m, k) && g.packed_a->scale == a_scale) {
+      sources[t].a = g.packed_a->panels.data();
+    } else if (n_blocks > 1) {
+      jobs.push_back({t, false, nullptr});
+      scratch_size += m_panels * kMR * k;
+    }
+    if (g.indirect_b != nullptr) continue;
+    if (Fits(g.packed_b, nr, kc, n, k)) {
+      sources[t].b = g.packed_b->panels.data();
+    } else if (g.pack_b == nullptr && m_blocks > 1) {
+      jobs.push_back({t, true, nullptr});
+      scratch_size += n_panels * nr * k;
+    }
+  }
+  thread_local PanelVector scratch;
+  if (!jobs.empty()) {
+    if (scratch.size() < scratch_size) scratch.resize(scratch_size);
+    float* next_out = scratch.data();
+    for (Job& j : jobs) {
+      j.out = next_out;
+      next_out += j.b ? n_panels * nr * k : m_panels * kMR * k;
+      (j.b ? sources[j.problem].b : sources[j.problem].a) = j.out;
+    }
+    // One unit = one panel of one job, every depth block.
+    std::vector<size_t> first(jobs.size() + 1, 0);
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      first[i + 1] = first[i] + (jobs[i].b ? n_panels : m_panels);
+    }
+    const auto pack = [&](size_t begin, size_t end) {
+      // The first job that ends after `begin` (a batch may have thousands of jobs).
+      const size_t job0 = static_cast<size_t>(
+          std::upper_bound(first.begin(), first.end(), begin) - first.begin() - 1);
+      for (size_t i = job0; i < jobs.size() && first[i] < end; ++i) {
+        const size_t lo = std::max(begin, first[i]), hi = std::min(end, first[i + 1]);
+        if (lo >= hi) continue;
+        const GemmOperands& g = problems[jobs[i].problem];
+        if (jobs[i].b) {
+          PackWholeB(g.b, k, n, kc, lo - first[i], hi - first[i], jobs[i].out);
+        } else {
+          PackWholeA(g.a, m, k, kc, a_scale, lo - first[i], hi - first[i], jobs[i].out);
+        }
+      }
+    };
+    if (parallel) {
+      // Panels are taken one at a time (A and B panels differ in size, and a thread may start
+      // late on a loaded machine).
+      std::atomic<size_t> next_unit{0};
+      const size_t units = first.back();
+      pool->ParallelFor(std::min<size_t>(threads, units), 1, [&](size_t, size_t) {
+        for (size_t u = next_unit.fetch_add(1); u < units; u = next_unit.fetch_add(1)) {
+          pack(u, u + 1);
+        }
+      });
+    } else {
+      pack(0, first.back());
+    }
+  }
   const size_t per_problem = m_blocks * n_blocks, tasks = count * per_problem;
   std::atomic<size_t> next{0};
   const auto work = [&](size_t, size_t) {
     for (size_t t = next.fetch_add(1); t < tasks; t = next.fetch_add(1)) {
-      const GemmOperands& g = problems[t / per_problem];
+      const size_t problem = t / per_problem;
       const size_t mb = (t % per_problem) / n_blocks, nb = t % n_blocks;
-      const size_t row0 = mb * mc, col0 = nb * nc;
-      Tile(g, k, row0, std::min(mc, m - row0), col0, std::min(nc, n - col0), a_scale);
+      Tile(problems[problem], sources[problem], m, n, k, kc, mb * m_panels / m_blocks,
+           (mb + 1) * m_panels / m_blocks, nb * n_panels / n_blocks,
+           (nb + 1) * n_panels / n_blocks, a_scale);
     }
   };
   if (!parallel || tasks == 1) {
     work(0, 1);
     return;
   }
-  // One call per thread; each takes tiles until none is left (which thread computes a tile never
-  // changes its bits).
-  pool->ParallelFor(std::min(threads, tasks), 1, work);
+  pool->ParallelFor(std::min<size_t>(threads, tasks), 1, work);
 }
 
 }  // namespace HWY_NAMESPACE
@@ -252,10 +462,20 @@ HWY_AFTER_NAMESPACE();
 namespace nnref::simd {
 
 HWY_EXPORT(GemmImpl);
+HWY_EXPORT(PackGemmAImpl);
+HWY_EXPORT(PackGemmBImpl);
 
 void Gemm(size_t m, size_t n, size_t k, std::span<const GemmOperands> problems, double a_scale,
           ThreadPool& pool) {
   HWY_DYNAMIC_DISPATCH(GemmImpl)(m, n, k, problems.data(), problems.size(), a_scale, &pool);
+}
+
+PackedOperand PackGemmA(const MatrixView& a, size_t m, size_t k, double scale) {
+  return HWY_DYNAMIC_DISPATCH(PackGemmAImpl)(a, m, k, scale);
+}
+
+PackedOperand PackGemmB(const MatrixView& b, size_t k, size_t n) {
+  return HWY_DYNAMIC_DISPATCH(PackGemmBImpl)(b, k, n);
 }
 
 }  // namespace nnref::simd

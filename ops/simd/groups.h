@@ -175,14 +175,15 @@ inline constexpr uint64_t kColumnBlock = 16;             // groups per column-mo
 // group's values of operand 0 (view `x`) as float32; when `out` is given, fn writes the group's
 // float32 results to `out_row`, which end up in operand 1 (view `*out`), else out_row is null.
 // A group is always computed whole by one call, so the results do not depend on the thread
-// count or on whether the groups were read one by one or in column blocks.
+// count or on whether the groups were read one by one or in column blocks. A thread-pool task
+// holds at least `task_elements` elements (whole groups).
 template <size_t N, class Fn>
 void ForEachGroup(const GroupSplit<N>& split, const Config& config, const Tensor& x,
-                  const Tensor* out, const Fn& fn) {
+                  const Tensor* out, const Fn& fn, uint64_t task_elements = kGroupTaskElements) {
   constexpr size_t kOut = N > 1 ? 1 : 0;  // the output operand (N == 1: no output)
   const uint64_t count = split.count;
   if (split.groups == 0 || count == 0) return;
-  const size_t grain = static_cast<size_t>(std::max<uint64_t>(1, kGroupTaskElements / count));
+  const size_t grain = static_cast<size_t>(std::max<uint64_t>(1, task_elements / count));
   if (split.Columns(0) && (!out || split.Columns(kOut))) {
     const uint64_t run = split.outer.back();
     const uint64_t blocks_per_run = (run + kColumnBlock - 1) / kColumnBlock;

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 #include <hwy/targets.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -102,8 +103,12 @@ simd::MatrixView Store(const std::vector<float>& v, size_t rows, size_t cols, co
   return {storage.data(), ld, 1};
 }
 
+// How CheckGemm hands the operands to the core: views, A and B packed beforehand (gemm.h,
+// PackGemmA / PackGemmB, as for constant weights), or B read in place (IndirectB).
+enum class Feed { kViews, kPacked, kIndirect };
+
 void CheckGemm(int64_t target, size_t m, size_t n, size_t k, const Layout& la, const Layout& lb,
-               float scale) {
+               float scale, Feed feed = Feed::kViews) {
   CAPTURE(m);
   CAPTURE(n);
   CAPTURE(k);
@@ -112,6 +117,7 @@ void CheckGemm(int64_t target, size_t m, size_t n, size_t k, const Layout& la, c
   CAPTURE(la.broadcast);
   CAPTURE(lb.broadcast);
   CAPTURE(scale);
+  CAPTURE(static_cast<int>(feed));
   std::vector<float> a = Values(m * k, m * 131 + k), b = Values(k * n, n * 17 + k);
   if (la.broadcast) {
     for (size_t i = 1; i < m; ++i)
@@ -125,27 +131,47 @@ void CheckGemm(int64_t target, size_t m, size_t n, size_t k, const Layout& la, c
   }
   std::vector<float> sa, sb;
   const simd::MatrixView va = Store(a, m, k, la, sa), vb = Store(b, k, n, lb, sb);
+  // Indirect: B's rows stored in reverse order, each row followed by garbage (never used).
+  std::vector<float> ib;
+  std::vector<int64_t> offsets(k);
+  const int64_t irow = static_cast<int64_t>(n) + 5;
+  if (feed == Feed::kIndirect) {
+    ib.assign(static_cast<size_t>(irow) * k + simd::kGemmIndirectSlack, 1e30f);
+    for (size_t p = 0; p < k; ++p) {
+      offsets[p] = static_cast<int64_t>(k - 1 - p) * irow;
+      const auto row = b.begin() + static_cast<int64_t>(p * n);
+      std::copy(row, row + static_cast<int64_t>(n), ib.begin() + offsets[p]);
+    }
+  }
+  const simd::IndirectB indirect{ib.data(), offsets.data()};
+  const simd::PackedOperand pa = simd::PackGemmA(va, m, k, static_cast<double>(scale));
+  const simd::PackedOperand pb = simd::PackGemmB(vb, k, n);
   const int64_t ldc = static_cast<int64_t>(n) + 3;
-  std::vector<double> c1(static_cast<size_t>(ldc) * m, 7.0), c2 = c1;
+  std::vector<float> c1(static_cast<size_t>(ldc) * m, 7.0f), c2 = c1;
   ThreadPool one(1), two(2);
-  const simd::GemmOperands g1{va, vb, c1.data(), ldc}, g2{va, vb, c2.data(), ldc};
+  simd::GemmOperands g1{va, vb, c1.data(), ldc};
+  if (feed == Feed::kPacked) {
+    g1.packed_a = &pa;
+    g1.packed_b = &pb;
+  } else if (feed == Feed::kIndirect) {
+    g1.indirect_b = &indirect;
+  }
+  simd::GemmOperands g2 = g1;
+  g2.c = c2.data();
   simd::Gemm(m, n, k, std::span(&g1, 1), static_cast<double>(scale), one);
   simd::Gemm(m, n, k, std::span(&g2, 1), static_cast<double>(scale), two);
-  CHECK(std::memcmp(c1.data(), c2.data(), c1.size() * sizeof(double)) == 0);  // bit-identical
+  CHECK(std::memcmp(c1.data(), c2.data(), c1.size() * sizeof(float)) == 0);  // bit-identical
   size_t bad = 0;
   for (size_t i = 0; i < m; ++i) {
     for (size_t j = 0; j < n; ++j) {
       Float32Chain chain{Fused(target), scale};
       for (size_t p = 0; p < k; ++p) chain.Add(a[i * k + p], b[p * n + j]);
-      // Bit for bit (and exactly a float32 value), whatever the tiling and depth blocks.
-      const double got = c1[i * static_cast<size_t>(ldc) + j];
-      if (!(got == static_cast<double>(chain.acc) &&
-            std::signbit(got) == std::signbit(chain.acc))) {
-        ++bad;
-      }
+      // Bit for bit, whatever the tiling, depth blocks and packing.
+      const float got = c1[i * static_cast<size_t>(ldc) + j];
+      if (!(got == chain.acc && std::signbit(got) == std::signbit(chain.acc))) ++bad;
     }
     for (size_t j = n; j < static_cast<size_t>(ldc); ++j) {
-      if (c1[i * static_cast<size_t>(ldc) + j] != 7.0) ++bad;  // nothing beyond column n written
+      if (c1[i * static_cast<size_t>(ldc) + j] != 7.0f) ++bad;  // nothing beyond column n written
     }
   }
   CHECK(bad == 0);
@@ -158,33 +184,81 @@ TEST_CASE("simd GEMM core: ragged sizes, strided, transposed and broadcast views
   }
   MESSAGE("Highway targets run:" << names);
   ForEachTarget([](int64_t target) {
-    // 1, around the micro-tile (6 rows; 2 vectors of 4..16 floats), and a depth across blocks.
-    const size_t sizes[] = {1, 3, 5, 7, 9, 17, 33};
+    // 1, around the micro-tile (6 or 12 rows; 2 vectors of 4..16 floats), and depths across
+    // blocks.
+    const size_t sizes[] = {1, 3, 5, 7, 9, 12, 13, 17, 33};
     for (size_t m : sizes) {
       for (size_t n : sizes) {
         CheckGemm(target, m, n, 5, {false, 0, false}, {false, 0, false}, 1.0f);
       }
     }
-    for (size_t k : {size_t{1}, size_t{2}, size_t{15}, size_t{257}, size_t{300}}) {
+    // Every row count of a last panel (the kernels for 1 .. 12 rows), whole and ragged columns.
+    for (size_t m = 1; m <= 25; ++m) {
+      for (size_t n : {size_t{16}, size_t{32}, size_t{45}}) {
+        CheckGemm(target, m, n, 20, {false, 0, false}, {false, 0, false}, 1.0f);
+        CheckGemm(target, m, n, 20, {false, 0, false}, {false, 0, false}, 1.0f, Feed::kIndirect);
+      }
+    }
+    for (size_t k : {size_t{1}, size_t{2}, size_t{15}, size_t{257}, size_t{300}, size_t{577}}) {
       CheckGemm(target, 13, 19, k, {false, 1, false}, {false, 3, false}, 1.0f);
       CheckGemm(target, 13, 19, k, {true, 1, false}, {true, 0, false}, 0.3f);
       CheckGemm(target, 7, 40, k, {false, 0, true}, {true, 2, false}, 1.0f);
       CheckGemm(target, 20, 9, k, {true, 0, false}, {false, 0, true}, -2.5f);
     }
-    CheckGemm(target, 100, 130, 70, {false, 0, false}, {false, 0, false}, 1.0f);  // several tasks
+    // Several tiles: blocks of rows and of columns, operands packed ahead of the tiles.
+    CheckGemm(target, 100, 130, 70, {false, 0, false}, {false, 0, false}, 1.0f);
+    CheckGemm(target, 250, 1100, 40, {false, 0, false}, {true, 0, false}, 1.0f);
+  });
+}
+
+TEST_CASE("simd GEMM core: operands packed beforehand and B read in place, every target") {
+  ForEachTarget([](int64_t target) {
+    for (Feed feed : {Feed::kPacked, Feed::kIndirect}) {
+      for (size_t m : {size_t{1}, size_t{7}, size_t{12}, size_t{25}}) {
+        for (size_t n : {size_t{1}, size_t{16}, size_t{33}, size_t{70}}) {
+          CheckGemm(target, m, n, 9, {false, 0, false}, {false, 0, false}, 1.0f, feed);
+        }
+      }
+      for (size_t k : {size_t{1}, size_t{255}, size_t{257}, size_t{600}}) {
+        CheckGemm(target, 13, 19, k, {true, 1, false}, {false, 2, false}, 0.3f, feed);
+      }
+      CheckGemm(target, 200, 300, 70, {false, 0, false}, {true, 0, false}, 1.0f, feed);
+    }
+    // Panels packed with another scale than the product's are not used (the view is).
+    const size_t m = 5, n = 6, k = 7;
+    const std::vector<float> a = Values(m * k, 1), b = Values(k * n, 2);
+    const simd::MatrixView va{a.data(), static_cast<int64_t>(k), 1},
+        vb{b.data(), static_cast<int64_t>(n), 1};
+    const simd::PackedOperand pa = simd::PackGemmA(va, m, k, 1.0);
+    std::vector<float> c(m * n);
+    simd::GemmOperands g{va, vb, c.data(), static_cast<int64_t>(n)};
+    g.packed_a = &pa;
+    ThreadPool pool(1);
+    simd::Gemm(m, n, k, std::span(&g, 1), 2.0, pool);
+    size_t bad = 0;
+    for (size_t i = 0; i < m; ++i) {
+      for (size_t j = 0; j < n; ++j) {
+        Float32Chain chain{Fused(target), 2.0f};
+        for (size_t p = 0; p < k; ++p) chain.Add(a[i * k + p], b[p * n + j]);
+        if (c[i * n + j] != chain.acc) ++bad;
+      }
+    }
+    CHECK(bad == 0);
   });
 }
 
 TEST_CASE("simd GEMM core: -0 sums, k = 0, batches, the float32 chain on every target") {
   // All products -0: the sum stays -0 (the chain starts at -0).
   const float a[2] = {-0.0f, 0.0f}, b[2] = {1.0f, -1.0f};
-  double c[1] = {5};
+  float c[1] = {5};
   ThreadPool pool(2);
   const simd::GemmOperands g{{a, 2, 1}, {b, 1, 1}, c, 1};
   simd::Gemm(1, 1, 2, std::span(&g, 1), 1.0, pool);
-  CHECK(c[0] == 0.0);
+  CHECK(c[0] == 0.0f);
   CHECK(std::signbit(c[0]));
+  c[0] = 5;
   simd::Gemm(1, 1, 0, std::span(&g, 1), 1.0, pool);
+  CHECK(c[0] == 0.0f);
   CHECK(std::signbit(c[0]));
 
   // A batch of problems with shared and distinct operands: each element is the float32 chain
@@ -192,7 +266,7 @@ TEST_CASE("simd GEMM core: -0 sums, k = 0, batches, the float32 chain on every t
   const size_t m = 11, n = 21, k = 37;
   const std::vector<float> av = Values(3 * m * k, 5), bv = Values(k * n, 6);
   ForEachTarget([&](int64_t target) {
-    std::vector<double> out(3 * m * n);
+    std::vector<float> out(3 * m * n);
     std::vector<simd::GemmOperands> problems;
     for (size_t i = 0; i < 3; ++i) {
       problems.push_back({{av.data() + i * m * k, static_cast<int64_t>(k), 1},
@@ -207,7 +281,7 @@ TEST_CASE("simd GEMM core: -0 sums, k = 0, batches, the float32 chain on every t
         for (size_t j = 0; j < n; ++j) {
           Float32Chain chain{Fused(target), 1.0f};
           for (size_t p = 0; p < k; ++p) chain.Add(av[(i * m + r) * k + p], bv[p * n + j]);
-          if (out[(i * m + r) * n + j] != static_cast<double>(chain.acc)) ++bad;
+          if (out[(i * m + r) * n + j] != chain.acc) ++bad;
         }
       }
     }
@@ -370,7 +444,113 @@ void CheckConv2d(const ConvCase& c) {
   }
   const Operand out = Conv2d(b, b.Input("x", {c.type, xs}), b.Input("w", {c.type, ws}), options);
   REQUIRE(b.Desc(out).shape == ys);
-  CheckOp(*b.Build({{"y", out}}), inputs, expected, magnitude, c.type, icg * c.kh * c.kw);
+  const auto graph = b.Build({{"y", out}});
+  CheckOp(*graph, inputs, expected, magnitude, c.type, icg * c.kh * c.kw);
+
+  // The filter as a constant (arranged and packed when the graph is compiled): the same bits.
+  GraphBuilder bc;
+  MLConv2dOptions constant_options = options;
+  std::map<std::string, Tensor> constant_inputs = {{"x", x}};
+  if (c.bias) {
+    constant_options.bias = bc.Input("b", {c.type, {c.out_c}});
+    constant_inputs["b"] = bias;
+  }
+  const Operand cout = Conv2d(bc, bc.Input("x", {c.type, xs}), bc.Constant({c.type, ws}, w),
+                              constant_options);
+  const auto constant_graph = bc.Build({{"y", cout}});
+  ForEachTarget([&](int64_t) {
+    const Tensor y1 = RunSimd(*graph, inputs, 2), y2 = RunSimd(*constant_graph, constant_inputs, 1),
+                 y3 = RunSimd(*constant_graph, constant_inputs, 2);
+    CHECK(y1.Bytes() == y2.Bytes());
+    CHECK(y1.Bytes() == y3.Bytes());
+  });
+}
+
+// nchw conv2d, float32, no bias: every element is the float32 chain of gemm.h over (c, ky, kx) in
+// ascending order, padded positions contributing 0 * w, whichever path computes it (stride 1
+// reads the padded image in place, other strides pack im2col panels), with the filter as an input
+// or as a constant packed at compile time, on 1 and 2 threads.
+void CheckConv2dChain(uint64_t in_c, uint64_t h, uint64_t w, uint64_t out_c, uint64_t kh,
+                      uint64_t kw, uint64_t groups, std::array<uint32_t, 4> pad,
+                      std::array<uint32_t, 2> stride, std::array<uint32_t, 2> dilation) {
+  CAPTURE(in_c);
+  CAPTURE(kh);
+  CAPTURE(stride[0]);
+  CAPTURE(dilation[0]);
+  CAPTURE(groups);
+  const uint64_t icg = in_c / groups, ocg = out_c / groups;
+  const uint64_t oh = (h + pad[0] + pad[1] - (kh - 1) * dilation[0] - 1) / stride[0] + 1;
+  const uint64_t ow = (w + pad[2] + pad[3] - (kw - 1) * dilation[1] - 1) / stride[1] + 1;
+  const Shape xs = {2, in_c, h, w}, ws = {out_c, icg, kh, kw};
+  const std::vector<float> xv = Values(ElementCount(xs), 21), wv = Values(ElementCount(ws), 22);
+  const Tensor x = MakeTensor(DataType::kFloat32, xs, xv);
+  const Tensor wt = MakeTensor(DataType::kFloat32, ws, wv);
+  MLConv2dOptions options;
+  options.padding = std::vector<uint32_t>(pad.begin(), pad.end());
+  options.strides = std::vector<uint32_t>(stride.begin(), stride.end());
+  options.dilations = std::vector<uint32_t>(dilation.begin(), dilation.end());
+  options.groups = static_cast<uint32_t>(groups);
+  GraphBuilder bi, bc;
+  const Operand yi = Conv2d(bi, bi.Input("x", {DataType::kFloat32, xs}),
+                            bi.Input("w", {DataType::kFloat32, ws}), options);
+  const Operand yc = Conv2d(bc, bc.Input("x", {DataType::kFloat32, xs}),
+                            bc.Constant({DataType::kFloat32, ws}, wt), options);
+  const auto gi = bi.Build({{"y", yi}}), gc = bc.Build({{"y", yc}});
+  ForEachTarget([&](int64_t target) {
+    std::vector<float> expected(2 * out_c * oh * ow);
+    for (uint64_t n = 0; n < 2; ++n) {
+      for (uint64_t o = 0; o < out_c; ++o) {
+        const uint64_t g = o / ocg;
+        for (uint64_t oy = 0; oy < oh; ++oy) {
+          for (uint64_t ox = 0; ox < ow; ++ox) {
+            Float32Chain chain{Fused(target), 1.0f};
+            for (uint64_t i = 0; i < icg; ++i) {
+              for (uint64_t ky = 0; ky < kh; ++ky) {
+                for (uint64_t kx = 0; kx < kw; ++kx) {
+                  const int64_t iy =
+                      static_cast<int64_t>(oy * stride[0] + ky * dilation[0]) - pad[0];
+                  const int64_t ix =
+                      static_cast<int64_t>(ox * stride[1] + kx * dilation[1]) - pad[2];
+                  const bool inside = iy >= 0 && ix >= 0 && iy < static_cast<int64_t>(h) &&
+                                      ix < static_cast<int64_t>(w);
+                  const float xval =
+                      inside ? xv[((n * in_c + g * icg + i) * h + static_cast<uint64_t>(iy)) * w +
+                                  static_cast<uint64_t>(ix)]
+                             : 0.0f;
+                  chain.Add(xval, wv[((o * icg + i) * kh + ky) * kw + kx]);
+                }
+              }
+            }
+            expected[((n * out_c + o) * oh + oy) * ow + ox] = chain.acc;
+          }
+        }
+      }
+    }
+    for (const auto* graph : {gi.get(), gc.get()}) {
+      for (unsigned threads : {1u, 2u}) {
+        const std::map<std::string, Tensor> inputs =
+            graph == gi.get() ? std::map<std::string, Tensor>{{"x", x}, {"w", wt}}
+                              : std::map<std::string, Tensor>{{"x", x}};
+        const Tensor y = RunSimd(*graph, inputs, threads);
+        REQUIRE(y.element_count() == expected.size());
+        size_t bad = 0;
+        for (size_t e = 0; e < expected.size(); ++e) {
+          const float got = y.base<float>()[e];
+          if (!(got == expected[e] && std::signbit(got) == std::signbit(expected[e]))) ++bad;
+        }
+        CHECK(bad == 0);
+      }
+    }
+  });
+}
+
+TEST_CASE("simd conv2d nchw: the float32 chain bit for bit on every path, target, thread count") {
+  CheckConv2dChain(5, 9, 11, 14, 3, 3, 1, {1, 1, 1, 1}, {1, 1}, {1, 1});   // 3x3 stride 1
+  CheckConv2dChain(7, 6, 13, 13, 1, 1, 1, {0, 0, 0, 0}, {1, 1}, {1, 1});   // 1x1
+  CheckConv2dChain(6, 10, 9, 4, 3, 2, 2, {2, 1, 0, 3}, {1, 1}, {2, 3});    // dilated, grouped
+  CheckConv2dChain(4, 12, 40, 30, 3, 3, 1, {1, 1, 1, 1}, {1, 1}, {1, 1});  // several tiles
+  CheckConv2dChain(4, 9, 10, 6, 3, 3, 2, {1, 0, 1, 2}, {2, 2}, {1, 1});    // stride 2: im2col
+  CheckConv2dChain(3, 8, 8, 3, 3, 3, 3, {1, 1, 1, 1}, {1, 1}, {1, 1});     // depthwise
 }
 
 TEST_CASE("simd conv2d: layouts, groups, depthwise, strides, dilations, padding") {
@@ -542,7 +722,17 @@ TEST_CASE("simd matmul: broadcast batches, ragged sizes; gemm: transposes, alpha
           }
         }
       }
-      CheckOp(*b.Build({{"y", out}}), {{"a", a}, {"b", bt}}, expected, magnitude, type, k);
+      const auto graph = b.Build({{"y", out}});
+      CheckOp(*graph, {{"a", a}, {"b", bt}}, expected, magnitude, type, k);
+      // b as a constant (packed when the graph is compiled, when it is one matrix): same bits.
+      GraphBuilder bc;
+      const Operand cout = Matmul(bc, bc.Input("a", {type, mc.a}), bc.Constant({type, mc.b}, bt));
+      const auto constant_graph = bc.Build({{"y", cout}});
+      ForEachTarget([&](int64_t) {
+        const Tensor y1 = RunSimd(*graph, {{"a", a}, {"b", bt}}, 1);
+        CHECK(y1.Bytes() == RunSimd(*constant_graph, {{"a", a}}, 1).Bytes());
+        CHECK(y1.Bytes() == RunSimd(*constant_graph, {{"a", a}}, 2).Bytes());
+      });
     }
   }
 
@@ -579,8 +769,18 @@ TEST_CASE("simd matmul: broadcast batches, ragged sizes; gemm: transposes, alpha
       options.bTranspose = tb;
       const Operand out = Gemm(b, b.Input("a", {DataType::kFloat32, as}),
                                b.Input("b", {DataType::kFloat32, bs}), options);
-      CheckOp(*b.Build({{"y", out}}), {{"a", a}, {"b", bt}, {"c", c}}, expected, magnitude,
-              DataType::kFloat32, k);
+      const auto graph = b.Build({{"y", out}});
+      CheckOp(*graph, {{"a", a}, {"b", bt}, {"c", c}}, expected, magnitude, DataType::kFloat32, k);
+      GraphBuilder bc;
+      MLGemmOptions constant_options = options;
+      constant_options.c = bc.Input("c", {DataType::kFloat32, {n}});
+      const Operand cout = Gemm(bc, bc.Input("a", {DataType::kFloat32, as}),
+                                bc.Constant({DataType::kFloat32, bs}, bt), constant_options);
+      const auto constant_graph = bc.Build({{"y", cout}});
+      ForEachTarget([&](int64_t) {
+        const Tensor y1 = RunSimd(*graph, {{"a", a}, {"b", bt}, {"c", c}}, 1);
+        CHECK(y1.Bytes() == RunSimd(*constant_graph, {{"a", a}, {"c", c}}, 2).Bytes());
+      });
     }
   }
 }

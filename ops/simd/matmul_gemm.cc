@@ -7,6 +7,8 @@
 // sums leave the per-size ULP tolerances (the corpus's cancellation and some random cases) and
 // are judged by the sum bound (docs/numerics.md, "The sum bound"); an earlier double-accumulating
 // core passed the ULP tolerances everywhere at half the SIMD width.
+//  - constant weights (matmul's b when it is one matrix for the whole batch, gemm's b) are packed
+//    into the core's panels once, when the graph is compiled (gemm.h, PackedOperand);
 //  - matmul: one GEMM per output batch element (the batch dimensions broadcast, as step 4.13
 //    computed them: broadcast operands are views with stride 0, nothing is copied); a batch that
 //    shares b is one GEMM of batch * M rows.
@@ -28,9 +30,19 @@ namespace nnref::simd {
 
 namespace {
 
+// The panels of a constant b, packed when the kernel is made; used while the kernel's input is
+// that constant (checked per call), ignored otherwise.
+struct PackedWeights {
+  Tensor source;  // the constant as the graph holds it
+  std::shared_ptr<const PackedOperand> panels;
+  const PackedOperand* For(const Tensor& input) const {
+    return panels && SameView(input, source) ? panels.get() : nullptr;
+  }
+};
+
 class MatmulKernel final : public Kernel {
  public:
-  explicit MatmulKernel(Config config) : config_(std::move(config)) {}
+  MatmulKernel(Config config, PackedWeights b) : config_(std::move(config)), b_(std::move(b)) {}
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
     const Shape& shape = out[0].shape;
@@ -43,11 +55,12 @@ class MatmulKernel final : public Kernel {
     const Tensor a = a32.BroadcastTo(a_shape), b = b32.BroadcastTo(b_shape);
     const size_t m = static_cast<size_t>(shape[rank - 2]), n = static_cast<size_t>(shape[rank - 1]);
     const size_t k = static_cast<size_t>(a_shape[rank - 1]);
-    DoubleOutput result(out[0], /*overwritten=*/true);
+    GemmOutput result(out[0]);
     const Strides out_strides = ContiguousStrides(shape);
     const Strides out_batch(out_strides.begin(), out_strides.end() - 2);
     const Strides a_batch(a.strides().begin(), a.strides().end() - 2);
     const Strides b_batch(b.strides().begin(), b.strides().end() - 2);
+    const PackedOperand* packed_b = b_.For(in[1]->data);
     // When b is the same matrix for every batch element and a's rows run evenly through the
     // batch dimensions (e.g. [B, M, K] x [K, N]), the batch is one product of B * M rows.
     bool fold = true;
@@ -64,7 +77,10 @@ class MatmulKernel final : public Kernel {
       const GemmOperands problem{{a.base<float>(), a.strides()[rank - 2], a.strides()[rank - 1]},
                                  {b.base<float>(), b.strides()[rank - 2], b.strides()[rank - 1]},
                                  result.data(),
-                                 static_cast<int64_t>(n)};
+                                 static_cast<int64_t>(n),
+                                 nullptr,
+                                 nullptr,
+                                 packed_b};
       Gemm(m * static_cast<size_t>(ElementCount(batch)), n, k, std::span(&problem, 1), 1.0,
            *config_.pool);
       return result.Finish(config_);
@@ -76,7 +92,10 @@ class MatmulKernel final : public Kernel {
               {{a.base<float>() + off[1], a.strides()[rank - 2], a.strides()[rank - 1]},
                {b.base<float>() + off[2], b.strides()[rank - 2], b.strides()[rank - 1]},
                result.data() + off[0],
-               static_cast<int64_t>(n)});
+               static_cast<int64_t>(n),
+               nullptr,
+               nullptr,
+               packed_b});
         });
     Gemm(m, n, k, problems, 1.0, *config_.pool);
     return result.Finish(config_);
@@ -84,16 +103,18 @@ class MatmulKernel final : public Kernel {
 
  private:
   Config config_;
+  PackedWeights b_;
 };
 
 class GemmKernel final : public Kernel {
  public:
-  GemmKernel(const GemmAttributes& attributes, Config config)
+  GemmKernel(const GemmAttributes& attributes, Config config, PackedWeights b)
       : alpha_(attributes.alpha),
         beta_(attributes.beta),
         a_transpose_(attributes.aTranspose),
         b_transpose_(attributes.bTranspose),
-        config_(std::move(config)) {}
+        config_(std::move(config)),
+        b_(std::move(b)) {}
 
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
@@ -102,37 +123,35 @@ class GemmKernel final : public Kernel {
     const Tensor a = AsFloat32(in[0]->data), b = AsFloat32(in[1]->data);
     const MatrixView av = View(a, a_transpose_), bv = View(b, b_transpose_);
     const size_t k = static_cast<size_t>(a.shape()[a_transpose_ ? 0 : 1]);
-    DoubleOutput result(out[0], /*overwritten=*/true);
-    const GemmOperands problem{av, bv, result.data(), static_cast<int64_t>(n)};
+    GemmOutput result(out[0]);
+    const GemmOperands problem{
+        av, bv, result.data(), static_cast<int64_t>(n), nullptr, nullptr, b_.For(in[1]->data)};
     Gemm(m, n, k, std::span(&problem, 1), alpha_, *config_.pool);
     if (in.size() > 2) {  // + beta * C (C broadcast to [M, N]); beta * c is exact in double
       const Tensor c = AsFloat32(in[2]->data).BroadcastTo(shape);
       const float* pc = c.base<float>();
       const int64_t rs = c.strides()[0], cs = c.strides()[1];
       const double beta = beta_;
-      double* po = result.data();
-      config_.pool->ParallelFor(m, std::max<size_t>(1, 4096 / n), [&](size_t begin, size_t end) {
-        for (size_t i = begin; i < end; ++i) {
-          double* row = po + i * n;
-          const float* crow = pc + static_cast<int64_t>(i) * rs;
-          for (size_t j = 0; j < n; ++j) {
-            row[j] += beta * static_cast<double>(crow[static_cast<int64_t>(j) * cs]);
-          }
-        }
+      return result.Finish(config_, m, n, [&](size_t i, size_t j) {
+        return beta * static_cast<double>(
+                          pc[static_cast<int64_t>(i) * rs + static_cast<int64_t>(j) * cs]);
       });
     }
     return result.Finish(config_);
   }
 
- private:
+  // The view of b as the product reads it (also for packing a constant b).
   static MatrixView View(const Tensor& t, bool transpose) {
     const Strides& s = t.strides();
     return transpose ? MatrixView{t.base<float>(), s[1], s[0]}
                      : MatrixView{t.base<float>(), s[0], s[1]};
   }
+
+ private:
   double alpha_, beta_;  // cast to a's data type by the builder
   bool a_transpose_, b_transpose_;
   Config config_;
+  PackedWeights b_;
 };
 
 class LinearKernel final : public Kernel {
@@ -176,11 +195,36 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index, const Confi
                                    std::string& why) {
   const OperatorNode& node = graph.operators()[index];
   switch (node.op) {
-    case OpId::matmul:
-      return std::make_shared<MatmulKernel>(config);
+    case OpId::matmul: {
+      // b packed when it is a constant matrix shared by the whole batch ([K, N], [1, K, N], ...).
+      PackedWeights packed;
+      const Tensor b = ConstantInput(graph, index, 1);
+      if (b.valid() && b.rank() >= 2 && b.element_count() > 0 &&
+          b.element_count() == b.shape()[b.rank() - 2] * b.shape()[b.rank() - 1]) {
+        const Tensor b32 = AsFloat32(b);
+        const Shape& s = b32.shape();
+        const Strides& st = b32.strides();
+        const size_t r = b32.rank();
+        packed.source = b;
+        packed.panels = std::make_shared<const PackedOperand>(
+            PackGemmB({b32.base<float>(), st[r - 2], st[r - 1]}, static_cast<size_t>(s[r - 2]),
+                      static_cast<size_t>(s[r - 1])));
+      }
+      return std::make_shared<MatmulKernel>(config, std::move(packed));
+    }
     case OpId::gemm:
       if (const auto* a = node.Attributes<GemmAttributes>()) {
-        return std::make_shared<GemmKernel>(*a, config);
+        PackedWeights packed;
+        const Tensor b = ConstantInput(graph, index, 1);
+        if (b.valid() && b.element_count() > 0) {
+          const Tensor b32 = AsFloat32(b);
+          const size_t k = static_cast<size_t>(b32.shape()[a->bTranspose ? 1 : 0]);
+          const size_t n = static_cast<size_t>(b32.shape()[a->bTranspose ? 0 : 1]);
+          packed.source = b;
+          packed.panels = std::make_shared<const PackedOperand>(
+              PackGemmB(GemmKernel::View(b32, a->bTranspose), k, n));
+        }
+        return std::make_shared<GemmKernel>(*a, config, std::move(packed));
       }
       break;
     case OpId::linear:

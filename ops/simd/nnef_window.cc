@@ -438,7 +438,7 @@ class ConvKernel final : public Kernel {
       in_spatial *= in_sp[k];
     }
     const int64_t depth = ipg * volume;  // the GEMM's k
-    DoubleOutput result(out[0], /*overwritten=*/true);
+    GemmOutput result(out[0]);
     if (spatial == 0 || out_channels == 0 || batches == 0) return result.Finish(config_);
 
     // taps[tap][o]: the input spatial offset tap `tap` reads at output position o (-1: zero).
@@ -513,7 +513,7 @@ class ConvKernel final : public Kernel {
         });
       }
       std::vector<GemmOperands> problems;
-      double* yb = result.data() + b * out_channels * spatial;
+      float* yb = result.data() + b * out_channels * spatial;
       for (int64_t g = 0; g < groups; ++g) {
         problems.push_back({{wp + g * opg * depth, depth, 1},
                             {},
@@ -524,19 +524,14 @@ class ConvKernel final : public Kernel {
       Gemm(static_cast<size_t>(opg), static_cast<size_t>(spatial), static_cast<size_t>(depth),
            problems, 1.0, *config_.pool);
     }
+    // The bias added in double to each float32 sum before the one rounding.
     const float* bp = bias.base<float>();
     const bool per_channel = bias.element_count() > 1;
-    double* y = result.data();
-    config_.pool->ParallelFor(static_cast<size_t>(batches * out_channels), 1,
-                              [&](size_t begin, size_t end) {
-                                for (size_t plane = begin; plane < end; ++plane) {
-                                  const int64_t oc = static_cast<int64_t>(plane) % out_channels;
-                                  const double v = static_cast<double>(bp[per_channel ? oc : 0]);
-                                  double* dst = y + static_cast<int64_t>(plane) * spatial;
-                                  for (int64_t p = 0; p < spatial; ++p) dst[p] += v;
-                                }
-                              });
-    return result.Finish(config_);
+    const auto channels = static_cast<size_t>(out_channels);
+    return result.Finish(config_, static_cast<size_t>(batches) * channels,
+                         static_cast<size_t>(spatial), [&](size_t plane, size_t) {
+                           return static_cast<double>(bp[per_channel ? plane % channels : 0]);
+                         });
   }
 
  private:

@@ -25,11 +25,87 @@ inline Tensor AsFloat32(const Tensor& t) {
   return out;
 }
 
+// The value of input `i` of operator `index` when it is a constant of the graph (weights), else
+// an invalid tensor.
+inline Tensor ConstantInput(const Graph& graph, size_t index, size_t i) {
+  const OperatorNode& node = graph.operators()[index];
+  if (i >= node.inputs.size()) return {};
+  const OperandNode& o = graph.operand(node.inputs[i]);
+  return o.kind == OperandNode::Kind::kConstant ? o.constant : Tensor();
+}
+
+// Whether x and y are the same view of the same buffer (a kernel's input is the constant it
+// packed when the graph was compiled).
+inline bool SameView(const Tensor& x, const Tensor& y) {
+  return x.valid() && x.buffer() == y.buffer() && x.offset() == y.offset() &&
+         x.dtype() == y.dtype() && x.shape() == y.shape() && x.strides() == y.strides();
+}
+
 // A contiguous float32 copy of `t` (or t when it already is one).
 inline Tensor ContiguousFloat32(const Tensor& t) {
   const Tensor f = AsFloat32(t);
   return f.IsContiguous() ? f : f.Contiguous();
 }
+
+// The float32 sums of a GEMM (contiguous, in the output's shape) and their rounding to the
+// output: for a float32 output the GEMM writes the output tensor itself, for float16 a float32
+// buffer. A term (bias, beta * c) is added in double to each sum before the one rounding.
+class GemmOutput {
+ public:
+  explicit GemmOutput(const OperandDescriptor& desc)
+      : desc_(desc),
+        n_(static_cast<size_t>(ElementCount(desc.shape))),
+        out_(Tensor::AllocateForOverwrite(desc.dataType, desc.shape)),
+        sums_(desc.dataType == DataType::kFloat32 ? nullptr : new float[n_]) {}
+  float* data() { return sums_ ? sums_.get() : out_.base<float>(); }
+
+  // The output: the sums rounded to its type.
+  std::vector<OperandValue> Finish(const Config& config) {
+    return Finish(config, 1, n_, [](size_t, size_t) { return 0.0; }, false);
+  }
+  // The output: sums[r * row_len + j] + term(r, j) (in double) rounded once to its type, for
+  // `rows` rows of row_len elements.
+  template <class Term>
+  std::vector<OperandValue> Finish(const Config& config, size_t rows, size_t row_len,
+                                   const Term& term, bool has_term = true) {
+    float* sums = data();
+    if (desc_.dataType == DataType::kFloat16) {
+      Float16* dst = out_.base<Float16>();
+      config.pool->ParallelFor(rows, std::max<size_t>(1, (1 << 14) / std::max<size_t>(row_len, 1)),
+                               [&](size_t begin, size_t end) {
+                                 for (size_t r = begin; r < end; ++r) {
+                                   const size_t o = r * row_len;
+                                   for (size_t j = 0; j < row_len; ++j) {
+                                     const double v = static_cast<double>(sums[o + j]);
+                                     // (no term: -0 stays -0)
+                                     dst[o + j] =
+                                         Float16::FromDouble(has_term ? v + term(r, j) : v);
+                                   }
+                                 }
+                               });
+    } else if (has_term) {
+      config.pool->ParallelFor(rows, std::max<size_t>(1, (1 << 14) / std::max<size_t>(row_len, 1)),
+                               [&](size_t begin, size_t end) {
+                                 for (size_t r = begin; r < end; ++r) {
+                                   float* row = sums + r * row_len;
+                                   for (size_t j = 0; j < row_len; ++j) {
+                                     row[j] = static_cast<float>(static_cast<double>(row[j]) +
+                                                                 term(r, j));
+                                   }
+                                 }
+                               });
+    }
+    std::vector<OperandValue> result;
+    result.push_back(OperandValue{std::move(out_), {}});
+    return result;
+  }
+
+ private:
+  OperandDescriptor desc_;
+  size_t n_;
+  Tensor out_;
+  std::unique_ptr<float[]> sums_;
+};
 
 // The double results of a kernel (contiguous, in the output's shape), rounded once to the output
 // type by Finish().

@@ -35,6 +35,10 @@ double SumSquaredDeviationDouble(const float* x, size_t n, double mean);
 // +Inf maximum gives +Inf and an all -Inf row -Inf.
 float LogSumExpRow(const float* x, size_t n);
 
+// out[i] = exp(x[i]) for x[i] in [-87, 0], within 2 ulp: the vector exp of SoftmaxRow and
+// LogSumExpRow (reduction_hwy.cc), exposed for its accuracy test.
+void ExpNonPositiveRow(const float* x, float* out, size_t n);
+
 // out[i] = exp(x[i] - m) / sum_j exp(x[j] - m), m the maximum. A NaN, a +Inf or an all -Inf row
 // gives NaN everywhere (as the spec's emulation does). `out` must not alias `x`.
 void SoftmaxRow(const float* x, float* out, size_t n);

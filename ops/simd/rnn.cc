@@ -103,7 +103,7 @@ class RecurrentKernel final : public Kernel {
                                             : slot(a_.initial_cell_state);
 
     // The input projections of every step and direction: xw[dir][(t * batch + n) * gh + row].
-    std::vector<std::vector<double>> xw(dirs, std::vector<double>(steps * batch * gh));
+    std::vector<std::vector<float>> xw(dirs, std::vector<float>(steps * batch * gh));
     std::vector<GemmOperands> problems;
     for (size_t dir = 0; dir < dirs; ++dir) {
       problems.push_back({{x.data(), static_cast<int64_t>(isz), 1},
@@ -119,7 +119,7 @@ class RecurrentKernel final : public Kernel {
     Tensor* seq = sequence ? &outputs.back() : nullptr;
 
     std::vector<float> h(state), c(a_.lstm ? state : 0);
-    std::vector<double> hr(batch * gh);
+    std::vector<float> hr(batch * gh);
     std::vector<float> rh(a_.lstm ? 0 : state);
     for (size_t dir = 0; dir < dirs; ++dir) {
       const bool reverse = dir == 1 || a_.direction == MLRecurrentNetworkDirection::kBackward;
@@ -138,7 +138,7 @@ class RecurrentKernel final : public Kernel {
                        peep.empty() ? nullptr : peep.data() + dir * 3 * hs};
       for (size_t step = 0; step < steps; ++step) {
         const size_t t = reverse ? steps - step - 1 : step;
-        const double* xwt = xw[dir].data() + t * batch * gh;
+        const float* xwt = xw[dir].data() + t * batch * gh;
         if (a_.lstm) {
           LstmStep(wt, xwt, hr.data(), h.data(), c.data());
         } else {
@@ -170,7 +170,7 @@ class RecurrentKernel final : public Kernel {
   }
 
   // hr[n * ld + j] = sum over k of a[n * H + k] * rw[(row0 + j) * H + k] for j < cols.
-  void Recurrent(const float* a, const float* rw, size_t row0, size_t cols, double* hr,
+  void Recurrent(const float* a, const float* rw, size_t row0, size_t cols, float* hr,
                  size_t ld) const {
     const auto hs = static_cast<int64_t>(a_.hidden_size);
     const GemmOperands p{
@@ -179,7 +179,7 @@ class RecurrentKernel final : public Kernel {
   }
 
   // One gruCell step: h (float32, [batch, H]) is replaced by the new hidden state.
-  void GruStep(const Weights& wt, const double* xw, double* hr, float* rh, float* h) const {
+  void GruStep(const Weights& wt, const float* xw, float* hr, float* rh, float* h) const {
     const size_t hs = a_.hidden_size, batch = a_.batch, gh = 3 * hs;
     const bool zrn = a_.gru_layout == MLGruWeightLayout::kZrn;
     const size_t z_row = zrn ? 0 : hs, r_row = zrn ? hs : 0, n_row = 2 * hs;
@@ -192,11 +192,12 @@ class RecurrentKernel final : public Kernel {
     config_.pool->ParallelFor(batch, Grain(gh), [&](size_t begin, size_t end) {
       std::vector<float> pre(2 * hs);
       for (size_t n = begin; n < end; ++n) {
-        const double* xn = xw + n * gh;
-        const double* hn = hr + n * gh;
+        const float* xn = xw + n * gh;
+        const float* hn = hr + n * gh;
         for (size_t j = 0; j < 2 * hs; ++j) {
           const size_t row = j < hs ? z_row + j : r_row + (j - hs);
-          pre[j] = static_cast<float>((bias(wt.b, row) + bias(wt.rb, row)) + (xn[row] + hn[row]));
+          pre[j] = static_cast<float>((bias(wt.b, row) + bias(wt.rb, row)) +
+                                      (double{xn[row]} + double{hn[row]}));
         }
         float* zrn_out = zr.data() + n * 2 * hs;  // z in [0, H), r in [H, 2H)
         ActivateRow(gate, pre.data(), zrn_out, 2 * hs);
@@ -207,16 +208,17 @@ class RecurrentKernel final : public Kernel {
     config_.pool->ParallelFor(batch, Grain(gh), [&](size_t begin, size_t end) {
       std::vector<float> pre(hs), nv(hs);
       for (size_t n = begin; n < end; ++n) {
-        const double* xn = xw + n * gh;
-        const double* hn = hr + n * gh;
+        const float* xn = xw + n * gh;
+        const float* hn = hr + n * gh;
         const float* z = zr.data() + n * 2 * hs;
         const float* r = z + hs;
         for (size_t j = 0; j < hs; ++j) {
           const size_t row = n_row + j;
           const double v =
               a_.reset_after
-                  ? bias(wt.b, row) + (xn[row] + double{r[j]} * (bias(wt.rb, row) + hn[row]))
-                  : (bias(wt.b, row) + bias(wt.rb, row)) + (xn[row] + hn[row]);
+                  ? bias(wt.b, row) +
+                        (double{xn[row]} + double{r[j]} * (bias(wt.rb, row) + double{hn[row]}))
+                  : (bias(wt.b, row) + bias(wt.rb, row)) + (double{xn[row]} + double{hn[row]});
           pre[j] = static_cast<float>(v);
         }
         ActivateRow(cell, pre.data(), nv.data(), hs);
@@ -227,7 +229,7 @@ class RecurrentKernel final : public Kernel {
   }
 
   // One lstmCell step: h and c (float32, [batch, H]) are replaced by the new states.
-  void LstmStep(const Weights& wt, const double* xw, double* hr, float* h, float* c) const {
+  void LstmStep(const Weights& wt, const float* xw, float* hr, float* h, float* c) const {
     const size_t hs = a_.hidden_size, batch = a_.batch, gh = 4 * hs;
     const bool iofg = a_.lstm_layout == MLLstmWeightLayout::kIofg;
     // Gate rows of the layout, in the order i, o, f, g (the peepholes' order for the first three).
@@ -238,14 +240,14 @@ class RecurrentKernel final : public Kernel {
     config_.pool->ParallelFor(batch, Grain(gh), [&](size_t begin, size_t end) {
       std::vector<float> pre(gh), act(gh), ct(hs);
       for (size_t n = begin; n < end; ++n) {
-        const double* xn = xw + n * gh;
-        const double* hn = hr + n * gh;
+        const float* xn = xw + n * gh;
+        const float* hn = hr + n * gh;
         float* hrow = h + n * hs;
         float* crow = c + n * hs;
         for (size_t k = 0; k < 4; ++k) {
           for (size_t j = 0; j < hs; ++j) {
             const size_t row = rows[k] + j;
-            double v = (bias(wt.b, row) + bias(wt.rb, row)) + (xn[row] + hn[row]);
+            double v = (bias(wt.b, row) + bias(wt.rb, row)) + (double{xn[row]} + double{hn[row]});
             // A missing peephole still multiplies (the emulation's zero constant).
             if (k < 3) v = double{crow[j]} * bias(wt.peep, k * hs + j) + v;
             pre[k * hs + j] = static_cast<float>(v);

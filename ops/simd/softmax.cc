@@ -2,8 +2,14 @@
 // ops/softmax.cc: each line along the axis is read into a float32 row (float16 widened; groups.h,
 // as the reductions of reduction.cc) and handed to the Highway row function (reduction_rows.h),
 // which subtracts the maximum first (no overflow) and corrects the rounding of x - max. Lines are
-// split over the thread pool; a line is always computed whole by one call, so results do not
-// depend on the thread count.
+// split over the thread pool from a size on (kTaskElements); a line is always computed whole by
+// one call, so results do not depend on the thread count.
+//
+// Three passes over a line (the maximum; exp(x - max) stored and summed; the scaling), not the
+// one-pass online max-and-sum: that form rescales its running sum by exp(old max - new max) and
+// must compute exp(x - max) again for the output, two exponentials per element where this
+// computes one, and a line of the lengths softmax sees (up to tens of thousands) stays in cache
+// between the passes, so the extra passes cost far less than the exponentials.
 #include "ops/softmax.h"
 
 #include <cmath>
@@ -24,19 +30,27 @@ namespace {
 
 class SoftmaxKernel final : public Kernel {
  public:
+  // Elements per thread-pool task at least: a second thread costs a wake-up of the pool, and at
+  // 64 x 1000 (64,000 elements, about 20 us on one thread) two threads were slower than one in
+  // every run of docs/performance.md (0.80-0.97x), so work is split from 2 x 2^16 elements on.
+  static constexpr uint64_t kTaskElements = uint64_t{1} << 16;
+
   SoftmaxKernel(uint32_t axis, Config config) : axis_(axis), config_(std::move(config)) {}
 
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
     const Tensor& x = in[0]->data;
-    Tensor result = Tensor::Allocate(out[0].dataType, out[0].shape);
+    // Every element is written (ForEachGroup writes each group whole): no zero fill.
+    Tensor result = Tensor::AllocateForOverwrite(out[0].dataType, out[0].shape);
     std::vector<bool> reduced(x.rank(), false);
     reduced[axis_] = true;
     const GroupSplit<2> split(x.shape(), reduced, {x.strides(), ContiguousStrides(x.shape())});
-    ForEachGroup(split, config_, x, &result,
-                 [&](uint64_t, const std::array<int64_t, 2>&, const float* row, float* dst) {
-                   SoftmaxRow(row, dst, split.count);
-                 });
+    ForEachGroup(
+        split, config_, x, &result,
+        [&](uint64_t, const std::array<int64_t, 2>&, const float* row, float* dst) {
+          SoftmaxRow(row, dst, split.count);
+        },
+        kTaskElements);
     return One(std::move(result));
   }
 

@@ -17,6 +17,12 @@ namespace nnref {
 namespace {
 
 constexpr size_t kMapThreshold = size_t{1} << 21;  // 2 MiB: one transparent huge page
+// Buffers from 256 KiB up are mapped too (in steps of 64 KiB) and kept for reuse: glibc's malloc
+// maps such sizes itself and unmaps them on free (its threshold only rises above a size once a
+// larger block was freed), so a kernel that allocated its output on every call took a page fault
+// per 4 KiB of it on every call (the simd relu(matmul) benchmark: 1.5 MB, a third of its time).
+constexpr size_t kMediumThreshold = size_t{1} << 18;
+constexpr size_t kMediumStep = size_t{1} << 16;
 
 // Mappings of freed large buffers, kept for reuse: a fresh page costs a fault and the kernel's
 // zeroing (on a virtual machine the dearer part), where a kept one is only cleared with memset.
@@ -25,7 +31,7 @@ constexpr size_t kMapThreshold = size_t{1} << 21;  // 2 MiB: one transparent hug
 class MappingCache {
  public:
   static constexpr size_t kCacheBytes = size_t{1} << 30;
-  static constexpr size_t kCacheEntries = 4;
+  static constexpr size_t kCacheEntries = 8;
 
   // A kept mapping of exactly `mapped` bytes, or null. The most recently freed first: it is the
   // likeliest to be resident (a buffer that was allocated but never written, such as a
@@ -73,8 +79,9 @@ MappingCache& Cache() {
 }  // namespace
 
 Buffer::Buffer(size_t bytes, bool zero) : bytes_(bytes), data_(nullptr) {
-  if (bytes >= kMapThreshold) {
-    const size_t mapped = (bytes + kMapThreshold - 1) & ~(kMapThreshold - 1);
+  if (bytes >= kMediumThreshold) {
+    const size_t step = bytes >= kMapThreshold ? kMapThreshold : kMediumStep;
+    const size_t mapped = (bytes + step - 1) & ~(step - 1);
     if (void* kept = Cache().Take(mapped)) {
       if (zero) std::memset(kept, 0, bytes);
       mapped_ = mapped;
@@ -91,13 +98,14 @@ Buffer::Buffer(size_t bytes, bool zero) : bytes_(bytes), data_(nullptr) {
         const char* v = std::getenv("NNREF_HUGEPAGES");
         return v != nullptr && std::string_view(v) == "1";
       }();
-      if (huge) madvise(p, mapped, MADV_HUGEPAGE);
+      if (huge && mapped >= kMapThreshold) madvise(p, mapped, MADV_HUGEPAGE);
       mapped_ = mapped;
       data_ = static_cast<std::byte*>(p);
       return;
     }
   }
-  data_ = static_cast<std::byte*>(std::calloc(bytes == 0 ? 1 : bytes, 1));
+  data_ = static_cast<std::byte*>(zero ? std::calloc(bytes == 0 ? 1 : bytes, 1)
+                                       : std::malloc(bytes == 0 ? 1 : bytes));
   if (data_ == nullptr) throw std::bad_alloc();
 }
 

@@ -6,7 +6,7 @@
 //
 // Usage: build/bin/nnref_bench [--repeat N] [--reference-repeat N] [--warmup N]
 //            [--min-sample-ms X] [--threads N] [--only ID,ID] [--filter TEXT] [--small]
-//            [--no-reference] [--vulkan] [--tsv]
+//            [--no-reference] [--vulkan] [--tsv] [--cpu-time]
 // --vulkan also times the vulkan backend (first device) in both arithmetic modes, native and
 // exact (docs/vulkan.md#arithmetic-modes), in the same process on the same inputs, with its
 // time as a multiple of simd's (one line per mode under each benchmark; vulkan_native_* and
@@ -15,6 +15,7 @@
 // warm-up call: it is a baseline, not a target, and takes seconds per call on some shapes.
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -156,6 +157,7 @@ struct Options {
   bool reference = true;
   bool tsv = false;
   bool vulkan = false;
+  bool cpu_time = false;  // time samples by the process's CPU time instead of the wall clock
 };
 
 struct Timing {
@@ -167,21 +169,32 @@ struct Timing {
 // samples of k back-to-back calls, k chosen so a sample lasts about min_sample_ms (k = 1 when
 // it is 0). Reports the median and minimum time per call over the samples.
 Timing Measure(const std::function<void()>& fn, const Options& opt) {
-  using Clock = std::chrono::steady_clock;
+  // Milliseconds: the wall clock, or with --cpu-time the CPU time of the whole process (every
+  // thread's: on a loaded machine the steadier figure for one thread, not a speed-up measure).
+  const auto now_ms = [&opt] {
+    if (opt.cpu_time) {
+      timespec ts{};
+      clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+      return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
+    }
+    return std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  };
   double last_ms = 0;
   for (int i = 0; i < std::max(1, opt.warmup); ++i) {
-    const auto t0 = Clock::now();
+    const double t0 = now_ms();
     fn();
-    last_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    last_ms = now_ms() - t0;
   }
   Timing t;
   t.calls_per_sample = static_cast<int>(
       std::clamp(std::ceil(opt.min_sample_ms / std::max(last_ms, 1e-6)), 1.0, 10000.0));
   std::vector<double> per_call;
   for (int r = 0; r < std::max(1, opt.repeat); ++r) {
-    const auto t0 = Clock::now();
+    const double t0 = now_ms();
     for (int k = 0; k < t.calls_per_sample; ++k) fn();
-    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    const double ms = now_ms() - t0;
     per_call.push_back(ms / t.calls_per_sample);
   }
   std::sort(per_call.begin(), per_call.end());
@@ -253,11 +266,13 @@ int main(int argc, char** argv) {
       opt.tsv = true;
     } else if (a == "--vulkan") {
       opt.vulkan = true;
+    } else if (a == "--cpu-time") {
+      opt.cpu_time = true;
     } else {
       std::fprintf(stderr,
                    "usage: nnref_bench [--repeat N] [--reference-repeat N] [--warmup N] "
                    "[--min-sample-ms X] [--threads N] [--only ID,ID] [--filter TEXT] [--small] "
-                   "[--no-reference] [--vulkan] [--tsv]\n");
+                   "[--no-reference] [--vulkan] [--tsv] [--cpu-time]\n");
       return 2;
     }
   }
