@@ -232,8 +232,10 @@ float Normalize(uint t, uint e, uint R) {
   precise const float qrem = (((nh - qp) - ProductError(qh0, rh, qp)) + nl) - qh0 * rl;
   // Below the normal range the remainder is itself rounded to the subnormal grid, and dividing
   // it by a small root would amplify that rounding (fuzz seed 2001279): the quotient alone is
-  // then the better value (its error is half a subnormal spacing plus the mean's).
-  const bool subnormal_q = abs(qh0) < 1.17549435e-38;
+  // then the better value (its error is half a subnormal spacing plus the mean's). A zero
+  // quotient keeps the correction: x - mean may live in the low part alone
+  // (epsilon_dominates_small_variance).
+  const bool subnormal_q = qh0 != 0.0 && abs(qh0) < 1.17549435e-38;
   precise const float ql0 =
       (isinf(qh0) || isnan(qh0) || isinf(rh) || subnormal_q) ? 0.0 : qrem / rh;
   // A group of equal values: x - mean is exactly 0 and so is q (epsilon > 0 may have underflowed
