@@ -75,6 +75,19 @@ std::string Signature(const Outcome& o) {
   return "diverged " + o.op + (o.nonfinite ? " non-finite" : "");
 }
 
+namespace {
+
+// What a graph whose run threw (a spec error or anything else) counts as.
+Outcome ErrorOutcome(std::string message) {
+  Outcome out;
+  out.kind = Outcome::Kind::kError;
+  out.op = "error";
+  out.message = std::move(message);
+  return out;
+}
+
+}  // namespace
+
 Outcome Evaluate(const FuzzGraph& g, const std::shared_ptr<const Backend>& backend,
                  bool graph_outputs) {
   Outcome out;
@@ -82,10 +95,9 @@ Outcome Evaluate(const FuzzGraph& g, const std::shared_ptr<const Backend>& backe
     const std::string text = WriteJson(CaseValue(g, "fuzz"));
     CaseFile f = LoadCaseText(text, "fuzz.json");
     if (!f.broken.empty() || f.cases.size() != 1) {
-      out.kind = Outcome::Kind::kError;
-      out.message = "the generated case does not load: " +
-                    (f.broken.empty() ? std::string("no case") : std::get<2>(f.broken.front()));
-      return out;
+      return ErrorOutcome(
+          "the generated case does not load: " +
+          (f.broken.empty() ? std::string("no case") : std::get<2>(f.broken.front())));
     }
     const Case& c = f.cases.front();
     const std::vector<std::string> outputs = RequestedOutputs(c);
@@ -143,13 +155,9 @@ Outcome Evaluate(const FuzzGraph& g, const std::shared_ptr<const Backend>& backe
       }
     }
   } catch (const WebnnError& e) {
-    out.kind = Outcome::Kind::kError;
-    out.op = "error";
-    out.message = std::string(ErrorTypeName(e.type())) + ": " + e.what();
+    return ErrorOutcome(std::string(ErrorTypeName(e.type())) + ": " + e.what());
   } catch (const std::exception& e) {
-    out.kind = Outcome::Kind::kError;
-    out.op = "error";
-    out.message = e.what();
+    return ErrorOutcome(e.what());
   }
   return out;
 }
@@ -219,11 +227,8 @@ Outcome EvaluateExternal(const FuzzGraph& g, const std::string& command, const s
                              ShellQuote(stderr_path);
     const int rc = std::system(line.c_str());
     if (!std::filesystem::exists(results_path)) {
-      out.kind = Outcome::Kind::kError;
-      out.op = "error";
-      out.message = "--external: the command wrote no results file (exit status " +
-                    std::to_string(rc) + "): " + LastLine(stderr_path);
-      return out;
+      return ErrorOutcome("--external: the command wrote no results file (exit status " +
+                          std::to_string(rc) + "): " + LastLine(stderr_path));
     }
     const Value results = ReadJsonFile(results_path);
     const Value* list = results.Find("cases");
@@ -251,12 +256,10 @@ Outcome EvaluateExternal(const FuzzGraph& g, const std::string& command, const s
     const Case& c = f.cases.front();
     const std::vector<std::string> outputs = RequestedOutputs(c);
     if (const Value* e = entry->Find("error")) {
-      out.kind = Outcome::Kind::kError;
-      out.op = "error";
       const Value* m = entry->Find("message");
-      out.message = "the external implementation threw " + (e->is_string() ? e->str() : "?") +
-                    (m && m->is_string() ? ": " + m->str() : "");
-      return out;
+      return ErrorOutcome("the external implementation threw " +
+                          (e->is_string() ? e->str() : "?") +
+                          (m && m->is_string() ? ": " + m->str() : ""));
     }
     SessionOptions options;
     options.judging_other = true;
@@ -295,13 +298,9 @@ Outcome EvaluateExternal(const FuzzGraph& g, const std::string& command, const s
       }
     }
   } catch (const WebnnError& e) {
-    out.kind = Outcome::Kind::kError;
-    out.op = "error";
-    out.message = std::string(ErrorTypeName(e.type())) + ": " + e.what();
+    return ErrorOutcome(std::string(ErrorTypeName(e.type())) + ": " + e.what());
   } catch (const std::exception& e) {
-    out.kind = Outcome::Kind::kError;
-    out.op = "error";
-    out.message = e.what();
+    return ErrorOutcome(e.what());
   }
   return out;
 }
