@@ -19,7 +19,8 @@ ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
   bash -c 'cd build-asan && ctest --output-on-failure -j"$(nproc)" -L vulkan -LE slow'
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 # ThreadSanitizer over the MLContext timeline: the API tests (with the multi-threaded stress
-# test), the example, and the timeline and WebNN case files (every graph case now runs through a
+# test), the dispatch and verdict examples (the interop example needs lavapipe, whose threads are not
+# instrumented), and the timeline and WebNN case files (every graph case now runs through a
 # context's timeline thread).
 tools/build.sh tsan
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
@@ -27,5 +28,5 @@ export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 # too: its own test (ref_test), the backend's API and element-wise tests and the
 # corpus files of the backend's element-wise and linear-algebra operators.
 (cd build-tsan && ctest --output-on-failure -j"$(nproc)" \
-  -R '^(ref_test|webnn_api_test|webnn_backend_test|simd_elementwise_test|example\.|case\.timeline\.|case\.webnn\.|simd\.webnn\.(add|mul|exp|relu|matmul|conv2d|softmax)$)')
+  -R '^(ref_test|webnn_api_test|webnn_backend_test|simd_elementwise_test|example\.(dispatch|verdict)$|case\.timeline\.|case\.webnn\.|simd\.webnn\.(add|mul|exp|relu|matmul|conv2d|softmax)$)')
 echo "test-all: release, asan+ubsan and tsan suites passed"
