@@ -762,7 +762,9 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index, const Confi
     return nullptr;
   }
   if (w->axes.empty()) {
-    why = std::string(OpName(node.op)) + " of a rank-0 tensor: not implemented";
+    // A stated skip (docs/nnef-execution.md, on the backends): the window kernels index window
+    // axes, and a rank-0 window (no axes) runs on the reference.
+    why = std::string(OpName(node.op)) + " of a rank-0 tensor (no window axes): a stated skip";
     return nullptr;
   }
   switch (node.op) {

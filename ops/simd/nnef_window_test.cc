@@ -205,7 +205,7 @@ TEST_CASE("simd nnef multilinear_upsample: the methods and borders") {
 }
 
 TEST_CASE("simd nnef box: what it leaves out, with its reason") {
-  // A box of a rank-0 tensor (no window axes): not implemented, with the reason.
+  // A box of a rank-0 tensor (no window axes): a stated skip, with the reason.
   std::string why;
   CHECK(SimdBox(F32({}, {1}), Box({}, Border::kConstant), 2, false, &why).empty());
   CHECK(why.find("rank-0") != std::string::npos);
