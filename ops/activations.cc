@@ -24,7 +24,9 @@
 // Tiny arguments of gelu and hardSwish (0 < |x| < 2^-60, float32 subnormals included): the exact
 // value is x/2 plus a positive amount far below one double ulp of x/2, so x/2 rounded to odd
 // stands for it. Without this a float32 subnormal x with an odd last bit (x/2 a tie) would round
-// to even instead of away from the tie.
+// to even instead of away from the tie. Likewise elu at tiny negative x: alpha * x plus an amount
+// of alpha's sign (found by nnref_certify: elu(alpha=0.3) at x = -0x1.8p-125 is a tie of float32
+// subnormals that the exact value misses toward zero).
 //
 // Open values. NaN inputs of the operators whose formula goes through max/min (relu, leakyRelu,
 // prelu, elu, hardSigmoid) give NaN and are marked implementation-defined, as binary max/min are
@@ -139,6 +141,10 @@ double LeakyValue(double x, double slope, Latitude& la) {
         if (std::isinf(alpha)) la = Latitude::kValueOrNaN;  // alpha * (exp(0) - 1) = Inf * 0
         return x > 0 ? x : 0.0;
       }
+      // Tiny x: expm1(x) = x + x^2/2 + ..., so the value is alpha * x (exact in double) plus an
+      // amount of alpha's sign far below one double ulp of it; rounded to odd it stands for the
+      // exact value (see the header). Plain alpha * expm1(x) would round a tie alpha * x to even.
+      if (std::fabs(x) < kTiny) return RoundToOdd(alpha * x, alpha);
       rel = kLibmRel;
       return 0.0 + alpha * std::expm1(x);
     case Act::kGelu:

@@ -155,6 +155,23 @@ TEST_CASE("elu: expm1 keeps accuracy where exp(x) - 1 in float32 would not") {
   CHECK(h.data.base<float>()[0] == -0.5f);
 }
 
+TEST_CASE("elu: a tiny negative x whose alpha * x is a tie rounds toward the exact value") {
+  // alpha = float32(0.3) = 10066330 * 2^-25, x = -0x1.8p-125 = -3 * 2^-126 (0x81400000):
+  // alpha * x = -7549747.5 * 2^-149, a tie between float32 subnormals. The exact value is
+  // alpha * (x + x^2/2 + ...), slightly nearer 0, so it rounds to 7549747 * 2^-149 (0x80733333),
+  // not to the even 0x80733334. With alpha = -0.3 the value is positive and again nearer 0 than
+  // the tie (|expm1(x)| < |x|): 0x00733333.
+  MLEluOptions o;
+  o.alpha = 0.3;
+  const OperandValue r = Apply32([&](GraphBuilder& g, const Operand& in) { return Elu(g, in, o); },
+                                 {Bits(0x81400000)});
+  CHECK(BitsOf(r.data.base<float>()[0]) == 0x80733333);
+  o.alpha = -0.3;
+  const OperandValue n = Apply32([&](GraphBuilder& g, const Operand& in) { return Elu(g, in, o); },
+                                 {Bits(0x81400000)});
+  CHECK(BitsOf(n.data.base<float>()[0]) == 0x00733333);
+}
+
 TEST_CASE("gelu: erfc form, tiny and infinite inputs") {
   // gelu(1) = 0x3f57625f, gelu(-1) = 0xbe227686, gelu(-10) = 0x9ab83c9b (-7.6198530e-23; with
   // 1 + erf(x/sqrt(2)) rounded to float32 it would be 0), gelu(2^-149) = 2^-149 (x/2 is a tie

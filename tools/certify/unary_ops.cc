@@ -81,6 +81,7 @@ const std::vector<UnaryCase>& UnaryCases() {
       // Non-default options: alpha values that are not powers of two (the product rounds).
       EluCase(0.3, true),
       EluCase(1.7, true),
+      EluCase(-0.1, true),
       LeakyCase(0.3, true),
       HardSigmoidCase(0.1666666716337204, 0.5, true),
       HardSigmoidCase(0.3, -0.7, true),
