@@ -177,12 +177,23 @@ void DirectGemm() {
         }
       }
     }
+    // As StoreC (float32): + bias, the output in its layout, one division per pixel.
+    const uint plane = out_h_ * out_w_;
     [[unroll]] for (uint i = 0u; i < R; ++i) {
-      if (p0 + i >= pixels) break;
+      const uint n = p0 + i;
+      if (n >= pixels) break;
+      const uint b = n / plane;
+      // Element of output channel 0 of this pixel, and the step between channels.
+      const uint e0 = nhwc_ ? n * out_c_ : b * out_c_ * plane + (n - b * plane);
+      const uint step = nhwc_ ? 1u : plane;
       [[unroll]] for (uint c = 0u; c < V; ++c) {
         [[unroll]] for (uint j = 0u; j < 4u; ++j) {
           const uint m = 4u * (c0 + lane + S * c) + j;
-          if (m < group_out_c_) StoreC(group, m, p0 + i, acc[i][c][j]);
+          if (m >= group_out_c_) continue;
+          const uint oc = group * group_out_c_ + m;
+          float v = acc[i][c][j];
+          if (has_bias_) v += uintBitsToFloat(in2[oc]);
+          o[e0 + oc * step] = floatBitsToUint(v);
         }
       }
     }

@@ -36,9 +36,11 @@
 
 layout(constant_id = 0) const uint kGemmVariant = NNVK_GEMM_TILED;
 
-// Inputs 0 and 1 as vec4s (the direct variant; the host makes sure offsets are multiples of 4).
+// Inputs 0 and 1 and the output as vec4s (the direct variant; the host makes sure offsets are
+// multiples of 4).
 layout(std430, set = 0, binding = 1) readonly buffer In0v { vec4 in0v[]; };
 layout(std430, set = 0, binding = 2) readonly buffer In1v { vec4 in1v[]; };
+layout(std430, set = 0, binding = 4) writeonly buffer OutV { vec4 outv[]; };
 
 // The direct variant's register block: NNVK_DIRECT_ROWS rows per subgroup (a multiple of 8),
 // NNVK_DIRECT_VEC4S vec4s of columns per invocation (columns 4 (lane + S c) .. + 3, S the
