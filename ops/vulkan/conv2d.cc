@@ -103,8 +103,7 @@ class Conv2dKernel final : public Kernel {
         }
         std::vector<Bytes> views{data[0], std::as_bytes(std::span<const float>(packed))};
         if (params[NNVK_CONV_P_HAS_BIAS]) views.push_back(data[2]);
-        const uint64_t pixels =
-            desc.shape[ia.batch] * desc.shape[ia.height] * desc.shape[ia.width];
+        const uint64_t pixels = desc.shape[ia.batch] * desc.shape[ia.height] * desc.shape[ia.width];
         DispatchGemmDirect(*device_, Shader::kConv2dNative, params, views, result, groups, pixels,
                            oc4);
         return OneOutput(std::move(result));

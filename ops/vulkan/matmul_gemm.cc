@@ -97,8 +97,8 @@ class MatmulKernel final : public Kernel {
       }
       std::vector<Bytes> views(data.begin(), data.end());
       // The direct variant (CPU devices) reads row-major float32 A and B as aligned vec4s.
-      const bool direct = desc.dataType == DataType::kFloat32 && !at && !bt && K % 4 == 0 &&
-                          N % 4 == 0;
+      const bool direct =
+          desc.dataType == DataType::kFloat32 && !at && !bt && K % 4 == 0 && N % 4 == 0;
       if (device_->native() && direct && PreferDirectGemm(*device_)) {
         DispatchGemmDirect(*device_, Shader::kMatmulNative, params, views, result, batches, M,
                            N / 4);

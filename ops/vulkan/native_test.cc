@@ -195,8 +195,8 @@ void CheckGemm(uint64_t M, uint64_t K, uint64_t N, bool a_transpose, bool b_tran
     for (uint64_t n = 0; n < N; ++n) {
       double ab = 0, abs_ab = 0;
       for (uint64_t k = 0; k < K; ++k) {
-        const double p = av[a_transpose ? k * M + m : m * K + k] *
-                         bv[b_transpose ? n * K + k : k * N + n];
+        const double p =
+            av[a_transpose ? k * M + m : m * K + k] * bv[b_transpose ? n * K + k : k * N + n];
         ab += p;
         abs_ab += std::fabs(p);
       }

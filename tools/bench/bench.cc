@@ -159,7 +159,7 @@ struct Options {
   bool tsv = false;
   bool vulkan = false;
   bool vulkan_exact = true;  // --vulkan-native: only the native mode
-  bool cpu_time = false;  // time samples by the process's CPU time instead of the wall clock
+  bool cpu_time = false;     // time samples by the process's CPU time instead of the wall clock
 };
 
 struct Timing {
