@@ -13,17 +13,16 @@ namespace nnref::vk {
 
 bool PreferDirectGemm(const Device& device) {
   const DeviceInfo& info = device.info();
-  // The direct variant broadcasts from lanes 0..7 of a subgroup.
-  if (info.subgroup_size < 8 || info.subgroup_size > 64) return false;
   const char* env = std::getenv("NNREF_VULKAN_GEMM");
   const std::string choice = env == nullptr ? "" : env;
-  if (choice == "direct") return true;
-  if (choice == "tiled") return false;
-  if (!choice.empty()) {
+  if (!choice.empty() && choice != "direct" && choice != "tiled") {
     throw std::runtime_error("NNREF_VULKAN_GEMM is '" + choice +
                              "': it must be 'tiled' or 'direct' (or unset: direct on a CPU "
                              "device, tiled otherwise)");
   }
+  // The direct variant broadcasts from lanes 0..7 of a subgroup.
+  if (info.subgroup_size < 8 || info.subgroup_size > 64) return false;
+  if (!choice.empty()) return choice == "direct";
   return info.type == "CPU";
 }
 
