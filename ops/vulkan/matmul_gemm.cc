@@ -101,7 +101,7 @@ class MatmulKernel final : public Kernel {
           desc.dataType == DataType::kFloat32 && !at && !bt && K % 4 == 0 && N % 4 == 0;
       if (device_->native() && direct && PreferDirectGemm(*device_)) {
         DispatchGemmDirect(*device_, Shader::kMatmulNative, params, views, result, batches, M,
-                           N / 4);
+                           N / 4, is_gemm_);
       } else if (device_->native()) {
         DispatchGemmTiles(*device_, Shader::kMatmulNative, params, views, result, batches, M, N);
       } else {

@@ -177,7 +177,17 @@ void DirectGemm() {
         }
       }
     }
-    // As StoreC (float32): + bias, the output in its layout, one division per pixel.
+    // As StoreC (float32): + bias, the output in its layout, one division per pixel. The bias of
+    // this invocation's channels read once (lavapipe reads under a mask even without a bias).
+    vec4 bias[V];
+    [[unroll]] for (uint c = 0u; c < V; ++c) {
+      const uint m4 = group * group_out_c_ + 4u * wcol[c];
+      bias[c] = has_bias_ ? vec4(uintBitsToFloat(in2[min(m4, out_c_ - 1u)]),
+                                 uintBitsToFloat(in2[min(m4 + 1u, out_c_ - 1u)]),
+                                 uintBitsToFloat(in2[min(m4 + 2u, out_c_ - 1u)]),
+                                 uintBitsToFloat(in2[min(m4 + 3u, out_c_ - 1u)]))
+                          : vec4(0.0);
+    }
     const uint plane = out_h_ * out_w_;
     [[unroll]] for (uint i = 0u; i < R; ++i) {
       const uint n = p0 + i;
@@ -191,8 +201,7 @@ void DirectGemm() {
           const uint m = 4u * (c0 + lane + S * c) + j;
           if (m >= group_out_c_) continue;
           const uint oc = group * group_out_c_ + m;
-          float v = acc[i][c][j];
-          if (has_bias_) v += uintBitsToFloat(in2[oc]);
+          const float v = has_bias_ ? acc[i][c][j] + bias[c][j] : acc[i][c][j];
           o[e0 + oc * step] = floatBitsToUint(v);
         }
       }

@@ -118,7 +118,7 @@ void DirectGemm() {
       [[unroll]] for (uint c = 0u; c < V; ++c) {
         const uint n4 = c0 + lane + S * c;
         if (n4 >= N4) continue;
-        if (gemm_) {
+        if (kGemmEpilogue != 0u) {
           [[unroll]] for (uint j = 0u; j < 4u; ++j) StoreC(batch, m0 + i, 4u * n4 + j, acc[i][c][j]);
         } else {  // float32 [.., M, N] with N a multiple of 4: a whole vec4
           outv[(batch * M_ + m0 + i) * N4 + n4] = acc[i][c];
