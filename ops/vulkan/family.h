@@ -91,10 +91,11 @@ bool PreferDirectGemm(const Device& device);
 
 // Fills `result` with one run of the direct variant of a native-mode GEMM shader (kMatmulNative,
 // kConv2dNative): `batches` products of `rows` x 4 `vec4_columns` outputs in register blocks;
-// `gemm_epilogue` (specialization constant 1): gemm's alpha, beta and c apply (matmul_native).
+// `option` is its specialization constant 1 (gemm_tile.glsl: gemm's epilogue for matmul_native,
+// the channels-last input for conv2d_native).
 void DispatchGemmDirect(Device& device, Shader shader, std::span<const uint32_t> params,
                         std::span<const Bytes> inputs, Tensor& result, uint64_t batches,
-                        uint64_t rows, uint64_t vec4_columns, bool gemm_epilogue = false);
+                        uint64_t rows, uint64_t vec4_columns, bool option);
 
 // The kernel result of a single-output operator.
 std::vector<OperandValue> OneOutput(Tensor result);

@@ -28,7 +28,7 @@ bool PreferDirectGemm(const Device& device) {
 
 void DispatchGemmDirect(Device& device, Shader shader, std::span<const uint32_t> params,
                         std::span<const Bytes> inputs, Tensor& result, uint64_t batches,
-                        uint64_t rows, uint64_t vec4_columns, bool gemm_epilogue) {
+                        uint64_t rows, uint64_t vec4_columns, bool option) {
   const uint64_t count = result.element_count();
   if (count == 0) return;
   // The direct variant's tile for the device's subgroup size S: 16 rows per subgroup (64 / S of
@@ -38,7 +38,7 @@ void DispatchGemmDirect(Device& device, Shader shader, std::span<const uint32_t>
   const uint64_t tile_rows = 16 * (kLocalSize / s), tile_columns = 2 * s;
   const uint64_t tiles = batches * ((rows + tile_rows - 1) / tile_rows) *
                          ((vec4_columns + tile_columns - 1) / tile_columns);
-  const uint32_t spec[] = {NNVK_GEMM_DIRECT, gemm_epilogue ? 1u : 0u};
+  const uint32_t spec[] = {NNVK_GEMM_DIRECT, option ? 1u : 0u};
   std::span<std::byte> bytes(result.buffer()->data(), count * ElementSize(result.dtype()));
   device.Run(shader, params, inputs, bytes, tiles, spec);
 }

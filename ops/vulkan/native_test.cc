@@ -365,12 +365,18 @@ TEST_CASE("vulkan native: conv2d within the sum bound (implicit GEMM)") {
     // lavapipe): ragged both ways, a channel count not a multiple of 4, groups of 35 channels.
     CheckConv(type, {1, 8, 10, 13, 70, 3, 3, 1, 1, 1, 1, false});
     CheckConv(type, {2, 6, 9, 8, 70, 2, 3, 2, 2, 1, 0, true});
+    // 4 | input channels per group: the direct variant reads a channels-last input as vec4s
+    // (an nchw input transposed by the host), k = (ky, kx, channel).
+    CheckConv(type, {1, 8, 6, 7, 12, 3, 3, 2, 1, 2, 2, false});
+    CheckConv(type, {2, 4, 5, 6, 8, 3, 3, 1, 2, 1, 1, false});
   }
 }
 
 // The two variants of the GEMM shaders (NNREF_VULKAN_GEMM=tiled|direct, gemm_variant.cc) both
 // sum each output's products with fma in k order from the same start (-0 for matmul, +0 for
-// conv2d, whose zero padding is a product with 0 in both), so they agree bit for bit.
+// conv2d, whose zero padding is a product with 0 in both), so they agree bit for bit; for
+// conv2d with input channels per group not a multiple of 4 (with a multiple of 4 the direct
+// variant sums in (ky, kx, channel) order, checked against the sum bound above).
 TEST_CASE("vulkan native: the direct and tiled GEMM variants agree bit for bit") {
   const char* saved = std::getenv("NNREF_VULKAN_GEMM");
   const std::string restore = saved == nullptr ? "" : saved;
@@ -393,8 +399,8 @@ TEST_CASE("vulkan native: the direct and tiled GEMM variants agree bit for bit")
   both({Pseudo(DataType::kFloat32, {2, 130, 68}, 31, 2, v),
         Pseudo(DataType::kFloat32, {68, 72}, 32, 1, v)},
        [](GraphBuilder& g, const std::vector<Operand>& in) { return Matmul(g, in[0], in[1]); });
-  both({Pseudo(DataType::kFloat32, {1, 8, 10, 13}, 33, 1, v),
-        Pseudo(DataType::kFloat32, {70, 8, 3, 3}, 34, 1, v)},
+  both({Pseudo(DataType::kFloat32, {1, 6, 10, 13}, 33, 1, v),
+        Pseudo(DataType::kFloat32, {70, 6, 3, 3}, 34, 1, v)},
        [](GraphBuilder& g, const std::vector<Operand>& in) {
          MLConv2dOptions o;
          o.padding = std::vector<uint32_t>{1, 2, 1, 0};

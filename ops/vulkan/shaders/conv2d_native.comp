@@ -9,7 +9,8 @@
 // conv2d.comp; layouts are strides, the output is written in its own layout (nchw or nhwc).
 // DirectGemm (the NNVK_GEMM_DIRECT variant, CPU devices): conv2d in float32 with the filter
 // packed by the host (conv2d.cc) as [group][k][output channel in the group, padded to a
-// multiple of 4], read as vec4s.
+// multiple of 4], read as vec4s; with 4 | input channels per group (specialization constant 1)
+// the input channels-last and read as vec4s too, k = (ky, kx, input channel).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
@@ -142,7 +143,7 @@ void DirectGemm() {
     // The pixel this lane reads for each group of 8 rows (clamped: the rows past the output are
     // not stored): its input window's corner and its input plane.
     int y0[R / 8u], x0[R / 8u];
-    uint base[R / 8u];
+    uint base[R / 8u], batch[R / 8u];
     [[unroll]] for (uint h = 0u; h < R / 8u; ++h) {
       const uint n = min(p0 + 8u * h + lane % 8u, pixels - 1u);
       const uint q = n / out_w_, ox = n - q * out_w_;
@@ -150,6 +151,7 @@ void DirectGemm() {
       y0[h] = int(oy * stride_h_) - int(pad_top_);
       x0[h] = int(ox * stride_w_) - int(pad_left_);
       base[h] = b * in_strides_.x + group * fc_ * in_strides_.y;
+      batch[h] = b;
     }
     uint wcol[V];
     [[unroll]] for (uint c = 0u; c < V; ++c) wcol[c] = min(c0 + lane + S * c, oc4 - 1u);
@@ -158,22 +160,55 @@ void DirectGemm() {
       [[unroll]] for (uint c = 0u; c < V; ++c) acc[i][c] = vec4(0.0);  // InitialSum()
     }
     uint wrow = group * K * oc4;  // the packed filter's row k, in vec4s
-    for (uint ci = 0u; ci < fc_; ++ci) {
+    if (kDirectOption != 0u) {
+      // Channels-last input [batch, h, w, channels] with 4 | channels per group, k = (ky, kx,
+      // input channel): per tap, each pixel's channels as vec4s, zero at a padded position.
+      const uint c4 = in_c_ / 4u, fc4 = fc_ / 4u;
       for (uint ky = 0u; ky < kh_; ++ky) {
         for (uint kx = 0u; kx < kw_; ++kx) {
-          float x[R / 8u];
+          uint pix[R / 8u];
+          bool inside[R / 8u];
           [[unroll]] for (uint h = 0u; h < R / 8u; ++h) {
             const int yy = y0[h] + int(ky * dil_h_), xx = x0[h] + int(kx * dil_w_);
-            x[h] = 0.0;
-            if (yy >= 0 && yy < int(in_h_) && xx >= 0 && xx < int(in_w_)) {
-              x[h] = uintBitsToFloat(in0[base[h] + ci * in_strides_.y + uint(yy) * in_strides_.z +
-                                         uint(xx) * in_strides_.w]);
+            inside[h] = yy >= 0 && yy < int(in_h_) && xx >= 0 && xx < int(in_w_);
+            pix[h] = ((batch[h] * in_h_ + uint(max(yy, 0))) * in_w_ + uint(max(xx, 0))) * c4 +
+                     group * fc4;
+          }
+          for (uint ci4 = 0u; ci4 < fc4; ++ci4) {
+            vec4 x4[R / 8u];
+            [[unroll]] for (uint h = 0u; h < R / 8u; ++h) {
+              x4[h] = vec4(0.0);
+              if (inside[h]) x4[h] = in0v[pix[h] + ci4];
+            }
+            [[unroll]] for (uint cc = 0u; cc < 4u; ++cc) {
+              float x[R / 8u];
+              [[unroll]] for (uint h = 0u; h < R / 8u; ++h) x[h] = x4[h][cc];
+              vec4 w[V];
+              [[unroll]] for (uint c = 0u; c < V; ++c) w[c] = in1v[wrow + wcol[c]];
+              NNVK_DIRECT_FMA(acc, x, w)
+              wrow += oc4;
             }
           }
-          vec4 w[V];
-          [[unroll]] for (uint c = 0u; c < V; ++c) w[c] = in1v[wrow + wcol[c]];
-          NNVK_DIRECT_FMA(acc, x, w)
-          wrow += oc4;
+        }
+      }
+    } else {  // k = (input channel, ky, kx), the input in its own layout
+      for (uint ci = 0u; ci < fc_; ++ci) {
+        for (uint ky = 0u; ky < kh_; ++ky) {
+          for (uint kx = 0u; kx < kw_; ++kx) {
+            float x[R / 8u];
+            [[unroll]] for (uint h = 0u; h < R / 8u; ++h) {
+              const int yy = y0[h] + int(ky * dil_h_), xx = x0[h] + int(kx * dil_w_);
+              x[h] = 0.0;
+              if (yy >= 0 && yy < int(in_h_) && xx >= 0 && xx < int(in_w_)) {
+                x[h] = uintBitsToFloat(in0[base[h] + ci * in_strides_.y +
+                                           uint(yy) * in_strides_.z + uint(xx) * in_strides_.w]);
+              }
+            }
+            vec4 w[V];
+            [[unroll]] for (uint c = 0u; c < V; ++c) w[c] = in1v[wrow + wcol[c]];
+            NNVK_DIRECT_FMA(acc, x, w)
+            wrow += oc4;
+          }
         }
       }
     }

@@ -35,10 +35,12 @@
 #include "native_io.glsl"
 
 layout(constant_id = 0) const uint kGemmVariant = NNVK_GEMM_TILED;
-// Specialization constant 1, the direct variant's epilogue (matmul_native.comp): 1 when gemm's
-// alpha, beta and c apply, 0 for matmul. A constant, not a parameter: lavapipe runs both sides
-// of an `if` under a lane mask, so a branch on a parameter costs its untaken side too.
-layout(constant_id = 1) const uint kGemmEpilogue = 1u;
+// Specialization constant 1, an option of the includer's direct variant: matmul_native.comp: 1
+// when gemm's alpha, beta and c apply, 0 for matmul; conv2d_native.comp: 1 when the input is
+// channels-last with 4 | channels per group (k runs over (ky, kx, input channel), the input read
+// as vec4s), 0 otherwise. A constant, not a parameter: lavapipe runs both sides of an `if`
+// under a lane mask, so a branch on a parameter costs its untaken side too.
+layout(constant_id = 1) const uint kDirectOption = 1u;
 
 // Inputs 0 and 1 and the output as vec4s (the direct variant; the host makes sure offsets are
 // multiples of 4).

@@ -97,7 +97,9 @@ void DirectGemm() {
     [[unroll]] for (uint h = 0u; h < R / 8u; ++h) {
       arow[h] = (a_offset_ + min(m0 + 8u * h + lane % 8u, M_ - 1u) * K_) / 4u;
     }
-    [[unroll]] for (uint c = 0u; c < V; ++c) bcol[c] = b_offset_ / 4u + min(c0 + lane + S * c, N4 - 1u);
+    [[unroll]] for (uint c = 0u; c < V; ++c) {
+      bcol[c] = b_offset_ / 4u + min(c0 + lane + S * c, N4 - 1u);
+    }
     vec4 acc[R][V];
     [[unroll]] for (uint i = 0u; i < R; ++i) {
       [[unroll]] for (uint c = 0u; c < V; ++c) acc[i][c] = vec4(-0.0);  // InitialSum()
@@ -118,8 +120,10 @@ void DirectGemm() {
       [[unroll]] for (uint c = 0u; c < V; ++c) {
         const uint n4 = c0 + lane + S * c;
         if (n4 >= N4) continue;
-        if (kGemmEpilogue != 0u) {
-          [[unroll]] for (uint j = 0u; j < 4u; ++j) StoreC(batch, m0 + i, 4u * n4 + j, acc[i][c][j]);
+        if (kDirectOption != 0u) {  // gemm
+          [[unroll]] for (uint j = 0u; j < 4u; ++j) {
+            StoreC(batch, m0 + i, 4u * n4 + j, acc[i][c][j]);
+          }
         } else {  // float32 [.., M, N] with N a multiple of 4: a whole vec4
           outv[(batch * M_ + m0 + i) * N4 + n4] = acc[i][c];
         }
