@@ -48,11 +48,9 @@ layout(std430, set = 0, binding = 1) readonly buffer In0v { vec4 in0v[]; };
 layout(std430, set = 0, binding = 2) readonly buffer In1v { vec4 in1v[]; };
 layout(std430, set = 0, binding = 4) writeonly buffer OutV { vec4 outv[]; };
 
-// The direct variant's register block: NNVK_DIRECT_ROWS rows per subgroup (a multiple of 8),
+// The direct variant's register block (params.h): NNVK_DIRECT_ROWS rows per subgroup,
 // NNVK_DIRECT_VEC4S vec4s of columns per invocation (columns 4 (lane + S c) .. + 3, S the
 // subgroup size). Row 8 h + i's operand is loaded by lane i and broadcast to the subgroup.
-#define NNVK_DIRECT_ROWS 16u
-#define NNVK_DIRECT_VEC4S 2u
 
 // acc[8 h + I][c] += broadcast(x[h] of lane I) * y[c] for I = 0..7 (the lane must be a constant).
 #define NNVK_DIRECT_FMA_ROW(ACC, X, Y, H, I)                                   \

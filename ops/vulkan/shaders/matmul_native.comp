@@ -2,7 +2,8 @@
 // in the native arithmetic mode: the tiled float32 GEMM of gemm_tile.glsl (shared memory, 4 x 4
 // register blocks, fma, float16 widened to float32), gemm's alpha and beta applied once at the
 // end: fma(beta, c, alpha * sum). DirectGemm (the NNVK_GEMM_DIRECT variant, CPU devices): float32
-// A [M, K] and B [K, N] row-major with K and N multiples of 4, read as vec4s. The exact mode's matmul.comp computes compensated sums instead.
+// A [M, K] and B [K, N] row-major with K and N multiples of 4, read as vec4s. The exact mode's
+// matmul.comp computes compensated sums instead.
 // Parameters: NNVK_MATMUL_P_* (params.h), as matmul.comp.
 #version 450
 #extension GL_GOOGLE_include_directive : require

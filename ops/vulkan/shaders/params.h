@@ -58,6 +58,10 @@
 // lavapipe; docs/vulkan.md#arithmetic-modes).
 #define NNVK_GEMM_TILED 0
 #define NNVK_GEMM_DIRECT 1
+// The direct variant's register block: NNVK_DIRECT_ROWS rows per subgroup (a multiple of 8),
+// NNVK_DIRECT_VEC4S vec4s of columns per invocation; the host sizes its dispatch by them.
+#define NNVK_DIRECT_ROWS 16u
+#define NNVK_DIRECT_VEC4S 2u
 
 // matmul.comp (matmul and gemm, ops/vulkan/matmul_gemm.cc). A is read at element
 // offset + m * A_M + k * A_K, B at offset + k * B_K + n * B_N (strides give gemm's transposes),
