@@ -3,8 +3,11 @@
 // uploaded dense in their own layouts and read through strides; the output is written in the
 // input layout. conv_transpose2d.cc runs convTranspose2d on the same kernel. In the native
 // arithmetic mode: shaders/conv2d_native.comp, an implicit GEMM on gemm_tile.glsl (same
-// parameters).
+// parameters), or on CPU devices its direct variant over a filter packed here.
 #include "ops/vulkan/conv2d.h"
+
+#include <cstring>
+#include <vector>
 
 #include "ops/conv2d.h"
 #include "ops/vulkan/shaders/params.h"
@@ -70,10 +73,65 @@ class Conv2dKernel final : public Kernel {
       params[NNVK_CONV_P_FILTER_STRIDES + 3] = u(static_cast<uint64_t>(fs[fw]));
       std::vector<std::vector<std::byte>> data{input.Bytes(), filter.Bytes()};
       if (params[NNVK_CONV_P_HAS_BIAS]) data.push_back(in[2]->data.Bytes());
+      const uint64_t groups = static_cast<uint64_t>(a_.groups);
+      if (device_->native() && !a_.transposed && desc.dataType == DataType::kFloat32 &&
+          PreferDirectGemm(*device_)) {
+        // The direct variant (CPU devices): the filter packed as [group][k][output channel in
+        // the group, padded to a multiple of 4] (conv2d_native.comp's DirectGemm); the output
+        // pixels are its rows. With 4 | input channels per group the input goes channels-last
+        // (nhwc as given, nchw transposed here) and k = (ky, kx, input channel), read as vec4s
+        // (specialization constant 1); otherwise k = (input channel, ky, kx) as the tiled
+        // variant, the input in its own layout.
+        const uint64_t oc = desc.shape[ia.channel] / groups, oc4 = (oc + 3) / 4;
+        const uint64_t fc = filter.shape()[fi], kh = filter.shape()[fh], kw = filter.shape()[fw];
+        const uint64_t k_count = fc * kh * kw;
+        const uint64_t in_c = input.shape()[ia.channel];
+        const bool channels_last = fc % 4 == 0 && in_c % 4 == 0;
+        std::vector<float> packed(groups * k_count * oc4 * 4, 0.0f);
+        const std::vector<std::byte>& bytes = data[1];
+        for (uint64_t g = 0; g < groups; ++g) {
+          for (uint64_t o = 0; o < oc; ++o) {
+            for (uint64_t c = 0; c < fc; ++c) {
+              for (uint64_t y = 0; y < kh; ++y) {
+                for (uint64_t x = 0; x < kw; ++x) {
+                  const uint64_t from = (g * oc + o) * static_cast<uint64_t>(fs[fo]) +
+                                        c * static_cast<uint64_t>(fs[fi]) +
+                                        y * static_cast<uint64_t>(fs[fh]) +
+                                        x * static_cast<uint64_t>(fs[fw]);
+                  const uint64_t k = channels_last ? (y * kw + x) * fc + c : (c * kh + y) * kw + x;
+                  std::memcpy(&packed[(g * k_count + k) * oc4 * 4 + o],
+                              bytes.data() + from * sizeof(float), sizeof(float));
+                }
+              }
+            }
+          }
+        }
+        std::vector<float> transposed;
+        Bytes input_view = data[0];
+        if (channels_last && ia.channel != 3) {  // nchw -> nhwc
+          const uint64_t n = input.shape()[ia.batch], h = input.shape()[ia.height],
+                         w = input.shape()[ia.width];
+          const float* from = reinterpret_cast<const float*>(data[0].data());
+          transposed.resize(n * h * w * in_c);
+          for (uint64_t b = 0; b < n; ++b) {
+            for (uint64_t c = 0; c < in_c; ++c) {
+              const float* plane = from + (b * in_c + c) * h * w;
+              float* to = transposed.data() + b * h * w * in_c + c;
+              for (uint64_t i = 0; i < h * w; ++i) to[i * in_c] = plane[i];
+            }
+          }
+          input_view = std::as_bytes(std::span<const float>(transposed));
+        }
+        std::vector<Bytes> views{input_view, std::as_bytes(std::span<const float>(packed))};
+        if (params[NNVK_CONV_P_HAS_BIAS]) views.push_back(data[2]);
+        const uint64_t pixels = desc.shape[ia.batch] * desc.shape[ia.height] * desc.shape[ia.width];
+        DispatchGemmDirect(*device_, Shader::kConv2dNative, params, views, result, groups, pixels,
+                           oc4, channels_last);
+        return OneOutput(std::move(result));
+      }
       std::vector<Bytes> views(data.begin(), data.end());
       if (device_->native()) {
         // An implicit GEMM per group: M = output channels per group, N = output pixels.
-        const uint64_t groups = static_cast<uint64_t>(a_.groups);
         const uint64_t m = a_.transposed ? filter.shape()[fo] : desc.shape[ia.channel] / groups;
         const uint64_t n = desc.shape[ia.batch] * desc.shape[ia.height] * desc.shape[ia.width];
         DispatchGemmTiles(*device_, Shader::kConv2dNative, params, views, result, groups, m, n);

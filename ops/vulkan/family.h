@@ -83,6 +83,20 @@ void DispatchGemmTiles(Device& device, Shader shader, std::span<const uint32_t> 
                        std::span<const Bytes> inputs, Tensor& result, uint64_t batches, uint64_t m,
                        uint64_t n);
 
+// Whether the native mode's GEMM shaders run their direct variant (NNVK_GEMM_DIRECT,
+// gemm_variant.cc) on `device` for the shapes it handles: on a CPU device (lavapipe) unless
+// NNREF_VULKAN_GEMM=tiled, on any device with NNREF_VULKAN_GEMM=direct; never with a subgroup
+// size below 8.
+bool PreferDirectGemm(const Device& device);
+
+// Fills `result` with one run of the direct variant of a native-mode GEMM shader (kMatmulNative,
+// kConv2dNative): `batches` products of `rows` x 4 `vec4_columns` outputs in register blocks;
+// `option` is its specialization constant 1 (gemm_tile.glsl: gemm's epilogue for matmul_native,
+// the channels-last input for conv2d_native).
+void DispatchGemmDirect(Device& device, Shader shader, std::span<const uint32_t> params,
+                        std::span<const Bytes> inputs, Tensor& result, uint64_t batches,
+                        uint64_t rows, uint64_t vec4_columns, bool option);
+
 // The kernel result of a single-output operator.
 std::vector<OperandValue> OneOutput(Tensor result);
 

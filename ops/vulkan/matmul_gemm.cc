@@ -1,7 +1,8 @@
 // The vulkan backend's matmul (§api-mlgraphbuilder-matmul) and gemm (§api-mlgraphbuilder-gemm),
 // as in the reference's ops/matmul_gemm.cc, on shaders/matmul.comp (compensated dot products; see
 // the shader; parameters NNVK_MATMUL_P_* of shaders/params.h), or in the native arithmetic mode
-// on shaders/matmul_native.comp (the tiled float32 GEMM of gemm_tile.glsl, same parameters). Inputs
+// on shaders/matmul_native.comp (the tiled float32 GEMM of gemm_tile.glsl, same parameters; its
+// direct variant on CPU devices for row-major float32 with K and N multiples of 4). Inputs
 // are uploaded dense in their own shapes; matmul's broadcast batch axes become per-batch matrix
 // offsets, gemm's transposes and c's broadcasting become strides. linear, alpha x + beta, is
 // element-wise here (elementwise.cc).
@@ -95,7 +96,13 @@ class MatmulKernel final : public Kernel {
         params[NNVK_MATMUL_P_OFFSETS + 2 * batch + 1] = static_cast<uint32_t>(ob);
       }
       std::vector<Bytes> views(data.begin(), data.end());
-      if (device_->native()) {
+      // The direct variant (CPU devices) reads row-major float32 A and B as aligned vec4s.
+      const bool direct =
+          desc.dataType == DataType::kFloat32 && !at && !bt && K % 4 == 0 && N % 4 == 0;
+      if (device_->native() && direct && PreferDirectGemm(*device_)) {
+        DispatchGemmDirect(*device_, Shader::kMatmulNative, params, views, result, batches, M,
+                           N / 4, is_gemm_);
+      } else if (device_->native()) {
         DispatchGemmTiles(*device_, Shader::kMatmulNative, params, views, result, batches, M, N);
       } else {
         Dispatch(*device_, Shader::kMatmul, params, views, result);

@@ -6,7 +6,10 @@
 // bound"), written out here: |got - exact| <= T (u M + smallest subnormal), T = 2 per product,
 // u the output type's unit roundoff and M the sum of |terms|, not the tight bound the exact mode
 // meets. Shapes straddle the tile sizes (16 rows per subgroup, 4 subgroup-widths of columns,
-// 8 k per shared-memory step).
+// 8 k per shared-memory step). On a CPU device (lavapipe) float32 matmul/gemm with K and N
+// multiples of 4 and float32 conv2d run the direct variant (gemm_variant.cc); the CTest run
+// vulkan_native_test.tiled repeats every case with NNREF_VULKAN_GEMM=tiled, and one case below
+// compares the two variants directly.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -153,25 +156,37 @@ TEST_CASE("vulkan native: matmul within the sum bound, sizes around the tiles") 
     CheckMatmul(type, 1, 17, 8, 33);
     CheckMatmul(type, 3, 16, 23, 32);
     CheckMatmul(type, 1, 130, 65, 70);  // more than one tile each way, a ragged k step
+    // K and N multiples of 4 (the direct variant on CPU devices for float32): one vec4, ragged
+    // row and column tiles (128 rows, 16 vec4s of columns on lavapipe), batches.
+    CheckMatmul(type, 1, 1, 4, 4);
+    CheckMatmul(type, 2, 7, 4, 12);
+    CheckMatmul(type, 1, 130, 68, 72);
+    CheckMatmul(type, 3, 16, 24, 260);
   }
   // More tiles than one dispatch's 65535 workgroups: the shader loops over the rest.
   CheckMatmul(DataType::kFloat32, 66000, 1, 3, 1);
 }
 
-TEST_CASE("vulkan native: gemm's alpha and beta, transposes and c broadcast") {
-  const uint64_t M = 19, K = 13, N = 37;
+// gemm with alpha, beta and c ([N] broadcast over the rows, or [M, N]) against exact sums.
+void CheckGemm(uint64_t M, uint64_t K, uint64_t N, bool a_transpose, bool b_transpose,
+               bool c_full) {
+  CAPTURE(M);
+  CAPTURE(K);
+  CAPTURE(N);
+  CAPTURE(a_transpose);
+  CAPTURE(b_transpose);
   std::vector<double> av, bv, cv;
-  const Tensor a = Pseudo(DataType::kFloat32, {K, M}, 3, 1, av);  // aTranspose: [K, M]
-  const Tensor b = Pseudo(DataType::kFloat32, {N, K}, 4, 1, bv);  // bTranspose: [N, K]
-  const Tensor c = Pseudo(DataType::kFloat32, {N}, 5, 4, cv);     // broadcast over rows
+  const Tensor a = Pseudo(DataType::kFloat32, a_transpose ? Shape{K, M} : Shape{M, K}, 3, 1, av);
+  const Tensor b = Pseudo(DataType::kFloat32, b_transpose ? Shape{N, K} : Shape{K, N}, 4, 1, bv);
+  const Tensor c = Pseudo(DataType::kFloat32, c_full ? Shape{M, N} : Shape{N}, 5, 4, cv);
   const double alpha = 0.75, beta = -1.5;
   const Tensor y = RunOn(Native(), {a, b, c}, [&](GraphBuilder& g, const std::vector<Operand>& in) {
     MLGemmOptions o;
     o.c = in[2];
     o.alpha = alpha;
     o.beta = beta;
-    o.aTranspose = true;
-    o.bTranspose = true;
+    o.aTranspose = a_transpose;
+    o.bTranspose = b_transpose;
     return Gemm(g, in[0], in[1], o);
   });
   REQUIRE(y.shape() == Shape{M, N});
@@ -180,17 +195,27 @@ TEST_CASE("vulkan native: gemm's alpha and beta, transposes and c broadcast") {
     for (uint64_t n = 0; n < N; ++n) {
       double ab = 0, abs_ab = 0;
       for (uint64_t k = 0; k < K; ++k) {
-        ab += av[k * M + m] * bv[n * K + k];
-        abs_ab += std::fabs(av[k * M + m] * bv[n * K + k]);
+        const double p =
+            av[a_transpose ? k * M + m : m * K + k] * bv[b_transpose ? n * K + k : k * N + n];
+        ab += p;
+        abs_ab += std::fabs(p);
       }
-      const double exact = alpha * ab + beta * cv[n];
+      const double cmn = cv[c_full ? m * N + n : n];
+      const double exact = alpha * ab + beta * cmn;
       // gemm's two parts: |alpha| |A||B| and |beta| |C|, K + 1 terms (numerics.md).
       const double bound = SumBound(DataType::kFloat32, static_cast<double>(K + 1),
-                                    std::fabs(alpha) * abs_ab + std::fabs(beta * cv[n]));
+                                    std::fabs(alpha) * abs_ab + std::fabs(beta * cmn));
       if (!(std::fabs(static_cast<double>(y.At<float>(m * N + n)) - exact) <= bound)) ++bad;
     }
   }
   CHECK(bad == 0);
+}
+
+TEST_CASE("vulkan native: gemm's alpha and beta, transposes and c broadcast") {
+  CheckGemm(19, 13, 37, true, true, false);
+  CheckGemm(19, 12, 36, false, false, false);  // the direct variant on CPU devices
+  CheckGemm(70, 20, 136, false, false, true);
+  CheckGemm(21, 16, 8, true, false, true);
 }
 
 // The textbook case of numerics.md: [1e8, 1, -1e8] . [1, 1, 1] is exactly 1; a float32
@@ -336,6 +361,65 @@ TEST_CASE("vulkan native: conv2d within the sum bound (implicit GEMM)") {
     CheckConv(type, {2, 8, 12, 10, 20, 3, 2, 2, 2, 1, 1, true});
     CheckConv(type, {1, 6, 13, 13, 6, 3, 3, 6, 1, 2, 2, false});  // depthwise, dilated
     CheckConv(type, {1, 40, 7, 7, 33, 1, 1, 1, 1, 1, 0, true});   // k = 40: five k steps
+    // The direct variant's tiles (float32 on CPU devices; 128 pixels by 64 channels on
+    // lavapipe): ragged both ways, a channel count not a multiple of 4, groups of 35 channels.
+    CheckConv(type, {1, 8, 10, 13, 70, 3, 3, 1, 1, 1, 1, false});
+    CheckConv(type, {2, 6, 9, 8, 70, 2, 3, 2, 2, 1, 0, true});
+    // 4 | input channels per group: the direct variant reads a channels-last input as vec4s
+    // (an nchw input transposed by the host), k = (ky, kx, channel).
+    CheckConv(type, {1, 8, 6, 7, 12, 3, 3, 2, 1, 2, 2, false});
+    CheckConv(type, {2, 4, 5, 6, 8, 3, 3, 1, 2, 1, 1, false});
+  }
+}
+
+// The two variants of the GEMM shaders (NNREF_VULKAN_GEMM=tiled|direct, gemm_variant.cc) both
+// sum each output's products with fma in k order from the same start (-0 for matmul, +0 for
+// conv2d, whose zero padding is a product with 0 in both), so they agree bit for bit; for
+// conv2d with input channels per group not a multiple of 4 (with a multiple of 4 the direct
+// variant sums in (ky, kx, channel) order, checked against the sum bound above).
+TEST_CASE("vulkan native: the direct and tiled GEMM variants agree bit for bit") {
+  const char* saved = std::getenv("NNREF_VULKAN_GEMM");
+  const std::string restore = saved == nullptr ? "" : saved;
+  auto both = [](const std::vector<Tensor>& inputs, const Make& make) {
+    setenv("NNREF_VULKAN_GEMM", "direct", 1);
+    const Tensor direct = RunOn(Native(), inputs, make);
+    setenv("NNREF_VULKAN_GEMM", "tiled", 1);
+    const Tensor tiled = RunOn(Native(), inputs, make);
+    REQUIRE(direct.element_count() == tiled.element_count());
+    size_t differ = 0;
+    for (uint64_t i = 0; i < direct.element_count(); ++i) {
+      uint32_t d = 0, t = 0;
+      std::memcpy(&d, &direct.base<float>()[i], 4);
+      std::memcpy(&t, &tiled.base<float>()[i], 4);
+      if (d != t) ++differ;
+    }
+    CHECK(differ == 0);
+  };
+  std::vector<double> v;
+  both({Pseudo(DataType::kFloat32, {2, 130, 68}, 31, 2, v),
+        Pseudo(DataType::kFloat32, {68, 72}, 32, 1, v)},
+       [](GraphBuilder& g, const std::vector<Operand>& in) { return Matmul(g, in[0], in[1]); });
+  both({Pseudo(DataType::kFloat32, {1, 6, 10, 13}, 33, 1, v),
+        Pseudo(DataType::kFloat32, {70, 6, 3, 3}, 34, 1, v)},
+       [](GraphBuilder& g, const std::vector<Operand>& in) {
+         MLConv2dOptions o;
+         o.padding = std::vector<uint32_t>{1, 2, 1, 0};
+         return Conv2d(g, in[0], in[1], o);
+       });
+  // The tiled variant when forced also on shapes the direct one takes; an unknown value is an
+  // error naming the variable.
+  setenv("NNREF_VULKAN_GEMM", "fast", 1);
+  CHECK_THROWS_WITH_AS(RunOn(Native(),
+                             {Pseudo(DataType::kFloat32, {4, 4}, 35, 1, v),
+                              Pseudo(DataType::kFloat32, {4, 4}, 36, 1, v)},
+                             [](GraphBuilder& g, const std::vector<Operand>& in) {
+                               return Matmul(g, in[0], in[1]);
+                             }),
+                       doctest::Contains("NNREF_VULKAN_GEMM"), std::exception);
+  if (saved == nullptr) {
+    unsetenv("NNREF_VULKAN_GEMM");
+  } else {
+    setenv("NNREF_VULKAN_GEMM", restore.c_str(), 1);
   }
 }
 

@@ -6,11 +6,12 @@
 //
 // Usage: build/bin/nnref_bench [--repeat N] [--reference-repeat N] [--warmup N]
 //            [--min-sample-ms X] [--threads N] [--only ID,ID] [--filter TEXT] [--small]
-//            [--no-reference] [--vulkan] [--tsv] [--cpu-time]
+//            [--no-reference] [--vulkan] [--vulkan-native] [--tsv] [--cpu-time]
 // --vulkan also times the vulkan backend (first device) in both arithmetic modes, native and
 // exact (docs/vulkan.md#arithmetic-modes), in the same process on the same inputs, with its
 // time as a multiple of simd's (one line per mode under each benchmark; vulkan_native_* and
 // vulkan_exact_* fields with --tsv). Its results are checked against the reference as simd's.
+// --vulkan-native times the native mode only (the exact mode takes about a second per call).
 // The reference is timed with min(repeat, reference-repeat) samples (default 3) after one
 // warm-up call: it is a baseline, not a target, and takes seconds per call on some shapes.
 #include <algorithm>
@@ -157,7 +158,8 @@ struct Options {
   bool reference = true;
   bool tsv = false;
   bool vulkan = false;
-  bool cpu_time = false;  // time samples by the process's CPU time instead of the wall clock
+  bool vulkan_exact = true;  // --vulkan-native: only the native mode
+  bool cpu_time = false;     // time samples by the process's CPU time instead of the wall clock
 };
 
 struct Timing {
@@ -266,13 +268,16 @@ int main(int argc, char** argv) {
       opt.tsv = true;
     } else if (a == "--vulkan") {
       opt.vulkan = true;
+    } else if (a == "--vulkan-native") {
+      opt.vulkan = true;
+      opt.vulkan_exact = false;
     } else if (a == "--cpu-time") {
       opt.cpu_time = true;
     } else {
       std::fprintf(stderr,
                    "usage: nnref_bench [--repeat N] [--reference-repeat N] [--warmup N] "
                    "[--min-sample-ms X] [--threads N] [--only ID,ID] [--filter TEXT] [--small] "
-                   "[--no-reference] [--vulkan] [--tsv] [--cpu-time]\n");
+                   "[--no-reference] [--vulkan] [--vulkan-native] [--tsv] [--cpu-time]\n");
       return 2;
     }
   }
@@ -285,6 +290,7 @@ int main(int argc, char** argv) {
   std::vector<std::pair<std::string, std::shared_ptr<const Backend>>> vulkan;
   if (opt.vulkan) {
     for (const Arithmetic mode : {Arithmetic::kNative, Arithmetic::kExact}) {
+      if (mode == Arithmetic::kExact && !opt.vulkan_exact) continue;
       BackendOptions o;
       o.arithmetic = mode;
       auto backend = MakeVulkanBackend(o);

@@ -7,6 +7,10 @@
 // bias added to the sum at the end. convTranspose2d in gather form as conv2d.comp: input row y
 // feeds output row y stride + ky dilation - padTop. Parameters: NNVK_CONV_P_* (params.h), as
 // conv2d.comp; layouts are strides, the output is written in its own layout (nchw or nhwc).
+// DirectGemm (the NNVK_GEMM_DIRECT variant, CPU devices): conv2d in float32 with the filter
+// packed by the host (conv2d.cc) as [group][k][output channel in the group, padded to a
+// multiple of 4], read as vec4s; with 4 | input channels per group (specialization constant 1)
+// the input channels-last and read as vec4s too, k = (ky, kx, input channel).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
@@ -25,6 +29,7 @@ float InitialSum();
 float LoadA(uint batch, uint m, uint k);
 float LoadB(uint batch, uint k, uint n);
 void StoreC(uint batch, uint m, uint n, float sum);
+void DirectGemm();
 
 #include "gemm_tile.glsl"
 
@@ -115,4 +120,126 @@ void StoreC(uint g, uint m, uint n, float sum) {
   const uint e = nhwc_ ? ((b * out_h_ + oy) * out_w_ + ox) * out_c_ + oc
                        : ((b * out_c_ + oc) * out_h_ + oy) * out_w_ + ox;
   StoreOut(t_, e, v);
+}
+
+// The direct variant (gemm_tile.glsl) of conv2d, transposed against the tiled one: rows are
+// output pixels, columns output channels, so that the broadcast operand is the input (one
+// scalar per pixel and tap, zero at a padded position) and the per-invocation vec4s are the
+// packed filter's row k. A subgroup computes NNVK_DIRECT_ROWS pixels by 4 NNVK_DIRECT_VEC4S S
+// channels of one group; k runs over (input channel, ky, kx) in the order of the tiled variant.
+void DirectGemm() {
+  const uint S = gl_SubgroupSize, lane = gl_SubgroupInvocationID;
+  const uint R = NNVK_DIRECT_ROWS, V = NNVK_DIRECT_VEC4S;
+  const uint rows = R * gl_NumSubgroups, cols4 = V * S;
+  const uint pixels = batches_ * out_h_ * out_w_, K = fc_ * kh_ * kw_;
+  const uint oc4 = (group_out_c_ + 3u) / 4u;  // the packed filter's vec4s per k
+  const uint tiles_m = (pixels + rows - 1u) / rows, tiles_n = (oc4 + cols4 - 1u) / cols4;
+  const uint per_group = tiles_m * tiles_n;
+  for (uint g = gl_WorkGroupID.x; g < groups_ * per_group; g += gl_NumWorkGroups.x) {
+    const uint group = g / per_group;
+    const uint p0 = ((g % per_group) / tiles_n) * rows + gl_SubgroupID * R;
+    const uint c0 = ((g % per_group) % tiles_n) * cols4;
+    if (p0 >= pixels) continue;  // uniform in the subgroup; there are no barriers
+    // The pixel this lane reads for each group of 8 rows (clamped: the rows past the output are
+    // not stored): its input window's corner and its input plane.
+    int y0[R / 8u], x0[R / 8u];
+    uint base[R / 8u], batch[R / 8u];
+    [[unroll]] for (uint h = 0u; h < R / 8u; ++h) {
+      const uint n = min(p0 + 8u * h + lane % 8u, pixels - 1u);
+      const uint q = n / out_w_, ox = n - q * out_w_;
+      const uint b = q / out_h_, oy = q - b * out_h_;
+      y0[h] = int(oy * stride_h_) - int(pad_top_);
+      x0[h] = int(ox * stride_w_) - int(pad_left_);
+      base[h] = b * in_strides_.x + group * fc_ * in_strides_.y;
+      batch[h] = b;
+    }
+    uint wcol[V];
+    [[unroll]] for (uint c = 0u; c < V; ++c) wcol[c] = min(c0 + lane + S * c, oc4 - 1u);
+    vec4 acc[R][V];
+    [[unroll]] for (uint i = 0u; i < R; ++i) {
+      [[unroll]] for (uint c = 0u; c < V; ++c) acc[i][c] = vec4(0.0);  // InitialSum()
+    }
+    uint wrow = group * K * oc4;  // the packed filter's row k, in vec4s
+    if (kDirectOption != 0u) {
+      // Channels-last input [batch, h, w, channels] with 4 | channels per group, k = (ky, kx,
+      // input channel): per tap, each pixel's channels as vec4s, zero at a padded position.
+      const uint c4 = in_c_ / 4u, fc4 = fc_ / 4u;
+      for (uint ky = 0u; ky < kh_; ++ky) {
+        for (uint kx = 0u; kx < kw_; ++kx) {
+          uint pix[R / 8u];
+          bool inside[R / 8u];
+          [[unroll]] for (uint h = 0u; h < R / 8u; ++h) {
+            const int yy = y0[h] + int(ky * dil_h_), xx = x0[h] + int(kx * dil_w_);
+            inside[h] = yy >= 0 && yy < int(in_h_) && xx >= 0 && xx < int(in_w_);
+            pix[h] = ((batch[h] * in_h_ + uint(max(yy, 0))) * in_w_ + uint(max(xx, 0))) * c4 +
+                     group * fc4;
+          }
+          for (uint ci4 = 0u; ci4 < fc4; ++ci4) {
+            vec4 x4[R / 8u];
+            [[unroll]] for (uint h = 0u; h < R / 8u; ++h) {
+              x4[h] = vec4(0.0);
+              if (inside[h]) x4[h] = in0v[pix[h] + ci4];
+            }
+            [[unroll]] for (uint cc = 0u; cc < 4u; ++cc) {
+              float x[R / 8u];
+              [[unroll]] for (uint h = 0u; h < R / 8u; ++h) x[h] = x4[h][cc];
+              vec4 w[V];
+              [[unroll]] for (uint c = 0u; c < V; ++c) w[c] = in1v[wrow + wcol[c]];
+              NNVK_DIRECT_FMA(acc, x, w)
+              wrow += oc4;
+            }
+          }
+        }
+      }
+    } else {  // k = (input channel, ky, kx), the input in its own layout
+      for (uint ci = 0u; ci < fc_; ++ci) {
+        for (uint ky = 0u; ky < kh_; ++ky) {
+          for (uint kx = 0u; kx < kw_; ++kx) {
+            float x[R / 8u];
+            [[unroll]] for (uint h = 0u; h < R / 8u; ++h) {
+              const int yy = y0[h] + int(ky * dil_h_), xx = x0[h] + int(kx * dil_w_);
+              x[h] = 0.0;
+              if (yy >= 0 && yy < int(in_h_) && xx >= 0 && xx < int(in_w_)) {
+                x[h] = uintBitsToFloat(in0[base[h] + ci * in_strides_.y +
+                                           uint(yy) * in_strides_.z + uint(xx) * in_strides_.w]);
+              }
+            }
+            vec4 w[V];
+            [[unroll]] for (uint c = 0u; c < V; ++c) w[c] = in1v[wrow + wcol[c]];
+            NNVK_DIRECT_FMA(acc, x, w)
+            wrow += oc4;
+          }
+        }
+      }
+    }
+    // As StoreC (float32): + bias, the output in its layout, one division per pixel. The bias of
+    // this invocation's channels read once (lavapipe reads under a mask even without a bias).
+    vec4 bias[V];
+    [[unroll]] for (uint c = 0u; c < V; ++c) {
+      const uint m4 = group * group_out_c_ + 4u * wcol[c];
+      bias[c] = has_bias_ ? vec4(uintBitsToFloat(in2[min(m4, out_c_ - 1u)]),
+                                 uintBitsToFloat(in2[min(m4 + 1u, out_c_ - 1u)]),
+                                 uintBitsToFloat(in2[min(m4 + 2u, out_c_ - 1u)]),
+                                 uintBitsToFloat(in2[min(m4 + 3u, out_c_ - 1u)]))
+                          : vec4(0.0);
+    }
+    const uint plane = out_h_ * out_w_;
+    [[unroll]] for (uint i = 0u; i < R; ++i) {
+      const uint n = p0 + i;
+      if (n >= pixels) break;
+      const uint b = n / plane;
+      // Element of output channel 0 of this pixel, and the step between channels.
+      const uint e0 = nhwc_ ? n * out_c_ : b * out_c_ * plane + (n - b * plane);
+      const uint step = nhwc_ ? 1u : plane;
+      [[unroll]] for (uint c = 0u; c < V; ++c) {
+        [[unroll]] for (uint j = 0u; j < 4u; ++j) {
+          const uint m = 4u * (c0 + lane + S * c) + j;
+          if (m >= group_out_c_) continue;
+          const uint oc = group * group_out_c_ + m;
+          const float v = has_bias_ ? acc[i][c][j] + bias[c][j] : acc[i][c][j];
+          o[e0 + oc * step] = floatBitsToUint(v);
+        }
+      }
+    }
+  }
 }

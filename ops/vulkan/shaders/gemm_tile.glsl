@@ -12,6 +12,14 @@
 // driver may fuse and reorder as it would for any shader; the result is judged by the
 // tolerances (the sum bound).
 //
+// Specialization constant 0 chooses the variant: NNVK_GEMM_TILED (the default), the above;
+// NNVK_GEMM_DIRECT, the includer's DirectGemm(): no shared memory and no barriers, each
+// invocation accumulates a register block of vec4s read from global memory (the variant for
+// CPU devices, where a barrier suspends every invocation and shared memory is ordinary memory:
+// docs/vulkan.md#arithmetic-modes). The host chooses it (gemm_variant.cc) only for the shapes
+// the includer's DirectGemm() handles. Both sum each output's products with fma() in k order
+// from the same initial value.
+//
 // The includer defines, before including this file (after codes.h, params.h, common.glsl):
 //   void GemmSetup();                               // reads the parameters into private
 //                                                   // variables once (each read of `p` is a
@@ -22,8 +30,43 @@
 //   float LoadA(uint batch, uint m, uint k);        // called for m < M, k < K only
 //   float LoadB(uint batch, uint k, uint n);        // called for k < K, n < N only
 //   void StoreC(uint batch, uint m, uint n, float sum);  // m < M, n < N
+//   void DirectGemm();                              // the NNVK_GEMM_DIRECT variant
 // with the bindings of native_io.glsl (binding 0 = params p, 1..3 = inputs, 4 = output).
 #include "native_io.glsl"
+
+layout(constant_id = 0) const uint kGemmVariant = NNVK_GEMM_TILED;
+// Specialization constant 1, an option of the includer's direct variant: matmul_native.comp: 1
+// when gemm's alpha, beta and c apply, 0 for matmul; conv2d_native.comp: 1 when the input is
+// channels-last with 4 | channels per group (k runs over (ky, kx, input channel), the input read
+// as vec4s), 0 otherwise. A constant, not a parameter: lavapipe runs both sides of an `if`
+// under a lane mask, so a branch on a parameter costs its untaken side too.
+layout(constant_id = 1) const uint kDirectOption = 1u;
+
+// Inputs 0 and 1 and the output as vec4s (the direct variant; the host makes sure offsets are
+// multiples of 4).
+layout(std430, set = 0, binding = 1) readonly buffer In0v { vec4 in0v[]; };
+layout(std430, set = 0, binding = 2) readonly buffer In1v { vec4 in1v[]; };
+layout(std430, set = 0, binding = 4) writeonly buffer OutV { vec4 outv[]; };
+
+// The direct variant's register block (params.h): NNVK_DIRECT_ROWS rows per subgroup,
+// NNVK_DIRECT_VEC4S vec4s of columns per invocation (columns 4 (lane + S c) .. + 3, S the
+// subgroup size). Row 8 h + i's operand is loaded by lane i and broadcast to the subgroup.
+
+// acc[8 h + I][c] += broadcast(x[h] of lane I) * y[c] for I = 0..7 (the lane must be a constant).
+#define NNVK_DIRECT_FMA_ROW(ACC, X, Y, H, I)                                   \
+  {                                                                            \
+    const vec4 xi = vec4(subgroupBroadcast(X[H], I));                          \
+    [[unroll]] for (uint c = 0u; c < NNVK_DIRECT_VEC4S; ++c) {                 \
+      ACC[8u * H + I][c] = fma(xi, Y[c], ACC[8u * H + I][c]);                  \
+    }                                                                          \
+  }
+#define NNVK_DIRECT_FMA(ACC, X, Y)                                                 \
+  [[unroll]] for (uint h = 0u; h < NNVK_DIRECT_ROWS / 8u; ++h) {                   \
+    NNVK_DIRECT_FMA_ROW(ACC, X, Y, h, 0u) NNVK_DIRECT_FMA_ROW(ACC, X, Y, h, 1u)    \
+    NNVK_DIRECT_FMA_ROW(ACC, X, Y, h, 2u) NNVK_DIRECT_FMA_ROW(ACC, X, Y, h, 3u)    \
+    NNVK_DIRECT_FMA_ROW(ACC, X, Y, h, 4u) NNVK_DIRECT_FMA_ROW(ACC, X, Y, h, 5u)    \
+    NNVK_DIRECT_FMA_ROW(ACC, X, Y, h, 6u) NNVK_DIRECT_FMA_ROW(ACC, X, Y, h, 7u)    \
+  }
 
 #define NNVK_TILE_K 8u  // k step staged in shared memory
 // The subgroup path (subgroups of 8 invocations or more): each subgroup computes NNVK_SG_ROWS
@@ -170,6 +213,10 @@ void SharedGemm(uvec3 shape) {
 
 void main() {
   GemmSetup();
+  if (kGemmVariant == NNVK_GEMM_DIRECT) {
+    DirectGemm();
+    return;
+  }
   const uvec3 shape = GemmShape();  // M, N, K
   // gl_SubgroupSize is the same for every invocation: a uniform choice.
   if (gl_SubgroupSize >= 8u && gl_SubgroupSize <= 64u) {

@@ -52,6 +52,17 @@
 #define NNVK_RNN_P_RH 19    // element offset of r * h in in2 (gru without resetAfter)
 #define NNVK_RNN_P_COUNT 20
 
+// The tiled GEMM's variant (gemm_tile.glsl, matmul_native.comp and conv2d_native.comp), their
+// specialization constant 0: NNVK_GEMM_TILED stages tiles in shared memory (GPUs),
+// NNVK_GEMM_DIRECT reads vec4s from global memory into register blocks (CPU devices such as
+// lavapipe; docs/vulkan.md#arithmetic-modes).
+#define NNVK_GEMM_TILED 0
+#define NNVK_GEMM_DIRECT 1
+// The direct variant's register block: NNVK_DIRECT_ROWS rows per subgroup (a multiple of 8),
+// NNVK_DIRECT_VEC4S vec4s of columns per invocation; the host sizes its dispatch by them.
+#define NNVK_DIRECT_ROWS 16u
+#define NNVK_DIRECT_VEC4S 2u
+
 // matmul.comp (matmul and gemm, ops/vulkan/matmul_gemm.cc). A is read at element
 // offset + m * A_M + k * A_K, B at offset + k * B_K + n * B_N (strides give gemm's transposes),
 // c (gemm, HAS_C) at m * C_M + n * C_N (0 on a broadcast axis).
