@@ -69,6 +69,11 @@ std::shared_ptr<const Kernel> SplitElementwise(std::shared_ptr<const Kernel> inn
 void Dispatch(Device& device, Shader shader, std::span<const uint32_t> params,
               std::span<const Bytes> inputs, Tensor& result, std::span<const uint32_t> spec = {});
 
+// The whole-graph runner of `graph` with the backend's `kernels` on `device` (graph.cc).
+std::shared_ptr<const GraphRunner> MakeGraphRunner(
+    std::shared_ptr<Device> device, const Graph& graph,
+    std::span<const std::shared_ptr<const Kernel>> kernels);
+
 // The vulkan backend on `device` (an application's device adopted by ops/vulkan/interop.cc).
 std::shared_ptr<const Backend> MakeBackendOnDevice(std::shared_ptr<Device> device);
 

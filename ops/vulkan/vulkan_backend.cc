@@ -157,6 +157,15 @@ class VulkanBackend final : public Backend {
     return std::nullopt;
   }
 
+  // docs/vulkan.md#graph-execution: one command buffer for the operators made of dispatches.
+  std::shared_ptr<const GraphRunner> MakeGraphRunner(
+      const Graph& graph, std::span<const std::shared_ptr<const Kernel>> kernels) const override {
+    if (!device_) return nullptr;
+    return vk::MakeGraphRunner(device_, graph, kernels);
+  }
+
+  const std::shared_ptr<Device>& device() const { return device_; }
+
   std::string GpuInterop() const override {
     return "contexts created from an application's Vulkan device (createContext(gpuDevice): "
            "MakeVulkanGpuDevice, ops/vulkan/interop.h) rent importableToWebGPU tensors to it";
@@ -221,6 +230,12 @@ std::shared_ptr<const Backend> MakeBackendOnDevice(std::shared_ptr<Device> devic
 
 std::shared_ptr<const Backend> MakeVulkanBackend(const BackendOptions& options) {
   return std::make_shared<vk::VulkanBackend>(options);
+}
+
+VulkanCounters VulkanBackendCounters(const Backend& backend) {
+  const auto* vulkan = dynamic_cast<const vk::VulkanBackend*>(&backend);
+  if (vulkan == nullptr || !vulkan->device()) return {};
+  return {vulkan->device()->submissions(), vulkan->device()->fence_waits()};
 }
 
 std::optional<std::vector<DeviceReport>> ListVulkanDevices(std::string& why) {

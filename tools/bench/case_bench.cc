@@ -5,7 +5,9 @@
 //        [--filter NAME] [--no-reference] [--backend NAME]... [--device N]
 // --backend (repeatable; default simd) names the backends timed beside the reference, each in a
 // column pair of its own (runner/backends.h names: simd, vulkan; vulkan:native and vulkan:exact
-// choose the arithmetic mode).
+// choose the arithmetic mode). A backend that computes whole graphs at once (ops/backend.h
+// GraphRunner: the vulkan backend's one command buffer) is timed that way, and also one kernel at
+// a time (the per-operator path, "per-op" columns) in the same run, with the ratio per-op / graph.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -68,6 +70,8 @@ int BenchCases(const std::vector<std::string>& files, const std::string& filter,
   std::printf("%-48s %5s %12s %12s", "case", "ops", "ref min ms", "ref median");
   for (const std::string& name : backend_names) {
     std::printf(" %14s %14s", (name + " min").c_str(), (name + " median").c_str());
+    std::printf(" %18s %18s %8s", (name + " per-op min").c_str(), (name + " per-op med").c_str(),
+                "speedup");
   }
   std::printf("\n");
   for (const std::string& file : files) {
@@ -90,8 +94,16 @@ int BenchCases(const std::vector<std::string>& files, const std::string& filter,
           continue;
         }
         const auto t =
-            Time(repeat, [&] { (void)b.graph->Compute(b.input_values, {}, compiled->kernels); });
+            Time(repeat, [&] { (void)ComputeOnBackend(*b.graph, *compiled, b.input_values); });
         std::printf(" %14.2f %14.2f", t.first, t.second);
+        if (compiled->runner) {
+          const auto per_op =
+              Time(repeat, [&] { (void)b.graph->Compute(b.input_values, {}, compiled->kernels); });
+          std::printf(" %18.2f %18.2f %7.2fx", per_op.first, per_op.second,
+                      per_op.second / t.second);
+        } else {
+          std::printf(" %18s %18s %8s", "-", "-", "-");
+        }
       }
       std::printf("\n");
       std::fflush(stdout);
