@@ -350,7 +350,8 @@ std::future<Context> Context::Create(std::shared_ptr<GpuDevice> gpuDevice,
     }
   }
   std::promise<Context> p;
-  p.set_value(Access::MakeContext(std::make_shared<ContextImpl>(options, std::move(gpuDevice))));
+  p.set_value(
+      Access::MakeContext(std::make_shared<ContextImpl>(options, std::move(gpuDevice))));
   return p.get_future();
 }
 
@@ -430,40 +431,38 @@ void Context::DispatchObserved(const Graph& graph, const MLNamedTensors& inputs,
   std::vector<const TensorImpl*> touches;
   for (const auto& [name, t] : in) touches.push_back(t.get());
   for (const auto& [name, t] : out) touches.push_back(t.get());
-  c.Enqueue(
-      [&c, impl = g->implementation, backend = g->backend, in = std::move(in), out = std::move(out),
-       observer = std::move(observer)] {
-        if (c.AbortWhenLost()) return;
-        std::map<std::string, nnref::Tensor> values;
-        for (const auto& [name, t] : in) {
-          std::lock_guard data_lock(t->data_mu);
-          values[name] = t->data.data;
-        }
-        std::map<std::string, OperandValue> results;
-        try {
-          // A backend's whole-graph runner (ops/backend.h GraphRunner) when nothing observes the
-          // operands; else one kernel at a time.
-          results = !backend   ? impl->Compute(values, observer)
-                    : observer ? impl->Compute(values, observer, backend->kernels)
-                               : nnref::ComputeOnBackend(*impl, *backend, values);
-        } catch (const std::exception& e) {
-          // Kernels never raise spec errors; anything here is an internal failure. The spec has no
-          // way to report it yet (issue 778), so the context is lost with the message.
-          std::lock_guard content_lock(*c.content_mu);
-          if (!c.lost) c.Lose(std::string("dispatch failed: ") + e.what());
-          return;
-        } catch (...) {
-          std::lock_guard content_lock(*c.content_mu);
-          if (!c.lost) c.Lose("dispatch failed");
-          return;
-        }
-        for (const auto& [name, t] : out) {
-          OperandValue v = CopyValue(results.at(name));
-          std::lock_guard data_lock(t->data_mu);
-          t->data = std::move(v);
-        }
-      },
-      std::move(touches));
+  c.Enqueue([&c, impl = g->implementation, backend = g->backend, in = std::move(in),
+             out = std::move(out), observer = std::move(observer)] {
+    if (c.AbortWhenLost()) return;
+    std::map<std::string, nnref::Tensor> values;
+    for (const auto& [name, t] : in) {
+      std::lock_guard data_lock(t->data_mu);
+      values[name] = t->data.data;
+    }
+    std::map<std::string, OperandValue> results;
+    try {
+      // A backend's whole-graph runner (ops/backend.h GraphRunner) when nothing observes the
+      // operands; else one kernel at a time.
+      results = !backend   ? impl->Compute(values, observer)
+                : observer ? impl->Compute(values, observer, backend->kernels)
+                           : nnref::ComputeOnBackend(*impl, *backend, values);
+    } catch (const std::exception& e) {
+      // Kernels never raise spec errors; anything here is an internal failure. The spec has no
+      // way to report it yet (issue 778), so the context is lost with the message.
+      std::lock_guard content_lock(*c.content_mu);
+      if (!c.lost) c.Lose(std::string("dispatch failed: ") + e.what());
+      return;
+    } catch (...) {
+      std::lock_guard content_lock(*c.content_mu);
+      if (!c.lost) c.Lose("dispatch failed");
+      return;
+    }
+    for (const auto& [name, t] : out) {
+      OperandValue v = CopyValue(results.at(name));
+      std::lock_guard data_lock(t->data_mu);
+      t->data = std::move(v);
+    }
+  }, std::move(touches));
 }
 
 // §api-mlcontext-createtensor
@@ -601,27 +600,25 @@ std::shared_ptr<Pending<OperandValue>> StartRead(ContextImpl& c, const Tensor& t
   auto pending = std::make_shared<Pending<OperandValue>>();
   t->pending.push_back(pending);  // append to [[pendingPromises]]
   // Enqueue: copy [[data]], unless the context is lost by then.
-  c.Enqueue(
-      [&c, t, pending] {
-        if (c.AbortWhenLost()) {
-          SettleFromTimeline<OperandValue>(
-              *c.content_mu, *pending, std::nullopt,
-              MakeError(ErrorType::kInvalidStateError, "readTensor: the context was lost"));
-          return;
-        }
-        std::optional<OperandValue> copy;
-        std::optional<internal::Error> error;
-        {
-          std::lock_guard data_lock(t->data_mu);
-          if (t->data.data.valid()) {
-            copy = CopyValue(t->data);
-          } else {
-            error = MakeError(ErrorType::kUnknownError, "readTensor: the tensor has no data");
-          }
-        }
-        SettleFromTimeline(*c.content_mu, *pending, std::move(copy), error);
-      },
-      {t.get()});
+  c.Enqueue([&c, t, pending] {
+    if (c.AbortWhenLost()) {
+      SettleFromTimeline<OperandValue>(
+          *c.content_mu, *pending, std::nullopt,
+          MakeError(ErrorType::kInvalidStateError, "readTensor: the context was lost"));
+      return;
+    }
+    std::optional<OperandValue> copy;
+    std::optional<internal::Error> error;
+    {
+      std::lock_guard data_lock(t->data_mu);
+      if (t->data.data.valid()) {
+        copy = CopyValue(t->data);
+      } else {
+        error = MakeError(ErrorType::kUnknownError, "readTensor: the tensor has no data");
+      }
+    }
+    SettleFromTimeline(*c.content_mu, *pending, std::move(copy), error);
+  }, {t.get()});
   return pending;
 }
 
