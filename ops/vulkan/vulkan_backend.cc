@@ -199,16 +199,28 @@ class VulkanBackend final : public Backend {
       }
       why = CheckBindable(graph, index, device_->info());
       if (why.empty()) return f->make(graph, index, device_, why);
-      // A tensor larger than one binding: element-wise operators run box by box.
-      if (f->splittable == nullptr || !f->splittable(node.op)) return nullptr;
-      std::string inner_why;
-      std::shared_ptr<const Kernel> inner = f->make(graph, index, device_, inner_why);
+      // A tensor larger than one binding: the output cut into boxes by rows where the operator
+      // allows it (split.cc), else refused with both reasons.
+      std::string split_why;
+      std::optional<SplitGeometry> geometry = SplitGeometryOf(graph, index, *f, split_why);
+      if (!geometry) {
+        why += " (not split: " + split_why + ")";
+        return nullptr;
+      }
+      std::shared_ptr<const Kernel> inner = f->make(graph, index, device_, split_why);
       if (!inner) {
-        why = inner_why;
+        why = split_why;
+        return nullptr;
+      }
+      std::shared_ptr<const Kernel> split =
+          SplitRows(std::move(inner), graph, index, std::move(*geometry),
+                    device_->info().max_storage_buffer_range - 16, split_why);
+      if (!split) {
+        why += " (not split: " + split_why + ")";
         return nullptr;
       }
       why.clear();
-      return SplitElementwise(std::move(inner), device_->info().max_storage_buffer_range - 16);
+      return split;
     }
     why = IsWebnnOp(node.op) ? kNoKernelForOperator : kNnefOnlyOperator;
     return nullptr;
