@@ -40,21 +40,17 @@ class LayoutKernel final : public RecordableKernel {
   LayoutKernel(std::shared_ptr<Device> device, OpId op, LayoutParams a)
       : RecordableKernel(std::move(device)), op_(op), a_(std::move(a)) {}
 
-  // The input is read dense in its own shape; concat packs its inputs on the host.
+  // The input is read dense in its own shape (concat: the inputs packed into one binding).
   std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
-                        std::span<const bool> on_host) const override {
-    if (op_ != OpId::concat) return "";
-    for (bool h : on_host) {
-      if (!h) return "concat packs its inputs into one binding on the host";
-    }
+                        std::span<const bool>) const override {
     return "";
   }
 
-  void Emit(Sink& sink, std::span<const OperandValue* const> in,
+  void Emit(Sink& sink, std::span<const OperandValue* const>,
             std::span<const OperandDescriptor> in_desc,
             std::span<const OperandDescriptor> out) const override {
     if (op_ == OpId::concat) {
-      RunConcat(sink, in, out[0]);
+      RunConcat(sink, in_desc, out[0]);
       return;
     }
     uint64_t split_start = 0;
@@ -67,26 +63,25 @@ class LayoutKernel final : public RecordableKernel {
  private:
   // One dispatch: the inputs' bytes packed one after the other in one binding (each dense in
   // its own shape), their sizes along the axis in the parameters.
-  void RunConcat(Sink& sink, std::span<const OperandValue* const> in,
+  void RunConcat(Sink& sink, std::span<const OperandDescriptor> in,
                  const OperandDescriptor& desc) const {
     const uint32_t axis = a_.axis;
     uint64_t inner = 1;
     for (size_t d = axis + 1; d < desc.shape.size(); ++d) inner *= desc.shape[d];
     const uint64_t count = desc.ElementCount();
     if (count == 0) return;
-    std::vector<std::byte> packed;
+    std::vector<size_t> packed;
     std::vector<uint32_t> params(NNVK_LAYOUT_P_AXES + in.size(), 0);
     params[NNVK_LAYOUT_P_TYPE] = static_cast<uint32_t>(desc.dataType);
     params[NNVK_LAYOUT_P_COUNT] = static_cast<uint32_t>(count);
     params[NNVK_LAYOUT_P_CONCAT] = static_cast<uint32_t>(in.size());
     params[NNVK_LAYOUT_P_INNER] = static_cast<uint32_t>(inner);
     for (size_t k = 0; k < in.size(); ++k) {
-      const std::vector<std::byte> bytes = in[k]->data.Bytes();
-      packed.insert(packed.end(), bytes.begin(), bytes.end());
-      params[NNVK_LAYOUT_P_AXES + k] = static_cast<uint32_t>(in[k]->data.shape()[axis]);
+      packed.push_back(k);
+      params[NNVK_LAYOUT_P_AXES + k] = static_cast<uint32_t>(in[k].shape[axis]);
     }
     std::vector<Source> sources;
-    sources.push_back(Source::Host(std::move(packed)));
+    sources.push_back(Source::Packed(std::move(packed)));
     sink.Run(Shader::kLayout, params, std::move(sources), 0, WordGroups(desc));
   }
 

@@ -774,6 +774,13 @@ void Device::Execute(const Recording& r) {
   }
   for (uint32_t d = 0; d < sets; ++d) {
     const RecordedDispatch& rd = r.dispatches[d];
+    if (!rd.copies.empty()) {
+      barrier(VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
+      for (const BufferCopy& c : rd.copies) copy(c);
+      barrier(VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT,
+              VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+    }
     if (rd.barrier) {
       // The dispatch reads what an earlier one of this segment wrote.
       barrier(VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT,

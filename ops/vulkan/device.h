@@ -139,16 +139,19 @@ class Device {
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDeviceSize offset = 0, size = 0;
   };
+  struct BufferCopy {
+    VkBuffer src = VK_NULL_HANDLE, dst = VK_NULL_HANDLE;
+    VkDeviceSize src_offset = 0, dst_offset = 0, size = 0;
+  };
   struct RecordedDispatch {
     Shader shader;
     std::vector<uint32_t> spec;
     Range bindings[kBindings];  // params, the inputs (unused ones: any buffer), the output
     uint64_t groups = 1;
     bool barrier = false;  // after the shader writes before it (it reads one of them)
-  };
-  struct BufferCopy {
-    VkBuffer src = VK_NULL_HANDLE, dst = VK_NULL_HANDLE;
-    VkDeviceSize src_offset = 0, dst_offset = 0, size = 0;
+    // Copies between device buffers recorded before the dispatch (after a shader-write-to-
+    // transfer-read barrier, followed by a transfer-write-to-shader-read one).
+    std::vector<BufferCopy> copies;
   };
   // A segment of a graph: uploads (staging to device), the dispatches in order, downloads.
   struct Recording {

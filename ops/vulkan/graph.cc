@@ -30,6 +30,7 @@ class VulkanGraphRunner final : public GraphRunner {
       : device_(std::move(device)), kernels_(kernels.begin(), kernels.end()) {
     const size_t n = graph.operand_count();
     buffers_.resize(n);
+    packed_.resize(graph.operators().size());
     need_host_.assign(n, false);
     std::vector<bool> on_host(n, false);
     for (size_t i = 0; i < n; ++i) {
@@ -66,6 +67,7 @@ class VulkanGraphRunner final : public GraphRunner {
 
   ~VulkanGraphRunner() override {
     for (Device::Buffer& b : buffers_) device_->DestroyBuffer(b);
+    for (Device::Buffer& b : packed_) device_->DestroyBuffer(b);
     device_->DestroyBuffer(arena_);
     device_->DestroyBuffer(upload_);
     device_->DestroyBuffer(download_);
@@ -84,10 +86,17 @@ class VulkanGraphRunner final : public GraphRunner {
   }
 
  private:
-  // One binding of a pending dispatch: an operand's buffer, or bytes in the arena.
+  // One binding of a pending dispatch: an operand's buffer, a node's packed buffer, or bytes in
+  // the arena.
   struct Binding {
     int64_t operand = -1;
-    uint64_t offset = 0, size = 0;  // in the arena, when operand < 0
+    int64_t packed = -1;            // the operator index of a packed buffer, when operand < 0
+    uint64_t offset = 0, size = 0;  // in the arena, when both are < 0
+  };
+  struct PackedCopy {
+    uint32_t operand;
+    size_t node;
+    uint64_t offset, size;
   };
   struct Pending {
     Shader shader;
@@ -95,6 +104,7 @@ class VulkanGraphRunner final : public GraphRunner {
     std::vector<Binding> bindings;  // params, inputs..., output
     uint64_t groups = 1;
     bool barrier = false;
+    std::vector<PackedCopy> copies;  // into packed buffers, before the dispatch
   };
 
   // The state of one Compute.
@@ -165,6 +175,21 @@ class VulkanGraphRunner final : public GraphRunner {
       p.groups = groups;
       p.bindings.push_back(Arena(std::as_bytes(params)));
       for (const Source& s : inputs) {
+        if (s.operand < 0 && !s.packed.empty()) {
+          // The inputs copied one after the other into the node's packed buffer on the device.
+          uint64_t offset = 0;
+          for (size_t k : s.packed) {
+            const uint32_t id = node_->inputs.at(k).value;
+            OnDevice(id);
+            const uint64_t bytes = graph_.operand({id}).desc.ByteLength();
+            if (bytes > 0) p.copies.push_back({id, index_, offset, bytes});
+            offset += bytes;
+          }
+          Device::Buffer& b = r_.packed_[index_];
+          if (b.buffer == VK_NULL_HANDLE) b = device_.CreateBuffer(Padded(offset), false);
+          p.bindings.push_back(Binding{-1, static_cast<int64_t>(index_), 0, 0});
+          continue;
+        }
         if (s.operand < 0) {
           p.bindings.push_back(Arena(s.host));
           continue;
@@ -172,11 +197,11 @@ class VulkanGraphRunner final : public GraphRunner {
         const uint32_t id = node_->inputs.at(static_cast<size_t>(s.operand)).value;
         OnDevice(id);
         if (dirty_.count(id) != 0) p.barrier = true;
-        p.bindings.push_back(Binding{id, 0, 0});
+        p.bindings.push_back(Binding{id, -1, 0, 0});
       }
       const uint32_t out = node_->outputs.at(output).value;
       Allocate(out);
-      p.bindings.push_back(Binding{out, 0, 0});
+      p.bindings.push_back(Binding{out, -1, 0, 0});
       if (p.barrier) dirty_.clear();  // a global barrier: every earlier write is visible
       dirty_.insert(out);
       written_.push_back(out);
@@ -187,6 +212,7 @@ class VulkanGraphRunner final : public GraphRunner {
    private:
     void Record(size_t index, const OperatorNode& node) {
       node_ = &node;
+      index_ = index;
       std::vector<const OperandValue*> in;
       std::vector<OperandDescriptor> in_desc, out_desc;
       for (OperandId id : node.inputs) {
@@ -213,7 +239,7 @@ class VulkanGraphRunner final : public GraphRunner {
       const uint64_t size = Padded(bytes.size());
       arena_.resize(offset + size);
       if (!bytes.empty()) std::memcpy(arena_.data() + offset, bytes.data(), bytes.size());
-      return Binding{-1, offset, size};
+      return Binding{-1, -1, offset, size};
     }
 
     Device::Buffer& Allocate(uint32_t id) {
@@ -291,7 +317,15 @@ class VulkanGraphRunner final : public GraphRunner {
         d.spec = p.spec;
         d.groups = p.groups;
         d.barrier = p.barrier;
+        for (const PackedCopy& c : p.copies) {
+          d.copies.push_back(
+              {r_.buffers_[c.operand].buffer, r_.packed_[c.node].buffer, 0, c.offset, c.size});
+        }
         const auto range = [&](const Binding& b) {
+          if (b.packed >= 0) {
+            const Device::Buffer& buf = r_.packed_[static_cast<size_t>(b.packed)];
+            return Device::Range{buf.buffer, 0, buf.size};
+          }
           if (b.operand < 0) return Device::Range{arena.buffer, b.offset, b.size};
           const Device::Buffer& buf = r_.buffers_[static_cast<size_t>(b.operand)];
           return Device::Range{buf.buffer, 0, buf.size};
@@ -327,6 +361,7 @@ class VulkanGraphRunner final : public GraphRunner {
     std::vector<OperandValue> values_;
     std::vector<bool> on_host_, on_device_;
     const OperatorNode* node_ = nullptr;  // the node being recorded
+    size_t index_ = 0;                    // its index
     // The segment being recorded.
     std::vector<Pending> pending_;
     std::vector<std::byte> arena_;
@@ -344,6 +379,7 @@ class VulkanGraphRunner final : public GraphRunner {
   // Kept between runs (the shapes do not change): one buffer per operand, the arena of
   // parameters and host-made inputs, the staging buffers.
   mutable std::vector<Device::Buffer> buffers_;
+  mutable std::vector<Device::Buffer> packed_;  // per operator: concat's inputs packed
   mutable Device::Buffer arena_, upload_, download_;
 };
 

@@ -20,20 +20,31 @@ class ImmediateSink final : public Sink {
   void Run(Shader shader, std::span<const uint32_t> params, std::vector<Source> inputs,
            size_t output, uint64_t groups, std::span<const uint32_t> spec) override {
     std::vector<Bytes> views;
-    for (const Source& s : inputs) {
-      if (s.operand < 0) {
+    std::vector<std::vector<std::byte>> packed(inputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const Source& s = inputs[i];
+      if (s.operand >= 0) {
+        views.emplace_back(InputBytes(static_cast<size_t>(s.operand)));
+      } else if (!s.packed.empty()) {
+        for (size_t k : s.packed) {
+          const std::vector<std::byte>& bytes = InputBytes(k);
+          packed[i].insert(packed[i].end(), bytes.begin(), bytes.end());
+        }
+        views.emplace_back(packed[i]);
+      } else {
         views.emplace_back(s.host);
-        continue;
       }
-      const size_t k = static_cast<size_t>(s.operand);
-      if (!bytes_[k]) bytes_[k] = in_[k]->data.Bytes();
-      views.emplace_back(*bytes_[k]);
     }
     Tensor& result = results_.at(output);
     const uint64_t count = result.element_count();
     if (count == 0) return;
     std::span<std::byte> bytes(result.buffer()->data(), count * ElementSize(result.dtype()));
     device_.Run(shader, params, views, bytes, groups, spec);
+  }
+
+  const std::vector<std::byte>& InputBytes(size_t k) {
+    if (!bytes_[k]) bytes_[k] = in_[k]->data.Bytes();
+    return *bytes_[k];
   }
 
   std::vector<OperandValue> Take() {

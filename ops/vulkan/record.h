@@ -18,14 +18,22 @@
 namespace nnref::vk {
 
 // One input binding of a dispatch: input `operand` of the node, dense in its own shape (the
-// bytes Tensor::Bytes() gives), or bytes the kernel made on the host from inputs it read there.
+// bytes Tensor::Bytes() gives), the inputs `packed` one after the other (each dense, no padding
+// between them: a graph copies them on the device), or bytes the kernel made on the host from
+// inputs it read there.
 struct Source {
-  int operand = -1;             // the node's input index, or -1 for `host`
-  std::vector<std::byte> host;  // when operand < 0
+  int operand = -1;             // the node's input index, or -1 for `packed` or `host`
+  std::vector<size_t> packed;   // when operand < 0 and not empty
+  std::vector<std::byte> host;  // otherwise
 
   static Source Input(size_t k) {
     Source s;
     s.operand = static_cast<int>(k);
+    return s;
+  }
+  static Source Packed(std::vector<size_t> inputs) {
+    Source s;
+    s.packed = std::move(inputs);
     return s;
   }
   static Source Host(std::vector<std::byte> bytes) {

@@ -2,12 +2,14 @@
 // backend's kernels (ops/backend.h), with the inputs and weights the cases give; graph building
 // and data generation are not timed. Benchmarks are never timed tests.
 // Usage: build/bin/nnref_casebench --case FILE [--case FILE ...] [--threads N] [--repeat N]
-//        [--filter NAME] [--no-reference] [--backend NAME]... [--device N]
+//        [--filter NAME] [--no-reference] [--backend NAME]... [--device N] [--schedule]
 // --backend (repeatable; default simd) names the backends timed beside the reference, each in a
 // column pair of its own (runner/backends.h names: simd, vulkan; vulkan:native and vulkan:exact
 // choose the arithmetic mode). A backend that computes whole graphs at once (ops/backend.h
 // GraphRunner: the vulkan backend's one command buffer) is timed that way, and also one kernel at
 // a time (the per-operator path, "per-op" columns) in the same run, with the ratio per-op / graph.
+// --schedule prints, after each case, how the graph runner runs each operator (recorded, or alone
+// and why).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -41,8 +43,8 @@ std::pair<double, double> Time(int repeat, const std::function<void()>& fn) {
 }
 
 int BenchCases(const std::vector<std::string>& files, const std::string& filter, int repeat,
-               unsigned threads, bool reference, std::vector<std::string> backend_names,
-               int device) {
+               unsigned threads, bool reference, std::vector<std::string> backend_names, int device,
+               bool schedule) {
   if (backend_names.empty()) backend_names = {"simd"};
   std::vector<std::shared_ptr<const Backend>> backends;
   for (const std::string& name : backend_names) {
@@ -106,6 +108,17 @@ int BenchCases(const std::vector<std::string>& files, const std::string& filter,
         }
       }
       std::printf("\n");
+      if (schedule) {
+        for (size_t k = 0; k < backends.size(); ++k) {
+          std::string why;
+          const std::optional<BackendGraph> compiled =
+              CompileForBackend(*b.graph, backends[k], why);
+          if (!compiled || !compiled->runner) continue;
+          for (const std::string& line : compiled->runner->Schedule()) {
+            std::printf("  %s: %s\n", backend_names[k].c_str(), line.c_str());
+          }
+        }
+      }
       std::fflush(stdout);
     }
   }
@@ -119,7 +132,7 @@ int main(int argc, char** argv) {
   int repeat = 3;
   unsigned threads = 0;
   int device = -1;
-  bool reference = true;
+  bool reference = true, schedule = false;
   std::string filter;
   std::vector<std::string> case_files, backends;
   for (int i = 1; i < argc; ++i) {
@@ -138,20 +151,23 @@ int main(int argc, char** argv) {
       threads = static_cast<unsigned>(std::atoi(argv[++i]));
     } else if (!std::strcmp(argv[i], "--no-reference")) {
       reference = false;
+    } else if (!std::strcmp(argv[i], "--schedule")) {
+      schedule = true;
     } else {
       case_files.clear();
       break;
     }
   }
   if (case_files.empty()) {
-    std::fprintf(stderr,
-                 "usage: nnref_casebench --case FILE [--case FILE ...] [--threads N] [--repeat N] "
-                 "[--filter NAME] [--no-reference] [--backend NAME]... [--device N]\n");
+    std::fprintf(
+        stderr,
+        "usage: nnref_casebench --case FILE [--case FILE ...] [--threads N] [--repeat N] "
+        "[--filter NAME] [--no-reference] [--backend NAME]... [--device N] [--schedule]\n");
     return 2;
   }
   try {
     return nnref::BenchCases(case_files, filter, std::max(repeat, 1), threads, reference, backends,
-                             device);
+                             device, schedule);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "nnref_casebench: %s\n", e.what());
     return 2;
