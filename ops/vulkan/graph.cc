@@ -5,7 +5,8 @@
 // (a host-side permutation, weights packed on the host, a split into boxes, ...) runs alone, as
 // in the per-operator path: what was recorded before it is submitted, the operands it reads are
 // downloaded, and recording resumes after it. Which operators run which way, and why, is decided
-// once per graph from the descriptors (Schedule()).
+// once per graph from the descriptors (Schedule()). The runner keeps its buffers between runs,
+// and with them the constants: they are uploaded by the first run only.
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -30,6 +31,7 @@ class VulkanGraphRunner final : public GraphRunner {
       : device_(std::move(device)), kernels_(kernels.begin(), kernels.end()) {
     const size_t n = graph.operand_count();
     buffers_.resize(n);
+    resident_.assign(n, false);
     packed_.resize(graph.operators().size());
     need_host_.assign(n, false);
     std::vector<bool> on_host(n, false);
@@ -253,8 +255,13 @@ class VulkanGraphRunner final : public GraphRunner {
     // Operand `id` on the device: uploaded from the host when it is not there yet.
     void OnDevice(uint32_t id) {
       if (on_device_[id]) return;
+      if (r_.resident_[id]) {  // a constant uploaded by an earlier run, never written since
+        on_device_[id] = true;
+        return;
+      }
       if (!on_host_[id]) throw std::logic_error("vulkan graph runner: operand on neither side");
       Device::Buffer& b = Allocate(id);
+      if (graph_.operand({id}).kind == OperandNode::Kind::kConstant) constants_.push_back(id);
       std::vector<std::byte> bytes = values_[id].data.Bytes();
       if (device_.staging()) {
         uploads_.emplace_back(id, std::move(bytes));
@@ -337,6 +344,7 @@ class VulkanGraphRunner final : public GraphRunner {
         rec.dispatches.push_back(std::move(d));
       }
       device_.Execute(rec);
+      for (uint32_t id : constants_) r_.resident_[id] = true;
       for (const auto& [id, offset] : downloads) {
         const OperandDescriptor& desc = graph_.operand({id}).desc;
         Tensor t = Tensor::Allocate(desc.dataType, desc.shape);
@@ -350,6 +358,7 @@ class VulkanGraphRunner final : public GraphRunner {
       }
       pending_.clear();
       uploads_.clear();
+      constants_.clear();
       written_.clear();
       dirty_.clear();
       arena_.clear();
@@ -367,6 +376,7 @@ class VulkanGraphRunner final : public GraphRunner {
     std::vector<std::byte> arena_;
     std::vector<std::pair<uint32_t, std::vector<std::byte>>> uploads_;  // staging only
     std::vector<uint32_t> written_;
+    std::vector<uint32_t> constants_;  // uploaded in this segment
     std::set<uint32_t> dirty_;  // written since the last barrier
   };
 
@@ -379,6 +389,8 @@ class VulkanGraphRunner final : public GraphRunner {
   // Kept between runs (the shapes do not change): one buffer per operand, the arena of
   // parameters and host-made inputs, the staging buffers.
   mutable std::vector<Device::Buffer> buffers_;
+  // The constants already on the device: uploaded once, by the first run that reads them.
+  mutable std::vector<bool> resident_;
   mutable std::vector<Device::Buffer> packed_;  // per operator: concat's inputs packed
   mutable Device::Buffer arena_, upload_, download_;
 };

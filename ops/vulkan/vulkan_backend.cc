@@ -125,6 +125,7 @@ class VulkanBackend final : public Backend {
     o.index = options.device;
     o.validation = EnvFlag("NNREF_VULKAN_VALIDATION");
     o.force_staging = EnvFlag("NNREF_VULKAN_STAGING");
+    per_operator_ = EnvFlag("NNREF_VULKAN_PER_OPERATOR");
     o.native = options.arithmetic == Arithmetic::kNative;
     if (const char* cap = std::getenv("NNREF_VULKAN_MAX_BINDING")) {
       o.max_binding = std::strtoull(cap, nullptr, 10);
@@ -160,7 +161,7 @@ class VulkanBackend final : public Backend {
   // docs/vulkan.md#graph-execution: one command buffer for the operators made of dispatches.
   std::shared_ptr<const GraphRunner> MakeGraphRunner(
       const Graph& graph, std::span<const std::shared_ptr<const Kernel>> kernels) const override {
-    if (!device_) return nullptr;
+    if (!device_ || per_operator_) return nullptr;
     return vk::MakeGraphRunner(device_, graph, kernels);
   }
 
@@ -230,6 +231,8 @@ class VulkanBackend final : public Backend {
   std::shared_ptr<Device> device_;
   std::string error_;
   bool capped_ = false;  // NNREF_VULKAN_MAX_BINDING (test hook)
+  // NNREF_VULKAN_PER_OPERATOR: no graph runner, every operator its own submission (comparisons).
+  bool per_operator_ = false;
 };
 
 }  // namespace

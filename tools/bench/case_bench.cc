@@ -7,7 +7,8 @@
 // column pair of its own (runner/backends.h names: simd, vulkan; vulkan:native and vulkan:exact
 // choose the arithmetic mode). A backend that computes whole graphs at once (ops/backend.h
 // GraphRunner: the vulkan backend's one command buffer) is timed that way, and also one kernel at
-// a time (the per-operator path, "per-op" columns) in the same run, with the ratio per-op / graph.
+// a time (the per-operator path, "per-op" columns) in the same run, alternately, with the ratio of
+// the medians per-op / graph.
 // --schedule prints, after each case, how the graph runner runs each operator (recorded, or alone
 // and why).
 #include <algorithm>
@@ -95,17 +96,28 @@ int BenchCases(const std::vector<std::string>& files, const std::string& filter,
           std::printf("  (%s: %s)", backend_names[k].c_str(), why.c_str());
           continue;
         }
-        const auto t =
-            Time(repeat, [&] { (void)ComputeOnBackend(*b.graph, *compiled, b.input_values); });
-        std::printf(" %14.2f %14.2f", t.first, t.second);
-        if (compiled->runner) {
-          const auto per_op =
+        if (!compiled->runner) {
+          const auto t =
               Time(repeat, [&] { (void)b.graph->Compute(b.input_values, {}, compiled->kernels); });
-          std::printf(" %18.2f %18.2f %7.2fx", per_op.first, per_op.second,
-                      per_op.second / t.second);
-        } else {
-          std::printf(" %18s %18s %8s", "-", "-", "-");
+          std::printf(" %14.2f %14.2f %18s %18s %8s", t.first, t.second, "-", "-", "-");
+          continue;
         }
+        // The graph path and the per-operator path alternately, so that a change of the machine's
+        // load affects both alike.
+        std::vector<double> graph_ms, per_op_ms;
+        for (int r = 0; r < repeat; ++r) {
+          graph_ms.push_back(
+              Time(1, [&] { (void)ComputeOnBackend(*b.graph, *compiled, b.input_values); }).first);
+          per_op_ms.push_back(Time(1, [&] {
+                                (void)b.graph->Compute(b.input_values, {}, compiled->kernels);
+                              }).first);
+        }
+        std::sort(graph_ms.begin(), graph_ms.end());
+        std::sort(per_op_ms.begin(), per_op_ms.end());
+        const double graph_median = graph_ms[graph_ms.size() / 2];
+        const double per_op_median = per_op_ms[per_op_ms.size() / 2];
+        std::printf(" %14.2f %14.2f %18.2f %18.2f %7.2fx", graph_ms.front(), graph_median,
+                    per_op_ms.front(), per_op_median, per_op_median / graph_median);
       }
       std::printf("\n");
       if (schedule) {
