@@ -831,7 +831,7 @@ TEST_CASE("vulkan: gruCell and lstmCell without optional operands; relu keeps Na
   CheckClose(tail(Doubles(lstm[1])), tail(c_want), 1e-7);
 }
 
-TEST_CASE("vulkan: a tensor beyond maxStorageBufferRange is refused unless element-wise") {
+TEST_CASE("vulkan: a tensor beyond maxStorageBufferRange is refused unless it can be cut by rows") {
   GraphBuilder builder;
   // 48 Mi float32 elements = 192 MiB, above lavapipe's 128 MiB (no data is ever allocated).
   const Operand x = builder.Input("x", {DataType::kFloat32, {48, 1024, 1024}});
