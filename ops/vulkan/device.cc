@@ -775,8 +775,11 @@ void Device::Execute(const Recording& r) {
   for (uint32_t d = 0; d < sets; ++d) {
     const RecordedDispatch& rd = r.dispatches[d];
     if (!rd.copies.empty()) {
-      barrier(VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT,
-              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
+      // The copies read what earlier dispatches and the uploads wrote.
+      barrier(VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+              VK_ACCESS_TRANSFER_READ_BIT,
+              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+              VK_PIPELINE_STAGE_TRANSFER_BIT);
       for (const BufferCopy& c : rd.copies) copy(c);
       barrier(VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT,
               VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
