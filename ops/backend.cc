@@ -9,7 +9,7 @@ namespace nnref {
 std::optional<BackendGraph> CompileForBackend(const Graph& graph,
                                               std::shared_ptr<const Backend> backend,
                                               std::string& why) {
-  BackendGraph compiled{backend, {}};
+  BackendGraph compiled{backend, {}, nullptr};
   std::set<std::string> missing;
   why.clear();
   for (size_t i = 0; i < graph.operators().size(); ++i) {
@@ -26,7 +26,15 @@ std::optional<BackendGraph> CompileForBackend(const Graph& graph,
     why = std::string(backend->name()) + ": " + why;
     return std::nullopt;
   }
+  compiled.runner = backend->MakeGraphRunner(graph, compiled.kernels);
   return compiled;
+}
+
+std::map<std::string, OperandValue> ComputeOnBackend(const Graph& graph,
+                                                     const BackendGraph& compiled,
+                                                     const std::map<std::string, Tensor>& inputs) {
+  if (compiled.runner) return compiled.runner->Compute(graph, inputs);
+  return graph.Compute(inputs, {}, compiled.kernels);
 }
 
 std::vector<std::string> CoverageGaps(const Backend& backend) {

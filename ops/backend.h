@@ -10,8 +10,10 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -45,6 +47,23 @@ inline constexpr std::string_view kNoKernelForOperator = "not implemented";
 inline constexpr std::string_view kNnefOnlyOperator =
     "an NNEF-only operator this backend does not implement";
 
+// A whole graph computed at once by a backend (the vulkan backend records it into one command
+// buffer with the intermediates kept on the device; docs/vulkan.md#graph-execution), instead of
+// one kernel call per operator. Made by Backend::MakeGraphRunner for one graph and its kernels;
+// the check mode never uses it (it runs each kernel alone on the reference's inputs).
+class GraphRunner {
+ public:
+  virtual ~GraphRunner() = default;
+  // The outputs of `graph` (the graph the runner was made for) on `inputs` by name: the same
+  // values Graph::Compute(inputs, {}, kernels) gives with the backend's kernels. Throws as the
+  // kernels do (std::runtime_error on a device failure).
+  virtual std::map<std::string, OperandValue> Compute(
+      const Graph& graph, const std::map<std::string, Tensor>& inputs) const = 0;
+  // One line per operator, in graph order: how it runs ("3 matmul: recorded", "5 concat: per
+  // operator: <reason>").
+  virtual std::vector<std::string> Schedule() const = 0;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -68,6 +87,14 @@ class Backend {
   // when none can (contexts created from options refuse importableToWebGPU with
   // NotSupportedError).
   virtual std::string GpuInterop() const { return ""; }
+  // A runner computing `graph` as a whole with `kernels` (this backend's, one per operator), or
+  // null: the graph is then computed one kernel at a time (Graph::Compute).
+  virtual std::shared_ptr<const GraphRunner> MakeGraphRunner(
+      const Graph& graph, std::span<const std::shared_ptr<const Kernel>> kernels) const {
+    (void)graph;
+    (void)kernels;
+    return nullptr;
+  }
 };
 
 // One line of a device in `nnref devices`: the JSON member, the text label and the value (a bool
@@ -106,7 +133,15 @@ std::vector<std::string> CoverageGaps(const Backend& backend);
 struct BackendGraph {
   std::shared_ptr<const Backend> backend;
   std::vector<std::shared_ptr<const Kernel>> kernels;
+  // The whole-graph runner (Backend::MakeGraphRunner), or null.
+  std::shared_ptr<const GraphRunner> runner;
 };
+
+// The outputs of `graph` computed with `compiled`: through its runner when it has one, else one
+// kernel at a time (Graph::Compute).
+std::map<std::string, OperandValue> ComputeOnBackend(const Graph& graph,
+                                                     const BackendGraph& compiled,
+                                                     const std::map<std::string, Tensor>& inputs);
 
 // The backend's kernels for every operator of `graph`. When one is missing the result has no
 // kernels and `why` names the backend, the operator and the reason ("simd: lstm: not

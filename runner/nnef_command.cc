@@ -159,7 +159,7 @@ std::optional<BackendGraph> CompileLowered(const Executor& ex,
                                            const std::shared_ptr<const Backend>& backend,
                                            std::string& why) {
   const Graph& g = ex.Lowered();
-  BackendGraph bg{backend, {}};
+  BackendGraph bg{backend, {}, nullptr};
   std::vector<std::string> missing;
   for (size_t i = 0; i < g.operators().size(); ++i) {
     std::string reason;

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstring>
 
+#include "ops/vulkan/record.h"
 #include "ops/vulkan/shaders/params.h"
 
 namespace nnref::vk {
@@ -34,60 +35,60 @@ uint32_t PadMode(MLPaddingMode mode) {
   }
 }
 
-class LayoutKernel final : public Kernel {
+class LayoutKernel final : public RecordableKernel {
  public:
   LayoutKernel(std::shared_ptr<Device> device, OpId op, LayoutParams a)
-      : device_(std::move(device)), op_(op), a_(std::move(a)) {}
+      : RecordableKernel(std::move(device)), op_(op), a_(std::move(a)) {}
 
-  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
-                                    std::span<const OperandDescriptor> out) const override {
+  // The input is read dense in its own shape (concat: the inputs packed into one binding).
+  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
+                        std::span<const bool>) const override {
+    return "";
+  }
+
+  void Emit(Sink& sink, std::span<const OperandValue* const>,
+            std::span<const OperandDescriptor> in_desc,
+            std::span<const OperandDescriptor> out) const override {
     if (op_ == OpId::concat) {
-      return OneOutput(RunConcat(in, out[0]));
+      RunConcat(sink, in_desc, out[0]);
+      return;
     }
-    const Tensor& input = in[0]->data;
-    const std::vector<std::byte> data = input.Bytes();
-    std::vector<OperandValue> values;
     uint64_t split_start = 0;
-    for (const OperandDescriptor& desc : out) {
-      values.emplace_back();
-      values.back().data = Run(input, data, desc, split_start);
-      if (op_ == OpId::split) split_start += desc.shape[a_.axis];
+    for (size_t k = 0; k < out.size(); ++k) {
+      Run(sink, in_desc[0].shape, out[k], k, split_start);
+      if (op_ == OpId::split) split_start += out[k].shape[a_.axis];
     }
-    return values;
   }
 
  private:
   // One dispatch: the inputs' bytes packed one after the other in one binding (each dense in
   // its own shape), their sizes along the axis in the parameters.
-  Tensor RunConcat(std::span<const OperandValue* const> in, const OperandDescriptor& desc) const {
+  void RunConcat(Sink& sink, std::span<const OperandDescriptor> in,
+                 const OperandDescriptor& desc) const {
     const uint32_t axis = a_.axis;
     uint64_t inner = 1;
     for (size_t d = axis + 1; d < desc.shape.size(); ++d) inner *= desc.shape[d];
-    Tensor result = Tensor::Allocate(desc.dataType, desc.shape);
     const uint64_t count = desc.ElementCount();
-    if (count == 0) return result;
-    std::vector<std::byte> packed;
+    if (count == 0) return;
+    std::vector<size_t> packed;
     std::vector<uint32_t> params(NNVK_LAYOUT_P_AXES + in.size(), 0);
     params[NNVK_LAYOUT_P_TYPE] = static_cast<uint32_t>(desc.dataType);
     params[NNVK_LAYOUT_P_COUNT] = static_cast<uint32_t>(count);
     params[NNVK_LAYOUT_P_CONCAT] = static_cast<uint32_t>(in.size());
     params[NNVK_LAYOUT_P_INNER] = static_cast<uint32_t>(inner);
     for (size_t k = 0; k < in.size(); ++k) {
-      const std::vector<std::byte> bytes = in[k]->data.Bytes();
-      packed.insert(packed.end(), bytes.begin(), bytes.end());
-      params[NNVK_LAYOUT_P_AXES + k] = static_cast<uint32_t>(in[k]->data.shape()[axis]);
+      packed.push_back(k);
+      params[NNVK_LAYOUT_P_AXES + k] = static_cast<uint32_t>(in[k].shape[axis]);
     }
-    const Bytes views[] = {packed};
-    Dispatch(*device_, Shader::kLayout, params, views, result);
-    return result;
+    std::vector<Source> sources;
+    sources.push_back(Source::Packed(std::move(packed)));
+    sink.Run(Shader::kLayout, params, std::move(sources), 0, WordGroups(desc));
   }
 
-  Tensor Run(const Tensor& input, const std::vector<std::byte>& data, const OperandDescriptor& desc,
-             uint64_t split_start) const {
-    Tensor result = Tensor::Allocate(desc.dataType, desc.shape);
+  void Run(Sink& sink, const Shape& is, const OperandDescriptor& desc, size_t output,
+           uint64_t split_start) const {
     const uint64_t count = desc.ElementCount();
-    if (count == 0) return result;
-    const Shape& is = input.shape();
+    if (count == 0) return;
     const Strides dense = ContiguousStrides(is);
     const size_t rank = desc.shape.size(), in_rank = is.size();
     std::vector<Axis> axes(rank);
@@ -154,12 +155,11 @@ class LayoutKernel final : public Kernel {
       w[5] = u(axes[i].pad);
       w[6] = axes[i].flags;
     }
-    const Bytes views[] = {data};
-    Dispatch(*device_, Shader::kLayout, params, views, result);
-    return result;
+    std::vector<Source> sources;
+    sources.push_back(Source::Input(0));
+    sink.Run(Shader::kLayout, params, std::move(sources), output, WordGroups(desc));
   }
 
-  std::shared_ptr<Device> device_;
   OpId op_;
   LayoutParams a_;
 };

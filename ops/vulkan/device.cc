@@ -174,6 +174,8 @@ DeviceInfo Describe(const Api& api, VkPhysicalDevice pd, uint32_t index) {
   info.subgroup_ballot = (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BALLOT_BIT) != 0 &&
                          (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0;
   info.max_storage_buffer_range = base.limits.maxStorageBufferRange;
+  info.min_storage_buffer_offset_alignment =
+      std::max<uint64_t>(16, base.limits.minStorageBufferOffsetAlignment);
   info.unified_memory = HasMemoryType(memory, kUnified);
   if (v12) {
     DeviceInfo::FloatControls& f = info.float_controls;
@@ -463,6 +465,7 @@ Device::~Device() {
     if (fence_) api_.vkDestroyFence(device_, fence_, nullptr);
     if (command_pool_) api_.vkDestroyCommandPool(device_, command_pool_, nullptr);
     if (descriptor_pool_) api_.vkDestroyDescriptorPool(device_, descriptor_pool_, nullptr);
+    if (graph_pool_) api_.vkDestroyDescriptorPool(device_, graph_pool_, nullptr);
     if (pipeline_layout_) api_.vkDestroyPipelineLayout(device_, pipeline_layout_, nullptr);
     if (set_layout_) api_.vkDestroyDescriptorSetLayout(device_, set_layout_, nullptr);
     if (owned_) api_.vkDestroyDevice(device_, nullptr);
@@ -530,6 +533,12 @@ Device::Buffer& Device::Slot(std::vector<Buffer>& slots, size_t slot, VkDeviceSi
   // Grow geometrically so that a run of growing tensors reallocates only a few times.
   VkDeviceSize size = 256;
   while (size < bytes) size *= 2;
+  b = CreateBuffer(size, host);
+  return b;
+}
+
+Device::Buffer Device::CreateBuffer(VkDeviceSize size, bool host) {
+  Buffer b;
   VkBufferCreateInfo bi{};
   bi.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
   bi.size = size;
@@ -550,15 +559,23 @@ Device::Buffer& Device::Slot(std::vector<Buffer>& slots, size_t slot, VkDeviceSi
       type = i;
     }
   }
-  if (type == UINT32_MAX) throw std::runtime_error("vulkan: no suitable memory type");
+  if (type == UINT32_MAX) {
+    Destroy(b);
+    throw std::runtime_error("vulkan: no suitable memory type");
+  }
   VkMemoryAllocateInfo ai{};
   ai.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
   ai.allocationSize = req.size;
   ai.memoryTypeIndex = type;
-  Check(api_.vkAllocateMemory(device_, &ai, nullptr, &b.memory), "vkAllocateMemory");
-  Check(api_.vkBindBufferMemory(device_, b.buffer, b.memory, 0), "vkBindBufferMemory");
-  if (host || !staging_) {
-    Check(api_.vkMapMemory(device_, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), "vkMapMemory");
+  try {
+    Check(api_.vkAllocateMemory(device_, &ai, nullptr, &b.memory), "vkAllocateMemory");
+    Check(api_.vkBindBufferMemory(device_, b.buffer, b.memory, 0), "vkBindBufferMemory");
+    if (host || !staging_) {
+      Check(api_.vkMapMemory(device_, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), "vkMapMemory");
+    }
+  } catch (...) {
+    Destroy(b);
+    throw;
   }
   b.size = size;
   return b;
@@ -666,13 +683,146 @@ void Device::Run(Shader shader, std::span<const uint32_t> params, std::span<cons
     std::unique_lock<std::mutex> queue_lock;
     if (queue_mutex_ != nullptr) queue_lock = std::unique_lock<std::mutex>(*queue_mutex_);
     Check(api_.vkQueueSubmit(queue_, 1, &submit, fence_), "vkQueueSubmit");
+    ++submissions_;
   }
   Check(api_.vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+  ++fence_waits_;
   const void* result = staging_ ? staging_slots_[out_slot].mapped : device_slots_[out_slot].mapped;
   if (!output.empty()) std::memcpy(output.data(), result, output.size());
   if (messages_.load() != before) {
     throw std::runtime_error(std::string("vulkan: the validation layer reported a problem with ") +
                              Code(shader).name + " (see the messages above)");
+  }
+}
+
+void Device::Execute(const Recording& r) {
+  if (r.dispatches.empty() && r.uploads.empty() && r.downloads.empty()) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  const uint64_t before = messages_.load();
+  const uint32_t sets = static_cast<uint32_t>(r.dispatches.size());
+  // One descriptor set per dispatch, from a pool kept for graphs (grown to a power of two).
+  if (sets > graph_pool_sets_) {
+    if (graph_pool_ != VK_NULL_HANDLE) api_.vkDestroyDescriptorPool(device_, graph_pool_, nullptr);
+    graph_pool_ = VK_NULL_HANDLE;
+    graph_pool_sets_ = 0;
+    uint32_t n = 16;
+    while (n < sets) n *= 2;
+    VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, n * kBindings};
+    VkDescriptorPoolCreateInfo dpi{};
+    dpi.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
+    dpi.maxSets = n;
+    dpi.poolSizeCount = 1;
+    dpi.pPoolSizes = &pool_size;
+    Check(api_.vkCreateDescriptorPool(device_, &dpi, nullptr, &graph_pool_),
+          "vkCreateDescriptorPool");
+    graph_pool_sets_ = n;
+  } else if (graph_pool_ != VK_NULL_HANDLE) {
+    Check(api_.vkResetDescriptorPool(device_, graph_pool_, 0), "vkResetDescriptorPool");
+  }
+  std::vector<VkDescriptorSet> set(sets, VK_NULL_HANDLE);
+  std::vector<VkPipeline> pipelines(sets, VK_NULL_HANDLE);
+  if (sets > 0) {
+    const std::vector<VkDescriptorSetLayout> layouts(sets, set_layout_);
+    VkDescriptorSetAllocateInfo dai{};
+    dai.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
+    dai.descriptorPool = graph_pool_;
+    dai.descriptorSetCount = sets;
+    dai.pSetLayouts = layouts.data();
+    Check(api_.vkAllocateDescriptorSets(device_, &dai, set.data()), "vkAllocateDescriptorSets");
+    std::vector<VkDescriptorBufferInfo> infos(size_t{sets} * kBindings);
+    std::vector<VkWriteDescriptorSet> writes(size_t{sets} * kBindings);
+    for (uint32_t d = 0; d < sets; ++d) {
+      const RecordedDispatch& rd = r.dispatches[d];
+      pipelines[d] = Pipeline(rd.shader, rd.spec);
+      for (uint32_t i = 0; i < kBindings; ++i) {
+        const size_t w = size_t{d} * kBindings + i;
+        infos[w] = {rd.bindings[i].buffer, rd.bindings[i].offset, rd.bindings[i].size};
+        writes[w].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+        writes[w].dstSet = set[d];
+        writes[w].dstBinding = i;
+        writes[w].descriptorCount = 1;
+        writes[w].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        writes[w].pBufferInfo = &infos[w];
+      }
+    }
+    api_.vkUpdateDescriptorSets(device_, static_cast<uint32_t>(writes.size()), writes.data(), 0,
+                                nullptr);
+  }
+
+  VkCommandBuffer cb = command_buffer_;
+  Check(api_.vkResetCommandBuffer(cb, 0), "vkResetCommandBuffer");
+  VkCommandBufferBeginInfo begin{};
+  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  Check(api_.vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
+  const auto barrier = [&](VkAccessFlags src_access, VkAccessFlags dst_access,
+                           VkPipelineStageFlags src, VkPipelineStageFlags dst) {
+    VkMemoryBarrier b{};
+    b.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+    b.srcAccessMask = src_access;
+    b.dstAccessMask = dst_access;
+    api_.vkCmdPipelineBarrier(cb, src, dst, 0, 1, &b, 0, nullptr, 0, nullptr);
+  };
+  const auto copy = [&](const BufferCopy& c) {
+    const VkBufferCopy region{c.src_offset, c.dst_offset, c.size};
+    api_.vkCmdCopyBuffer(cb, c.src, c.dst, 1, &region);
+  };
+  if (!r.uploads.empty()) {
+    for (const BufferCopy& c : r.uploads) copy(c);
+    barrier(VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+  }
+  for (uint32_t d = 0; d < sets; ++d) {
+    const RecordedDispatch& rd = r.dispatches[d];
+    if (!rd.copies.empty()) {
+      // The copies read what earlier dispatches and the uploads wrote.
+      barrier(VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+              VK_ACCESS_TRANSFER_READ_BIT,
+              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+              VK_PIPELINE_STAGE_TRANSFER_BIT);
+      for (const BufferCopy& c : rd.copies) copy(c);
+      barrier(VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT,
+              VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+    }
+    if (rd.barrier) {
+      // The dispatch reads what an earlier one of this segment wrote.
+      barrier(VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT,
+              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+    }
+    api_.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines[d]);
+    api_.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout_, 0, 1,
+                                 &set[d], 0, nullptr);
+    const uint32_t groups = static_cast<uint32_t>(std::clamp<uint64_t>(rd.groups, 1, 65535));
+    api_.vkCmdDispatch(cb, groups, 1, 1);
+  }
+  if (!r.downloads.empty()) {
+    barrier(VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
+    for (const BufferCopy& c : r.downloads) copy(c);
+    barrier(VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+            VK_PIPELINE_STAGE_HOST_BIT);
+  }
+  // Mapped buffers the shaders wrote are read by the host after the fence.
+  barrier(VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+          VK_PIPELINE_STAGE_HOST_BIT);
+  Check(api_.vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+  VkSubmitInfo submit{};
+  submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &cb;
+  Check(api_.vkResetFences(device_, 1, &fence_), "vkResetFences");
+  {
+    std::unique_lock<std::mutex> queue_lock;
+    if (queue_mutex_ != nullptr) queue_lock = std::unique_lock<std::mutex>(*queue_mutex_);
+    Check(api_.vkQueueSubmit(queue_, 1, &submit, fence_), "vkQueueSubmit");
+    ++submissions_;
+  }
+  Check(api_.vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+  ++fence_waits_;
+  if (messages_.load() != before) {
+    throw std::runtime_error(
+        "vulkan: the validation layer reported a problem with a graph's command buffer (see the "
+        "messages above)");
   }
 }
 
@@ -719,8 +869,7 @@ ImportBuffer Device::CreateImportBuffer(std::span<const std::byte> bytes, VkDevi
   if (r != VK_SUCCESS) {
     api_.vkDestroyBuffer(device_, b.buffer, nullptr);
     if (b.memory != VK_NULL_HANDLE) api_.vkFreeMemory(device_, b.memory, nullptr);
-    throw std::runtime_error(std::string("vulkan: creating an imported buffer: ") +
-                             ResultName(r));
+    throw std::runtime_error(std::string("vulkan: creating an imported buffer: ") + ResultName(r));
   }
   std::memset(mapped, 0, size);
   if (!bytes.empty()) std::memcpy(mapped, bytes.data(), bytes.size());

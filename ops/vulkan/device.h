@@ -37,6 +37,7 @@ struct DeviceInfo {
   // mode's tiled GEMM (shaders/gemm_tile.glsl) needs them.
   bool subgroup_ballot = false;
   uint64_t max_storage_buffer_range = 0;
+  uint64_t min_storage_buffer_offset_alignment = 16;  // of a binding's offset in its buffer
   bool unified_memory = false;  // a DEVICE_LOCAL + HOST_VISIBLE + HOST_COHERENT memory type
   // VkPhysicalDeviceFloatControlsProperties (Vulkan 1.2; all false below 1.2): what the device
   // promises about subnormals, signed zeros/Inf/NaN and rounding, per width (16, 32, 64 bits).
@@ -117,6 +118,54 @@ class Device {
   bool native() const { return native_; }
   // Validation messages seen so far (warnings and errors of the validation layer).
   uint64_t validation_messages() const { return messages_.load(); }
+  // Queue submissions and fence waits so far (Run: one each per dispatch; Execute: one each per
+  // recorded segment), for tests of graph execution.
+  uint64_t submissions() const { return submissions_.load(); }
+  uint64_t fence_waits() const { return fence_waits_.load(); }
+
+  // --- Graph execution (graph.cc; docs/vulkan.md#graph-execution) ---
+  struct Buffer {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    void* mapped = nullptr;  // host-visible memory (unified, or `host`)
+    VkDeviceSize size = 0;
+  };
+  // A buffer of at least `bytes` (usage storage | transfer source | transfer destination):
+  // host-visible coherent and mapped when `host`, else as Run's bound buffers (unified memory,
+  // mapped; device-local when staging). Throws std::runtime_error.
+  Buffer CreateBuffer(VkDeviceSize bytes, bool host);
+  void DestroyBuffer(Buffer& b) { Destroy(b); }
+  struct Range {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceSize offset = 0, size = 0;
+  };
+  struct BufferCopy {
+    VkBuffer src = VK_NULL_HANDLE, dst = VK_NULL_HANDLE;
+    VkDeviceSize src_offset = 0, dst_offset = 0, size = 0;
+  };
+  struct RecordedDispatch {
+    Shader shader;
+    std::vector<uint32_t> spec;
+    Range bindings[kBindings];  // params, the inputs (unused ones: any buffer), the output
+    uint64_t groups = 1;
+    bool barrier = false;  // after the shader writes before it (it reads one of them)
+    // Copies between device buffers recorded before the dispatch (after a shader-write-to-
+    // transfer-read barrier, followed by a transfer-write-to-shader-read one).
+    std::vector<BufferCopy> copies;
+  };
+  // A segment of a graph: uploads (staging to device), the dispatches in order, downloads.
+  struct Recording {
+    std::vector<BufferCopy> uploads;
+    std::vector<RecordedDispatch> dispatches;
+    std::vector<BufferCopy> downloads;
+  };
+  // Records `r` into one command buffer (a transfer-to-shader barrier after the uploads, the
+  // dispatches with a shader-write-to-read barrier where `barrier` says, a shader-to-transfer
+  // barrier before the downloads and a host-read barrier at the end), submits it once and waits
+  // for its fence once. Host writes to mapped buffers before the call are visible to it, and its
+  // writes to mapped buffers are visible to the host after it. Throws std::runtime_error on a
+  // Vulkan error or a validation message.
+  void Execute(const Recording& r);
 
   // Runs `shader` once with binding 0 = params, bindings 1..inputs.size() = inputs and the last
   // binding = the output (output.size() bytes, written back), dispatching `groups` workgroups
@@ -137,12 +186,6 @@ class Device {
   VkDevice handle() const { return device_; }
 
  private:
-  struct Buffer {
-    VkBuffer buffer = VK_NULL_HANDLE;
-    VkDeviceMemory memory = VK_NULL_HANDLE;
-    void* mapped = nullptr;
-    VkDeviceSize size = 0;
-  };
   Device() = default;
   bool Init(const DeviceOptions& options, std::string& why);
   // What Init and Adopt share once the device and queue exist: the device's description, the
@@ -174,6 +217,9 @@ class Device {
   bool staging_ = false;
   bool native_ = false;
   std::atomic<uint64_t> messages_{0};
+  std::atomic<uint64_t> submissions_{0}, fence_waits_{0};
+  VkDescriptorPool graph_pool_ = VK_NULL_HANDLE;  // Execute's sets
+  uint32_t graph_pool_sets_ = 0;
 
   std::mutex mutex_;  // one dispatch at a time: the command buffer, buffers and pool are shared
   // By shader and specialization constants, created on first use.

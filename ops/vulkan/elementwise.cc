@@ -14,6 +14,7 @@
 #include "ops/cast_clamp_where.h"
 #include "ops/matmul_gemm.h"
 #include "ops/vulkan/family.h"
+#include "ops/vulkan/record.h"
 #include "ops/vulkan/shaders/codes.h"
 #include "ops/vulkan/shaders/params.h"
 
@@ -146,11 +147,11 @@ std::array<uint32_t, 2> ScalarWords(const Tensor& t) {
   return w;
 }
 
-class ElementwiseKernel final : public Kernel {
+class ElementwiseKernel final : public RecordableKernel {
  public:
   ElementwiseKernel(OpEntry entry, const OperatorNode& node, std::shared_ptr<Device> device,
                     Shader shader)
-      : entry_(entry), device_(std::move(device)), shader_(shader) {
+      : RecordableKernel(std::move(device)), entry_(entry), shader_(shader) {
     if (const auto* a = node.Attributes<ActivationAttributes>()) {
       alpha_ = static_cast<float>(a->alpha);
       beta_ = static_cast<float>(a->beta);
@@ -165,10 +166,15 @@ class ElementwiseKernel final : public Kernel {
     }
   }
 
-  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
-                                    std::span<const OperandDescriptor> out) const override {
+  // Every input is read dense in its own shape: nothing on the host.
+  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
+                        std::span<const bool>) const override {
+    return "";
+  }
+
+  void Emit(Sink& sink, std::span<const OperandValue* const>, std::span<const OperandDescriptor> in,
+            std::span<const OperandDescriptor> out) const override {
     const OperandDescriptor& desc = out[0];
-    Tensor result = Tensor::Allocate(desc.dataType, desc.shape);
     const uint64_t count = desc.ElementCount();
     if (count > 0) {
       const size_t rank = desc.shape.size();
@@ -188,22 +194,20 @@ class ElementwiseKernel final : public Kernel {
       for (size_t d = 0; d < rank; ++d) {
         params[NNVK_P_SHAPE + d] = static_cast<uint32_t>(desc.shape[d]);
       }
-      std::vector<std::vector<std::byte>> data(in.size());
-      std::vector<Bytes> views;
+      std::vector<Source> sources;
       for (size_t k = 0; k < in.size(); ++k) {
-        const Tensor& t = in[k]->data;
-        params[NNVK_P_IN_TYPE + k] = static_cast<uint32_t>(t.dtype());
-        data[k] = t.Bytes();
-        views.emplace_back(data[k]);
+        const OperandDescriptor& t = in[k];
+        params[NNVK_P_IN_TYPE + k] = static_cast<uint32_t>(t.dataType);
+        sources.push_back(Source::Input(k));
         // Dense strides of the input's own shape, right-aligned to the output, and the block
         // size per axis: output size / input size (1 normally, the output size on a broadcast
         // axis, the block length for blockwise broadcasting); missing axes: stride 0.
-        const size_t r = t.rank();
+        const size_t r = t.shape.size();
         uint64_t stride = 1;
         for (size_t d = 0; d < rank; ++d) params[NNVK_P_SHAPE + (k + 4) * rank + d] = 1;
         for (size_t i = 0; i < r; ++i) {
           const size_t axis_in = r - 1 - i, axis_out = rank - 1 - i;
-          const uint64_t n = t.shape()[axis_in];
+          const uint64_t n = t.shape[axis_in];
           params[NNVK_P_SHAPE + (k + 1) * rank + axis_out] = static_cast<uint32_t>(stride);
           params[NNVK_P_SHAPE + (k + 4) * rank + axis_out] =
               static_cast<uint32_t>(n == 0 ? 1 : desc.shape[axis_out] / n);
@@ -214,15 +218,13 @@ class ElementwiseKernel final : public Kernel {
       // as much as computing about 2^18 elements with the generic one on lavapipe).
       const std::array<uint32_t, 2> spec = {entry_.kind, entry_.code};
       const bool specialize = count >= (uint64_t{1} << 18);
-      Dispatch(*device_, shader_, params, views, result,
+      sink.Run(shader_, params, std::move(sources), 0, WordGroups(desc),
                specialize ? std::span<const uint32_t>(spec) : std::span<const uint32_t>());
     }
-    return OneOutput(std::move(result));
   }
 
  private:
   OpEntry entry_;
-  std::shared_ptr<Device> device_;
   Shader shader_;
   float alpha_ = 0, beta_ = 0;
   std::array<uint32_t, 2> min_{}, max_{};

@@ -21,8 +21,9 @@ struct Family {
   // The kernel for operator `index` of `graph`, or null with `why`.
   std::shared_ptr<const Kernel> (*make)(const Graph& graph, size_t index,
                                         const std::shared_ptr<Device>& device, std::string& why);
-  // Whether `op`'s kernel may run over boxes of its output (SplitElementwise) when a tensor is
-  // larger than one binding; null: never.
+  // Whether `op` is element-wise: its kernel may run over boxes of any shape of its output
+  // (SplitRows) when a tensor is larger than one binding; null: none is. split.cc knows the
+  // other operators that can be split (SplitGeometryOf).
   bool (*splittable)(OpId op);
 };
 
@@ -56,11 +57,26 @@ uint64_t ByteSize(const OperandDescriptor& desc);
 std::string CheckBindable(const Graph& graph, size_t index, const DeviceInfo& device);
 bool Is64Bit(DataType t);
 
-// A kernel that runs the element-wise kernel `inner` (each output element computed from the
-// inputs' elements at its broadcast coordinates) once per box of the output whose tensors fit
-// `max_bytes`: the boxes are contiguous runs of the output, the inputs are sliced to them.
-std::shared_ptr<const Kernel> SplitElementwise(std::shared_ptr<const Kernel> inner,
-                                               uint64_t max_bytes);
+// How an operator's output may be cut into boxes by rows (split.cc): the boxes cut the first
+// `axes` axes of the output; `inputs[k][j]` is the axis of input k cut with output axis j (j <
+// axes), or -1 where input k is read whole (an input broadcast along an axis, of size 1 there, is
+// read whole too).
+struct SplitGeometry {
+  size_t axes = 0;
+  std::vector<std::vector<int>> inputs;
+};
+// The geometry of operator `index` (of `family`), or nullopt with why it cannot be split:
+// element-wise operators (family.splittable), matmul and gemm (rows of the output), softmax,
+// the reductions and the normalizations (the axes before the first reduced, normalized or
+// channel axis).
+std::optional<SplitGeometry> SplitGeometryOf(const Graph& graph, size_t index, const Family& family,
+                                             std::string& why);
+// A kernel that runs `inner` (operator `index`'s kernel) once per box of the output whose
+// tensors fit `max_bytes`, the inputs sliced to each box, or null with why (not even one row of
+// a box fits).
+std::shared_ptr<const Kernel> SplitRows(std::shared_ptr<const Kernel> inner, const Graph& graph,
+                                        size_t index, SplitGeometry geometry, uint64_t max_bytes,
+                                        std::string& why);
 
 // Fills `result` (dense, freshly allocated) with one run of `shader`: binding 0 = `params`,
 // bindings 1.. = `inputs`, one invocation per 32-bit word of the result (an element of 32 or 64
@@ -68,6 +84,11 @@ std::shared_ptr<const Kernel> SplitElementwise(std::shared_ptr<const Kernel> inn
 // empty result.
 void Dispatch(Device& device, Shader shader, std::span<const uint32_t> params,
               std::span<const Bytes> inputs, Tensor& result, std::span<const uint32_t> spec = {});
+
+// The whole-graph runner of `graph` with the backend's `kernels` on `device` (graph.cc).
+std::shared_ptr<const GraphRunner> MakeGraphRunner(
+    std::shared_ptr<Device> device, const Graph& graph,
+    std::span<const std::shared_ptr<const Kernel>> kernels);
 
 // The vulkan backend on `device` (an application's device adopted by ops/vulkan/interop.cc).
 std::shared_ptr<const Backend> MakeBackendOnDevice(std::shared_ptr<Device> device);
@@ -82,6 +103,11 @@ std::string NativeGemmUnsupported(const Device& device);
 void DispatchGemmTiles(Device& device, Shader shader, std::span<const uint32_t> params,
                        std::span<const Bytes> inputs, Tensor& result, uint64_t batches, uint64_t m,
                        uint64_t n);
+
+// The workgroups of the direct variant over `batches` products of `rows` x 4 `vec4_columns`
+// (DispatchGemmDirect's dispatch, and a graph's recorded one).
+uint64_t GemmDirectGroups(const DeviceInfo& info, uint64_t batches, uint64_t rows,
+                          uint64_t vec4_columns);
 
 // Whether the native mode's GEMM shaders run their direct variant (NNVK_GEMM_DIRECT,
 // gemm_variant.cc) on `device` for the shapes it handles: on a CPU device (lavapipe) unless

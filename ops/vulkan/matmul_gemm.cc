@@ -12,31 +12,37 @@
 #include <bit>
 
 #include "ops/vulkan/family.h"
+#include "ops/vulkan/record.h"
 #include "ops/vulkan/shaders/params.h"
 
 namespace nnref::vk {
 
 namespace {
 
-class MatmulKernel final : public Kernel {
+class MatmulKernel final : public RecordableKernel {
  public:
   MatmulKernel(std::shared_ptr<Device> device, const GemmAttributes* gemm)
-      : device_(std::move(device)) {
+      : RecordableKernel(std::move(device)) {
     if (gemm) gemm_ = *gemm;
     is_gemm_ = gemm != nullptr;
   }
 
-  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
-                                    std::span<const OperandDescriptor> out) const override {
+  // A, B and c are read dense in their own shapes: nothing on the host.
+  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
+                        std::span<const bool>) const override {
+    return "";
+  }
+
+  void Emit(Sink& sink, std::span<const OperandValue* const>, std::span<const OperandDescriptor> in,
+            std::span<const OperandDescriptor> out) const override {
     const OperandDescriptor& desc = out[0];
-    Tensor result = Tensor::Allocate(desc.dataType, desc.shape);
     const uint64_t count = desc.ElementCount();
-    const Tensor& ta = in[0]->data;
-    const Tensor& tb = in[1]->data;
+    const OperandDescriptor& ta = in[0];
+    const OperandDescriptor& tb = in[1];
     const size_t rank = desc.shape.size();
     const uint64_t M = desc.shape[rank - 2], N = desc.shape[rank - 1];
-    uint64_t K = ta.shape()[ta.rank() - 1];
-    if (is_gemm_ && gemm_.aTranspose) K = ta.shape()[0];
+    uint64_t K = ta.shape[ta.shape.size() - 1];
+    if (is_gemm_ && gemm_.aTranspose) K = ta.shape[0];
     if (count > 0) {
       const uint64_t batches = count / (M * N);
       std::vector<uint32_t> params(NNVK_MATMUL_P_OFFSETS + 2 * batches, 0);
@@ -51,33 +57,35 @@ class MatmulKernel final : public Kernel {
       params[NNVK_MATMUL_P_A_K] = static_cast<uint32_t>(at ? M : 1);
       params[NNVK_MATMUL_P_B_K] = static_cast<uint32_t>(bt ? 1 : N);
       params[NNVK_MATMUL_P_B_N] = static_cast<uint32_t>(bt ? K : 1);
-      std::vector<std::vector<std::byte>> data{ta.Bytes(), tb.Bytes()};
+      std::vector<Source> sources;
+      sources.push_back(Source::Input(0));
+      sources.push_back(Source::Input(1));
       if (is_gemm_) {
         params[NNVK_MATMUL_P_ALPHA] = std::bit_cast<uint32_t>(static_cast<float>(gemm_.alpha));
         params[NNVK_MATMUL_P_BETA] = std::bit_cast<uint32_t>(static_cast<float>(gemm_.beta));
         params[NNVK_MATMUL_P_GEMM] = 1;
         if (in.size() > 2) {  // c (the node has a third input exactly with options.c)
-          const Tensor& tc = in[2]->data;
+          const OperandDescriptor& tc = in[2];
           params[NNVK_MATMUL_P_HAS_C] = 1;
           // c is unidirectionally broadcastable to [M, N] (rank 0, 1 or 2).
-          const Shape& s = tc.shape();
+          const Shape& s = tc.shape;
           const uint64_t cn = s.empty() ? 1 : s.back();
           const uint64_t cm = s.size() < 2 ? 1 : s[0];
           params[NNVK_MATMUL_P_C_M] = static_cast<uint32_t>(cm == 1 ? 0 : cn);
           params[NNVK_MATMUL_P_C_N] = static_cast<uint32_t>(cn == 1 ? 0 : 1);
-          data.push_back(tc.Bytes());
+          sources.push_back(Source::Input(2));
         }
       }
       // Per output batch, the offsets of its A and B matrices (batch axes broadcast).
       const Shape batch_shape(desc.shape.begin(), desc.shape.end() - 2);
       const size_t br = batch_shape.size();
-      auto batch_strides = [&](const Tensor& t) {
+      auto batch_strides = [&](const OperandDescriptor& t) {
         std::vector<uint64_t> strides(br, 0);
-        const size_t r = t.rank() - 2;
-        uint64_t stride = t.shape()[t.rank() - 1] * t.shape()[t.rank() - 2];
+        const size_t r = t.shape.size() - 2;
+        uint64_t stride = t.shape[r + 1] * t.shape[r];
         for (size_t i = 0; i < r; ++i) {
           const size_t axis_in = r - 1 - i, axis_out = br - 1 - i;
-          const uint64_t n = t.shape()[axis_in];
+          const uint64_t n = t.shape[axis_in];
           strides[axis_out] = (n == 1 && batch_shape[axis_out] != 1) ? 0 : stride;
           stride *= n;
         }
@@ -95,24 +103,23 @@ class MatmulKernel final : public Kernel {
         params[NNVK_MATMUL_P_OFFSETS + 2 * batch] = static_cast<uint32_t>(oa);
         params[NNVK_MATMUL_P_OFFSETS + 2 * batch + 1] = static_cast<uint32_t>(ob);
       }
-      std::vector<Bytes> views(data.begin(), data.end());
       // The direct variant (CPU devices) reads row-major float32 A and B as aligned vec4s.
       const bool direct =
           desc.dataType == DataType::kFloat32 && !at && !bt && K % 4 == 0 && N % 4 == 0;
       if (device_->native() && direct && PreferDirectGemm(*device_)) {
-        DispatchGemmDirect(*device_, Shader::kMatmulNative, params, views, result, batches, M,
-                           N / 4, is_gemm_);
+        const uint32_t spec[] = {NNVK_GEMM_DIRECT, is_gemm_ ? 1u : 0u};
+        sink.Run(Shader::kMatmulNative, params, std::move(sources), 0,
+                 GemmDirectGroups(device_->info(), batches, M, N / 4), spec);
       } else if (device_->native()) {
-        DispatchGemmTiles(*device_, Shader::kMatmulNative, params, views, result, batches, M, N);
+        sink.Run(Shader::kMatmulNative, params, std::move(sources), 0,
+                 GemmTileGroups(device_->info(), batches, M, N));
       } else {
-        Dispatch(*device_, Shader::kMatmul, params, views, result);
+        sink.Run(Shader::kMatmul, params, std::move(sources), 0, WordGroups(desc));
       }
     }
-    return OneOutput(std::move(result));
   }
 
  private:
-  std::shared_ptr<Device> device_;
   GemmAttributes gemm_;
   bool is_gemm_ = false;
 };

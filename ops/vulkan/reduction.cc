@@ -6,6 +6,7 @@
 #include "ops/reduction.h"
 
 #include "ops/vulkan/family.h"
+#include "ops/vulkan/record.h"
 #include "ops/vulkan/shaders/params.h"
 
 namespace nnref::vk {
@@ -29,13 +30,41 @@ constexpr ReduceOp kReduceOps[] = {ReduceOp::kL1,        ReduceOp::kL2,      Red
                                    ReduceOp::kMin,       ReduceOp::kProduct, ReduceOp::kSum,
                                    ReduceOp::kSumSquare};
 
-class ReduceKernel final : public Kernel {
+class ReduceKernel final : public RecordableKernel {
  public:
   ReduceKernel(std::shared_ptr<Device> device, const ReduceAttributes& a, Shader shader)
-      : device_(std::move(device)), a_(a), shader_(shader) {}
+      : RecordableKernel(std::move(device)), a_(a), shader_(shader) {}
+
+  // Recorded when the reduced axes are the last ones (the input is not moved).
+  std::string NeedsHost(std::span<const OperandDescriptor> in, std::span<const OperandDescriptor>,
+                        std::span<const bool>) const override {
+    if (ReducedAxesLast(in[0].shape.size())) return "";
+    return "the reduced axes are not the last ones: the input is moved on the host";
+  }
+
+  // The reduced axes are last: each output element reduces one dense run of the input.
+  void Emit(Sink& sink, std::span<const OperandValue* const>, std::span<const OperandDescriptor> in,
+            std::span<const OperandDescriptor> out) const override {
+    const OperandDescriptor& desc = out[0];
+    const uint64_t count = desc.ElementCount();
+    if (count == 0) return;
+    uint64_t run = 1;
+    for (size_t axis = 0; axis < in[0].shape.size(); ++axis) {
+      if (a_.reduced[axis]) run *= in[0].shape[axis];
+    }
+    std::vector<uint32_t> params(NNVK_REDUCE_P_WORDS, 0);
+    params[NNVK_REDUCE_P_TYPE] = static_cast<uint32_t>(desc.dataType);
+    params[NNVK_REDUCE_P_OP] = static_cast<uint32_t>(a_.op);  // ReduceOp: the shader's codes
+    params[NNVK_REDUCE_P_RUN] = static_cast<uint32_t>(run);
+    params[NNVK_REDUCE_P_COUNT] = static_cast<uint32_t>(count);
+    std::vector<Source> sources;
+    sources.push_back(Source::Input(0));
+    sink.Run(shader_, params, std::move(sources), 0, WordGroups(desc));
+  }
 
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
+    if (ReducedAxesLast(in[0]->data.rank())) return RecordableKernel::Compute(in, out);
     const OperandDescriptor& desc = out[0];
     Tensor result = Tensor::Allocate(desc.dataType, desc.shape);
     const uint64_t count = desc.ElementCount();
@@ -66,7 +95,20 @@ class ReduceKernel final : public Kernel {
   }
 
  private:
-  std::shared_ptr<Device> device_;
+  // Whether no kept axis follows a reduced one (the permutation to kept-then-reduced is the
+  // identity).
+  bool ReducedAxesLast(size_t rank) const {
+    bool reduced = false;
+    for (size_t axis = 0; axis < rank; ++axis) {
+      if (a_.reduced[axis]) {
+        reduced = true;
+      } else if (reduced) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   ReduceAttributes a_;
   Shader shader_;
 };

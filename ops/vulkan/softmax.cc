@@ -4,19 +4,51 @@
 #include "ops/softmax.h"
 
 #include "ops/vulkan/family.h"
+#include "ops/vulkan/record.h"
 #include "ops/vulkan/shaders/params.h"
 
 namespace nnref::vk {
 
 namespace {
 
-class SoftmaxKernel final : public Kernel {
+class SoftmaxKernel final : public RecordableKernel {
  public:
   SoftmaxKernel(std::shared_ptr<Device> device, size_t axis)
-      : device_(std::move(device)), axis_(axis) {}
+      : RecordableKernel(std::move(device)), axis_(axis) {}
+
+  // Recorded when the axis is the last one (the input and the result are not moved).
+  std::string NeedsHost(std::span<const OperandDescriptor> in, std::span<const OperandDescriptor>,
+                        std::span<const bool>) const override {
+    if (axis_ + 1 == in[0].shape.size()) return "";
+    return "softmax over axis " + std::to_string(axis_) + " of " +
+           std::to_string(in[0].shape.size()) + ": the axis is moved last on the host";
+  }
+
+  // The axis is last: one run per row of the dense input.
+  void Emit(Sink& sink, std::span<const OperandValue* const>, std::span<const OperandDescriptor> in,
+            std::span<const OperandDescriptor> out) const override {
+    const OperandDescriptor& desc = out[0];
+    const uint64_t count = desc.ElementCount();
+    if (count == 0) return;
+    std::vector<uint32_t> params(NNVK_REDUCE_P_WORDS, 0);
+    params[NNVK_REDUCE_P_TYPE] = static_cast<uint32_t>(desc.dataType);
+    params[NNVK_REDUCE_P_OP] = NNVK_REDUCE_SOFTMAX;
+    params[NNVK_REDUCE_P_RUN] = static_cast<uint32_t>(in[0].shape[axis_]);
+    params[NNVK_REDUCE_P_COUNT] = static_cast<uint32_t>(count);
+    std::vector<Source> sources;
+    sources.push_back(Source::Input(0));
+    if (device_->native()) {
+      // One workgroup per run (softmax_native.comp).
+      sink.Run(Shader::kSoftmaxNative, params, std::move(sources), 0,
+               count / params[NNVK_REDUCE_P_RUN]);
+    } else {
+      sink.Run(Shader::kReduce, params, std::move(sources), 0, WordGroups(desc));
+    }
+  }
 
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
+    if (axis_ + 1 == in[0]->data.rank()) return RecordableKernel::Compute(in, out);
     const OperandDescriptor& desc = out[0];
     const Tensor& input = in[0]->data;
     const uint32_t rank = static_cast<uint32_t>(input.rank());
@@ -50,7 +82,6 @@ class SoftmaxKernel final : public Kernel {
   }
 
  private:
-  std::shared_ptr<Device> device_;
   size_t axis_;
 };
 

@@ -125,6 +125,7 @@ class VulkanBackend final : public Backend {
     o.index = options.device;
     o.validation = EnvFlag("NNREF_VULKAN_VALIDATION");
     o.force_staging = EnvFlag("NNREF_VULKAN_STAGING");
+    per_operator_ = EnvFlag("NNREF_VULKAN_PER_OPERATOR");
     o.native = options.arithmetic == Arithmetic::kNative;
     if (const char* cap = std::getenv("NNREF_VULKAN_MAX_BINDING")) {
       o.max_binding = std::strtoull(cap, nullptr, 10);
@@ -156,6 +157,15 @@ class VulkanBackend final : public Backend {
     if (!device_) return error_;
     return std::nullopt;
   }
+
+  // docs/vulkan.md#graph-execution: one command buffer for the operators made of dispatches.
+  std::shared_ptr<const GraphRunner> MakeGraphRunner(
+      const Graph& graph, std::span<const std::shared_ptr<const Kernel>> kernels) const override {
+    if (!device_ || per_operator_) return nullptr;
+    return vk::MakeGraphRunner(device_, graph, kernels);
+  }
+
+  const std::shared_ptr<Device>& device() const { return device_; }
 
   std::string GpuInterop() const override {
     return "contexts created from an application's Vulkan device (createContext(gpuDevice): "
@@ -190,16 +200,28 @@ class VulkanBackend final : public Backend {
       }
       why = CheckBindable(graph, index, device_->info());
       if (why.empty()) return f->make(graph, index, device_, why);
-      // A tensor larger than one binding: element-wise operators run box by box.
-      if (f->splittable == nullptr || !f->splittable(node.op)) return nullptr;
-      std::string inner_why;
-      std::shared_ptr<const Kernel> inner = f->make(graph, index, device_, inner_why);
+      // A tensor larger than one binding: the output cut into boxes by rows where the operator
+      // allows it (split.cc), else refused with both reasons.
+      std::string split_why;
+      std::optional<SplitGeometry> geometry = SplitGeometryOf(graph, index, *f, split_why);
+      if (!geometry) {
+        why += " (not split: " + split_why + ")";
+        return nullptr;
+      }
+      std::shared_ptr<const Kernel> inner = f->make(graph, index, device_, split_why);
       if (!inner) {
-        why = inner_why;
+        why = split_why;
+        return nullptr;
+      }
+      std::shared_ptr<const Kernel> split =
+          SplitRows(std::move(inner), graph, index, std::move(*geometry),
+                    device_->info().max_storage_buffer_range - 16, split_why);
+      if (!split) {
+        why += " (not split: " + split_why + ")";
         return nullptr;
       }
       why.clear();
-      return SplitElementwise(std::move(inner), device_->info().max_storage_buffer_range - 16);
+      return split;
     }
     why = IsWebnnOp(node.op) ? kNoKernelForOperator : kNnefOnlyOperator;
     return nullptr;
@@ -209,6 +231,8 @@ class VulkanBackend final : public Backend {
   std::shared_ptr<Device> device_;
   std::string error_;
   bool capped_ = false;  // NNREF_VULKAN_MAX_BINDING (test hook)
+  // NNREF_VULKAN_PER_OPERATOR: no graph runner, every operator its own submission (comparisons).
+  bool per_operator_ = false;
 };
 
 }  // namespace
@@ -221,6 +245,12 @@ std::shared_ptr<const Backend> MakeBackendOnDevice(std::shared_ptr<Device> devic
 
 std::shared_ptr<const Backend> MakeVulkanBackend(const BackendOptions& options) {
   return std::make_shared<vk::VulkanBackend>(options);
+}
+
+VulkanCounters VulkanBackendCounters(const Backend& backend) {
+  const auto* vulkan = dynamic_cast<const vk::VulkanBackend*>(&backend);
+  if (vulkan == nullptr || !vulkan->device()) return {};
+  return {vulkan->device()->submissions(), vulkan->device()->fence_waits()};
 }
 
 std::optional<std::vector<DeviceReport>> ListVulkanDevices(std::string& why) {

@@ -21,6 +21,14 @@ namespace nnref {
 // NNREF_VULKAN_STAGING=1 copies through staging buffers even on unified memory.
 std::shared_ptr<const Backend> MakeVulkanBackend(const BackendOptions& options = {});
 
+// Queue submissions and fence waits of a vulkan backend's device so far (zeros for another
+// backend or one without a device): tests of graph execution (one submission per graph).
+struct VulkanCounters {
+  uint64_t submissions = 0;
+  uint64_t fence_waits = 0;
+};
+VulkanCounters VulkanBackendCounters(const Backend& backend);
+
 // The Vulkan devices for `nnref devices` (the field names of VkPhysicalDeviceFeatures and its
 // extensions), or nullopt with `why` (no loader, no instance, no device).
 std::optional<std::vector<DeviceReport>> ListVulkanDevices(std::string& why);

@@ -175,6 +175,7 @@ class Graph {
   std::vector<const OperatorNode*> OperatorsFeeding(OperandId id) const;
   const std::vector<OperatorNode>& operators() const { return operators_; }
   const OperandNode& operand(OperandId id) const { return operands_[id.value]; }
+  size_t operand_count() const { return operands_.size(); }
 
   // Executes the graph. `inputs` must match input_descriptors() exactly (TypeError otherwise).
   // `kernels`, when not empty, holds one kernel per operator (a backend's, ops/backend.h) used

@@ -441,8 +441,11 @@ void Context::DispatchObserved(const Graph& graph, const MLNamedTensors& inputs,
     }
     std::map<std::string, OperandValue> results;
     try {
-      results = backend ? impl->Compute(values, observer, backend->kernels)
-                        : impl->Compute(values, observer);
+      // A backend's whole-graph runner (ops/backend.h GraphRunner) when nothing observes the
+      // operands; else one kernel at a time.
+      results = !backend   ? impl->Compute(values, observer)
+                : observer ? impl->Compute(values, observer, backend->kernels)
+                           : nnref::ComputeOnBackend(*impl, *backend, values);
     } catch (const std::exception& e) {
       // Kernels never raise spec errors; anything here is an internal failure. The spec has no
       // way to report it yet (issue 778), so the context is lost with the message.

@@ -2,10 +2,15 @@
 // backend's kernels (ops/backend.h), with the inputs and weights the cases give; graph building
 // and data generation are not timed. Benchmarks are never timed tests.
 // Usage: build/bin/nnref_casebench --case FILE [--case FILE ...] [--threads N] [--repeat N]
-//        [--filter NAME] [--no-reference] [--backend NAME]... [--device N]
+//        [--filter NAME] [--no-reference] [--backend NAME]... [--device N] [--schedule]
 // --backend (repeatable; default simd) names the backends timed beside the reference, each in a
 // column pair of its own (runner/backends.h names: simd, vulkan; vulkan:native and vulkan:exact
-// choose the arithmetic mode).
+// choose the arithmetic mode). A backend that computes whole graphs at once (ops/backend.h
+// GraphRunner: the vulkan backend's one command buffer) is timed that way, and also one kernel at
+// a time (the per-operator path, "per-op" columns) in the same run, alternately, with the ratio of
+// the medians per-op / graph.
+// --schedule prints, after each case, how the graph runner runs each operator (recorded, or alone
+// and why).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -39,8 +44,8 @@ std::pair<double, double> Time(int repeat, const std::function<void()>& fn) {
 }
 
 int BenchCases(const std::vector<std::string>& files, const std::string& filter, int repeat,
-               unsigned threads, bool reference, std::vector<std::string> backend_names,
-               int device) {
+               unsigned threads, bool reference, std::vector<std::string> backend_names, int device,
+               bool schedule) {
   if (backend_names.empty()) backend_names = {"simd"};
   std::vector<std::shared_ptr<const Backend>> backends;
   for (const std::string& name : backend_names) {
@@ -68,6 +73,8 @@ int BenchCases(const std::vector<std::string>& files, const std::string& filter,
   std::printf("%-48s %5s %12s %12s", "case", "ops", "ref min ms", "ref median");
   for (const std::string& name : backend_names) {
     std::printf(" %14s %14s", (name + " min").c_str(), (name + " median").c_str());
+    std::printf(" %18s %18s %8s", (name + " per-op min").c_str(), (name + " per-op med").c_str(),
+                "speedup");
   }
   std::printf("\n");
   for (const std::string& file : files) {
@@ -89,11 +96,44 @@ int BenchCases(const std::vector<std::string>& files, const std::string& filter,
           std::printf("  (%s: %s)", backend_names[k].c_str(), why.c_str());
           continue;
         }
-        const auto t =
-            Time(repeat, [&] { (void)b.graph->Compute(b.input_values, {}, compiled->kernels); });
-        std::printf(" %14.2f %14.2f", t.first, t.second);
+        if (!compiled->runner) {
+          const auto t =
+              Time(repeat, [&] { (void)b.graph->Compute(b.input_values, {}, compiled->kernels); });
+          std::printf(" %14.2f %14.2f %18s %18s %8s", t.first, t.second, "-", "-", "-");
+          continue;
+        }
+        // The graph path and the per-operator path alternately, so that a change of the machine's
+        // load affects both alike, after one untimed run of each (pipelines compiled, buffers
+        // made, the graph's constants uploaded).
+        (void)ComputeOnBackend(*b.graph, *compiled, b.input_values);
+        (void)b.graph->Compute(b.input_values, {}, compiled->kernels);
+        std::vector<double> graph_ms, per_op_ms;
+        for (int r = 0; r < repeat; ++r) {
+          graph_ms.push_back(
+              Time(1, [&] { (void)ComputeOnBackend(*b.graph, *compiled, b.input_values); }).first);
+          per_op_ms.push_back(Time(1, [&] {
+                                (void)b.graph->Compute(b.input_values, {}, compiled->kernels);
+                              }).first);
+        }
+        std::sort(graph_ms.begin(), graph_ms.end());
+        std::sort(per_op_ms.begin(), per_op_ms.end());
+        const double graph_median = graph_ms[graph_ms.size() / 2];
+        const double per_op_median = per_op_ms[per_op_ms.size() / 2];
+        std::printf(" %14.2f %14.2f %18.2f %18.2f %7.2fx", graph_ms.front(), graph_median,
+                    per_op_ms.front(), per_op_median, per_op_median / graph_median);
       }
       std::printf("\n");
+      if (schedule) {
+        for (size_t k = 0; k < backends.size(); ++k) {
+          std::string why;
+          const std::optional<BackendGraph> compiled =
+              CompileForBackend(*b.graph, backends[k], why);
+          if (!compiled || !compiled->runner) continue;
+          for (const std::string& line : compiled->runner->Schedule()) {
+            std::printf("  %s: %s\n", backend_names[k].c_str(), line.c_str());
+          }
+        }
+      }
       std::fflush(stdout);
     }
   }
@@ -107,7 +147,7 @@ int main(int argc, char** argv) {
   int repeat = 3;
   unsigned threads = 0;
   int device = -1;
-  bool reference = true;
+  bool reference = true, schedule = false;
   std::string filter;
   std::vector<std::string> case_files, backends;
   for (int i = 1; i < argc; ++i) {
@@ -126,20 +166,23 @@ int main(int argc, char** argv) {
       threads = static_cast<unsigned>(std::atoi(argv[++i]));
     } else if (!std::strcmp(argv[i], "--no-reference")) {
       reference = false;
+    } else if (!std::strcmp(argv[i], "--schedule")) {
+      schedule = true;
     } else {
       case_files.clear();
       break;
     }
   }
   if (case_files.empty()) {
-    std::fprintf(stderr,
-                 "usage: nnref_casebench --case FILE [--case FILE ...] [--threads N] [--repeat N] "
-                 "[--filter NAME] [--no-reference] [--backend NAME]... [--device N]\n");
+    std::fprintf(
+        stderr,
+        "usage: nnref_casebench --case FILE [--case FILE ...] [--threads N] [--repeat N] "
+        "[--filter NAME] [--no-reference] [--backend NAME]... [--device N] [--schedule]\n");
     return 2;
   }
   try {
     return nnref::BenchCases(case_files, filter, std::max(repeat, 1), threads, reference, backends,
-                             device);
+                             device, schedule);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "nnref_casebench: %s\n", e.what());
     return 2;

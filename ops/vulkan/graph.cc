@@ -1,0 +1,406 @@
+// Graph execution on the vulkan backend (docs/vulkan.md#graph-execution): the operators whose
+// kernels are made of dispatches (record.h) are recorded into one command buffer, their
+// intermediates left on the device; the graph inputs and constants they read are uploaded once
+// and the graph outputs downloaded once. An operator whose kernel needs its inputs on the host
+// (a host-side permutation, weights packed on the host, a split into boxes, ...) runs alone, as
+// in the per-operator path: what was recorded before it is submitted, the operands it reads are
+// downloaded, and recording resumes after it. Which operators run which way, and why, is decided
+// once per graph from the descriptors (Schedule()). The runner keeps its buffers between runs,
+// and with them the constants: they are uploaded by the first run only.
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+
+#include "ops/vulkan/family.h"
+#include "ops/vulkan/record.h"
+#include "ref/error.h"
+
+namespace nnref::vk {
+
+namespace {
+
+uint64_t Padded(uint64_t bytes) { return std::max<uint64_t>(16, (bytes + 15) / 16 * 16); }
+
+class VulkanGraphRunner final : public GraphRunner {
+ public:
+  VulkanGraphRunner(std::shared_ptr<Device> device, const Graph& graph,
+                    std::span<const std::shared_ptr<const Kernel>> kernels)
+      : device_(std::move(device)), kernels_(kernels.begin(), kernels.end()) {
+    const size_t n = graph.operand_count();
+    buffers_.resize(n);
+    resident_.assign(n, false);
+    packed_.resize(graph.operators().size());
+    need_host_.assign(n, false);
+    std::vector<bool> on_host(n, false);
+    for (size_t i = 0; i < n; ++i) {
+      on_host[i] =
+          graph.operand({static_cast<uint32_t>(i)}).kind != OperandNode::Kind::kOperatorOutput;
+    }
+    for (size_t index = 0; index < graph.operators().size(); ++index) {
+      const OperatorNode& node = graph.operators()[index];
+      std::vector<OperandDescriptor> in, out;
+      std::unique_ptr<bool[]> host(new bool[node.inputs.size() + 1]);
+      for (size_t k = 0; k < node.inputs.size(); ++k) {
+        in.push_back(graph.operand(node.inputs[k]).desc);
+        host[k] = on_host[node.inputs[k].value];
+      }
+      for (OperandId id : node.outputs) out.push_back(graph.operand(id).desc);
+      const auto* kernel = dynamic_cast<const RecordableKernel*>(kernels_[index].get());
+      std::string why =
+          kernel != nullptr
+              ? kernel->NeedsHost(in, out, std::span<const bool>(host.get(), node.inputs.size()))
+              : "its kernel prepares its operands on the host between dispatches";
+      const std::string name = std::to_string(index) + " " + std::string(OpName(node.op));
+      if (why.empty()) {
+        recorded_.push_back(true);
+        schedule_.push_back(name + ": recorded");
+        continue;
+      }
+      recorded_.push_back(false);
+      schedule_.push_back(name + ": per operator: " + why);
+      for (OperandId id : node.inputs) need_host_[id.value] = true;
+      for (OperandId id : node.outputs) on_host[id.value] = true;
+    }
+    for (const auto& [name, id] : graph.outputs()) need_host_[id.value] = true;
+  }
+
+  ~VulkanGraphRunner() override {
+    for (Device::Buffer& b : buffers_) device_->DestroyBuffer(b);
+    for (Device::Buffer& b : packed_) device_->DestroyBuffer(b);
+    device_->DestroyBuffer(arena_);
+    device_->DestroyBuffer(upload_);
+    device_->DestroyBuffer(download_);
+  }
+
+  std::vector<std::string> Schedule() const override { return schedule_; }
+
+  std::map<std::string, OperandValue> Compute(
+      const Graph& graph, const std::map<std::string, Tensor>& inputs) const override {
+    if (graph.operators().size() != kernels_.size() || graph.operand_count() != buffers_.size()) {
+      throw std::logic_error("vulkan graph runner: not the graph it was made for");
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    Execution execution(*this, graph);
+    return execution.Compute(inputs);
+  }
+
+ private:
+  // One binding of a pending dispatch: an operand's buffer, a node's packed buffer, or bytes in
+  // the arena.
+  struct Binding {
+    int64_t operand = -1;
+    int64_t packed = -1;            // the operator index of a packed buffer, when operand < 0
+    uint64_t offset = 0, size = 0;  // in the arena, when both are < 0
+  };
+  struct PackedCopy {
+    uint32_t operand;
+    size_t node;
+    uint64_t offset, size;
+  };
+  struct Pending {
+    Shader shader;
+    std::vector<uint32_t> spec;
+    std::vector<Binding> bindings;  // params, inputs..., output
+    uint64_t groups = 1;
+    bool barrier = false;
+    std::vector<PackedCopy> copies;  // into packed buffers, before the dispatch
+  };
+
+  // The state of one Compute.
+  class Execution final : public Sink {
+   public:
+    Execution(const VulkanGraphRunner& r, const Graph& graph)
+        : r_(r),
+          device_(*r.device_),
+          graph_(graph),
+          values_(graph.operand_count()),
+          on_host_(graph.operand_count(), false),
+          on_device_(graph.operand_count(), false) {}
+
+    std::map<std::string, OperandValue> Compute(const std::map<std::string, Tensor>& inputs) {
+      for (const auto& [name, desc] : graph_.input_descriptors()) {
+        const auto it = inputs.find(name);
+        if (it == inputs.end()) ThrowTypeError("compute: input '" + name + "' was not given");
+        if (it->second.dtype() != desc.dataType || it->second.shape() != desc.shape) {
+          ThrowTypeError("compute: input '" + name + "' does not match its descriptor " +
+                         desc.ToString());
+        }
+      }
+      for (size_t i = 0; i < values_.size(); ++i) {
+        const OperandNode& n = graph_.operand({static_cast<uint32_t>(i)});
+        if (n.kind == OperandNode::Kind::kConstant) {
+          values_[i].data = n.constant;
+          on_host_[i] = true;
+        } else if (n.kind == OperandNode::Kind::kInput) {
+          const auto it = inputs.find(n.name);
+          if (it == inputs.end()) continue;
+          values_[i].data = it->second;
+          on_host_[i] = true;
+        }
+      }
+      for (size_t index = 0; index < graph_.operators().size(); ++index) {
+        const OperatorNode& node = graph_.operators()[index];
+        if (r_.recorded_[index]) {
+          Record(index, node);
+          continue;
+        }
+        Flush();
+        std::vector<const OperandValue*> in;
+        for (OperandId id : node.inputs) {
+          if (!on_host_[id.value]) throw std::logic_error("vulkan graph runner: input not on host");
+          in.push_back(&values_[id.value]);
+        }
+        std::vector<OperandValue> out = graph_.RunOperator(index, in, r_.kernels_[index].get());
+        for (size_t k = 0; k < node.outputs.size(); ++k) {
+          values_[node.outputs[k].value] = std::move(out[k]);
+          on_host_[node.outputs[k].value] = true;
+        }
+      }
+      Flush();
+      std::map<std::string, OperandValue> result;
+      for (const auto& [name, id] : graph_.outputs()) {
+        if (!on_host_[id.value]) throw std::logic_error("vulkan graph runner: output not on host");
+        result[name] = values_[id.value];
+      }
+      return result;
+    }
+
+    // Sink: one dispatch of the node being recorded.
+    void Run(Shader shader, std::span<const uint32_t> params, std::vector<Source> inputs,
+             size_t output, uint64_t groups, std::span<const uint32_t> spec) override {
+      Pending p;
+      p.shader = shader;
+      p.spec.assign(spec.begin(), spec.end());
+      p.groups = groups;
+      p.bindings.push_back(Arena(std::as_bytes(params)));
+      for (const Source& s : inputs) {
+        if (s.operand < 0 && !s.packed.empty()) {
+          // The inputs copied one after the other into the node's packed buffer on the device.
+          uint64_t offset = 0;
+          for (size_t k : s.packed) {
+            const uint32_t id = node_->inputs.at(k).value;
+            OnDevice(id);
+            const uint64_t bytes = graph_.operand({id}).desc.ByteLength();
+            if (bytes > 0) p.copies.push_back({id, index_, offset, bytes});
+            offset += bytes;
+          }
+          Device::Buffer& b = r_.packed_[index_];
+          if (b.buffer == VK_NULL_HANDLE) b = device_.CreateBuffer(Padded(offset), false);
+          p.bindings.push_back(Binding{-1, static_cast<int64_t>(index_), 0, 0});
+          continue;
+        }
+        if (s.operand < 0) {
+          p.bindings.push_back(Arena(s.host));
+          continue;
+        }
+        const uint32_t id = node_->inputs.at(static_cast<size_t>(s.operand)).value;
+        OnDevice(id);
+        if (dirty_.count(id) != 0) p.barrier = true;
+        p.bindings.push_back(Binding{id, -1, 0, 0});
+      }
+      const uint32_t out = node_->outputs.at(output).value;
+      Allocate(out);
+      p.bindings.push_back(Binding{out, -1, 0, 0});
+      if (p.barrier) dirty_.clear();  // a global barrier: every earlier write is visible
+      dirty_.insert(out);
+      written_.push_back(out);
+      on_device_[out] = true;
+      pending_.push_back(std::move(p));
+    }
+
+   private:
+    void Record(size_t index, const OperatorNode& node) {
+      node_ = &node;
+      index_ = index;
+      std::vector<const OperandValue*> in;
+      std::vector<OperandDescriptor> in_desc, out_desc;
+      for (OperandId id : node.inputs) {
+        in.push_back(on_host_[id.value] ? &values_[id.value] : nullptr);
+        in_desc.push_back(graph_.operand(id).desc);
+      }
+      for (OperandId id : node.outputs) {
+        const OperandDescriptor& d = graph_.operand(id).desc;
+        out_desc.push_back(d);
+        if (d.ElementCount() == 0) {  // nothing to dispatch: empty on the host
+          values_[id.value].data = Tensor::Allocate(d.dataType, d.shape);
+          on_host_[id.value] = true;
+        }
+      }
+      static_cast<const RecordableKernel&>(*r_.kernels_[index]).Emit(*this, in, in_desc, out_desc);
+      node_ = nullptr;
+    }
+
+    // `bytes` appended to the arena (params and host-made inputs), zero-padded to whole 16-byte
+    // words at the device's offset alignment.
+    Binding Arena(std::span<const std::byte> bytes) {
+      const uint64_t align = device_.info().min_storage_buffer_offset_alignment;
+      const uint64_t offset = (arena_.size() + align - 1) / align * align;
+      const uint64_t size = Padded(bytes.size());
+      arena_.resize(offset + size);
+      if (!bytes.empty()) std::memcpy(arena_.data() + offset, bytes.data(), bytes.size());
+      return Binding{-1, -1, offset, size};
+    }
+
+    Device::Buffer& Allocate(uint32_t id) {
+      Device::Buffer& b = r_.buffers_[id];
+      if (b.buffer == VK_NULL_HANDLE) {
+        b = device_.CreateBuffer(Padded(graph_.operand({id}).desc.ByteLength()), false);
+      }
+      return b;
+    }
+
+    // Operand `id` on the device: uploaded from the host when it is not there yet.
+    void OnDevice(uint32_t id) {
+      if (on_device_[id]) return;
+      if (r_.resident_[id]) {  // a constant uploaded by an earlier run, never written since
+        on_device_[id] = true;
+        return;
+      }
+      if (!on_host_[id]) throw std::logic_error("vulkan graph runner: operand on neither side");
+      Device::Buffer& b = Allocate(id);
+      if (graph_.operand({id}).kind == OperandNode::Kind::kConstant) constants_.push_back(id);
+      std::vector<std::byte> bytes = values_[id].data.Bytes();
+      if (device_.staging()) {
+        uploads_.emplace_back(id, std::move(bytes));
+      } else if (!bytes.empty()) {
+        std::memcpy(b.mapped, bytes.data(), bytes.size());  // no device work is in flight
+      }
+      on_device_[id] = true;
+    }
+
+    // Submits what was recorded (one command buffer, one fence wait) and brings back the
+    // operands the host needs (graph outputs, inputs of the operators run alone).
+    void Flush() {
+      if (pending_.empty() && uploads_.empty()) return;
+      Device::Recording rec;
+      Device::Buffer& arena = r_.arena_;
+      if (arena.size < arena_.size()) {
+        device_.DestroyBuffer(arena);
+        arena = device_.CreateBuffer(std::max<uint64_t>(arena_.size(), 2 * arena.size), true);
+      }
+      if (!arena_.empty()) std::memcpy(arena.mapped, arena_.data(), arena_.size());
+      // Staging: every upload through one host-visible buffer, every download through another.
+      if (!uploads_.empty()) {
+        uint64_t total = 0;
+        for (const auto& [id, bytes] : uploads_) total += Padded(bytes.size());
+        Device::Buffer& up = r_.upload_;
+        if (up.size < total) {
+          device_.DestroyBuffer(up);
+          up = device_.CreateBuffer(std::max<uint64_t>(total, 2 * up.size), true);
+        }
+        uint64_t offset = 0;
+        for (const auto& [id, bytes] : uploads_) {
+          if (!bytes.empty())
+            std::memcpy(static_cast<std::byte*>(up.mapped) + offset, bytes.data(), bytes.size());
+          rec.uploads.push_back(
+              {up.buffer, r_.buffers_[id].buffer, offset, 0, Padded(bytes.size())});
+          offset += Padded(bytes.size());
+        }
+      }
+      std::vector<std::pair<uint32_t, uint64_t>> downloads;  // operand, offset in download_
+      uint64_t down_total = 0;
+      for (uint32_t id : written_) {
+        if (!r_.need_host_[id]) continue;
+        downloads.emplace_back(id, down_total);
+        down_total += Padded(graph_.operand({id}).desc.ByteLength());
+      }
+      if (device_.staging() && down_total > 0) {
+        Device::Buffer& down = r_.download_;
+        if (down.size < down_total) {
+          device_.DestroyBuffer(down);
+          down = device_.CreateBuffer(std::max<uint64_t>(down_total, 2 * down.size), true);
+        }
+        for (const auto& [id, offset] : downloads) {
+          rec.downloads.push_back({r_.buffers_[id].buffer, down.buffer, 0, offset,
+                                   Padded(graph_.operand({id}).desc.ByteLength())});
+        }
+      }
+      for (const Pending& p : pending_) {
+        Device::RecordedDispatch d;
+        d.shader = p.shader;
+        d.spec = p.spec;
+        d.groups = p.groups;
+        d.barrier = p.barrier;
+        for (const PackedCopy& c : p.copies) {
+          d.copies.push_back(
+              {r_.buffers_[c.operand].buffer, r_.packed_[c.node].buffer, 0, c.offset, c.size});
+        }
+        const auto range = [&](const Binding& b) {
+          if (b.packed >= 0) {
+            const Device::Buffer& buf = r_.packed_[static_cast<size_t>(b.packed)];
+            return Device::Range{buf.buffer, 0, buf.size};
+          }
+          if (b.operand < 0) return Device::Range{arena.buffer, b.offset, b.size};
+          const Device::Buffer& buf = r_.buffers_[static_cast<size_t>(b.operand)];
+          return Device::Range{buf.buffer, 0, buf.size};
+        };
+        // Unused input bindings: the parameters again (never read).
+        for (size_t i = 0; i < kBindings; ++i) d.bindings[i] = range(p.bindings[0]);
+        for (size_t i = 0; i + 1 < p.bindings.size(); ++i) d.bindings[i] = range(p.bindings[i]);
+        d.bindings[kBindings - 1] = range(p.bindings.back());
+        rec.dispatches.push_back(std::move(d));
+      }
+      device_.Execute(rec);
+      for (uint32_t id : constants_) r_.resident_[id] = true;
+      for (const auto& [id, offset] : downloads) {
+        const OperandDescriptor& desc = graph_.operand({id}).desc;
+        Tensor t = Tensor::Allocate(desc.dataType, desc.shape);
+        const uint64_t bytes = desc.ByteLength();
+        const void* from = device_.staging()
+                               ? static_cast<const std::byte*>(r_.download_.mapped) + offset
+                               : r_.buffers_[id].mapped;
+        if (bytes > 0) std::memcpy(t.buffer()->data(), from, bytes);
+        values_[id].data = std::move(t);
+        on_host_[id] = true;
+      }
+      pending_.clear();
+      uploads_.clear();
+      constants_.clear();
+      written_.clear();
+      dirty_.clear();
+      arena_.clear();
+    }
+
+    const VulkanGraphRunner& r_;
+    Device& device_;
+    const Graph& graph_;
+    std::vector<OperandValue> values_;
+    std::vector<bool> on_host_, on_device_;
+    const OperatorNode* node_ = nullptr;  // the node being recorded
+    size_t index_ = 0;                    // its index
+    // The segment being recorded.
+    std::vector<Pending> pending_;
+    std::vector<std::byte> arena_;
+    std::vector<std::pair<uint32_t, std::vector<std::byte>>> uploads_;  // staging only
+    std::vector<uint32_t> written_;
+    std::vector<uint32_t> constants_;  // uploaded in this segment
+    std::set<uint32_t> dirty_;  // written since the last barrier
+  };
+
+  std::shared_ptr<Device> device_;
+  std::vector<std::shared_ptr<const Kernel>> kernels_;
+  std::vector<bool> recorded_;
+  std::vector<bool> need_host_;  // graph outputs and inputs of operators run alone
+  std::vector<std::string> schedule_;
+  mutable std::mutex mutex_;  // one Compute at a time: the buffers are shared
+  // Kept between runs (the shapes do not change): one buffer per operand, the arena of
+  // parameters and host-made inputs, the staging buffers.
+  mutable std::vector<Device::Buffer> buffers_;
+  // The constants already on the device: uploaded once, by the first run that reads them.
+  mutable std::vector<bool> resident_;
+  mutable std::vector<Device::Buffer> packed_;  // per operator: concat's inputs packed
+  mutable Device::Buffer arena_, upload_, download_;
+};
+
+}  // namespace
+
+std::shared_ptr<const GraphRunner> MakeGraphRunner(
+    std::shared_ptr<Device> device, const Graph& graph,
+    std::span<const std::shared_ptr<const Kernel>> kernels) {
+  return std::make_shared<VulkanGraphRunner>(std::move(device), graph, kernels);
+}
+
+}  // namespace nnref::vk

@@ -1,0 +1,92 @@
+// Kernels whose work is dispatches only, written once for both ways the vulkan backend runs them
+// (docs/vulkan.md#graph-execution): at once, one submission per dispatch with the inputs copied
+// from the host and the output copied back (the per-operator path, and the check mode), or
+// recorded into a graph's one command buffer with the inputs and outputs left on the device
+// (graph.cc). Both paths run the same shader with the same parameters on the same bytes, so their
+// results are the same bit for bit.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ops/vulkan/device.h"
+#include "ref/graph/graph.h"
+
+namespace nnref::vk {
+
+// One input binding of a dispatch: input `operand` of the node, dense in its own shape (the
+// bytes Tensor::Bytes() gives), the inputs `packed` one after the other (each dense, no padding
+// between them: a graph copies them on the device), or bytes the kernel made on the host from
+// inputs it read there.
+struct Source {
+  int operand = -1;             // the node's input index, or -1 for `packed` or `host`
+  std::vector<size_t> packed;   // when operand < 0 and not empty
+  std::vector<std::byte> host;  // otherwise
+
+  static Source Input(size_t k) {
+    Source s;
+    s.operand = static_cast<int>(k);
+    return s;
+  }
+  static Source Packed(std::vector<size_t> inputs) {
+    Source s;
+    s.packed = std::move(inputs);
+    return s;
+  }
+  static Source Host(std::vector<std::byte> bytes) {
+    Source s;
+    s.host = std::move(bytes);
+    return s;
+  }
+};
+
+// Where a kernel's dispatches go.
+class Sink {
+ public:
+  virtual ~Sink() = default;
+  // One run of `shader` writing the node's output `output` whole, dense in its descriptor's
+  // shape: binding 0 = `params`, bindings 1.. = `inputs`, `groups` workgroups (capped at 65535:
+  // the shaders loop), `spec` the specialization constants. Never called for an empty output.
+  virtual void Run(Shader shader, std::span<const uint32_t> params, std::vector<Source> inputs,
+                   size_t output, uint64_t groups, std::span<const uint32_t> spec = {}) = 0;
+};
+
+// A kernel made of dispatches (Emit) that a graph can record.
+class RecordableKernel : public Kernel {
+ public:
+  // Why the node cannot be recorded into a graph's command buffer, in words ("the input is
+  // permuted on the host: softmax over axis 0 of 2"), or "" when it can. `on_host[k]`: whether
+  // input k is on the host when the node is recorded (graph inputs, constants and the outputs of
+  // operators run one at a time); the others are only on the device.
+  virtual std::string NeedsHost(std::span<const OperandDescriptor> in,
+                                std::span<const OperandDescriptor> out,
+                                std::span<const bool> on_host) const = 0;
+  // The node's dispatches into `sink`: `in[k]` input k's value when on the host, else null (only
+  // where NeedsHost allowed it); `in_desc[k]` its descriptor.
+  virtual void Emit(Sink& sink, std::span<const OperandValue* const> in,
+                    std::span<const OperandDescriptor> in_desc,
+                    std::span<const OperandDescriptor> out) const = 0;
+  // One operator alone: Emit with every dispatch run at once; each output dense. A kernel whose
+  // recorded form covers only some nodes (NeedsHost) overrides it for the others.
+  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
+                                    std::span<const OperandDescriptor> out) const override;
+
+ protected:
+  explicit RecordableKernel(std::shared_ptr<Device> device) : device_(std::move(device)) {}
+  std::shared_ptr<Device> device_;
+};
+
+// The workgroups of a dispatch with one invocation per 32-bit word of `out` (an element of 32 or
+// 64 bits, two of 16, four of 8), as Dispatch (family.h) runs.
+uint64_t WordGroups(const OperandDescriptor& out);
+// The workgroups of a native-mode tiled GEMM (gemm_tile.glsl) over `batches` M x N products, as
+// DispatchGemmTiles (family.h) runs.
+uint64_t GemmTileGroups(const DeviceInfo& device, uint64_t batches, uint64_t m, uint64_t n);
+
+// Whether `perm` is the identity (the permuted tensor is the tensor itself).
+bool IsIdentity(std::span<const uint32_t> perm);
+
+}  // namespace nnref::vk
