@@ -259,6 +259,8 @@ void PackWholeB(const MatrixView& b, size_t k, size_t n, size_t kc, size_t jp0, 
   }
 }
 
+size_t ColumnUnitImpl() { return NR(); }
+
 PackedOperand PackGemmAImpl(const MatrixView& a, size_t m, size_t k, double scale) {
   PackedOperand p;
   p.outer = m;
@@ -473,6 +475,7 @@ HWY_AFTER_NAMESPACE();
 namespace nnref::simd {
 
 HWY_EXPORT(GemmImpl);
+HWY_EXPORT(ColumnUnitImpl);
 HWY_EXPORT(PackGemmAImpl);
 HWY_EXPORT(PackGemmBImpl);
 
@@ -480,6 +483,8 @@ void Gemm(size_t m, size_t n, size_t k, std::span<const GemmOperands> problems, 
           ThreadPool& pool) {
   HWY_DYNAMIC_DISPATCH(GemmImpl)(m, n, k, problems.data(), problems.size(), a_scale, &pool);
 }
+
+size_t GemmColumnUnit() { return HWY_DYNAMIC_DISPATCH(ColumnUnitImpl)(); }
 
 PackedOperand PackGemmA(const MatrixView& a, size_t m, size_t k, double scale) {
   return HWY_DYNAMIC_DISPATCH(PackGemmAImpl)(a, m, k, scale);
