@@ -98,7 +98,7 @@ class Conv2dKernel final : public Kernel {
                                                 11 * ((spatial + unit - 1) / unit);
       const int64_t row = shifted ? y.width : wp;  // row stride of the arrangement
       const int64_t plane = hp * row;
-      const int64_t copy = x.channels * plane;  // one arrangement of the whole image
+      const int64_t copy = x.channels * plane;               // one arrangement of the whole image
       const int64_t grid = shifted ? spatial : grid_padded;  // GEMM columns
       std::vector<int64_t> offsets(static_cast<size_t>(kg));
       for (int64_t c = 0; c < icg; ++c) {
@@ -313,31 +313,32 @@ class Conv2dKernel final : public Kernel {
              float* shifted) const {
     const int64_t pt = g_.pad_top;
     const int64_t copy = x.channels * hp * ow;
-    config_.pool->ParallelFor(
-        static_cast<size_t>(kw * x.channels), 4, [&](size_t begin, size_t end) {
-          for (size_t task = begin; task < end; ++task) {
-            const int64_t kx = static_cast<int64_t>(task) / x.channels;
-            const int64_t c = static_cast<int64_t>(task) % x.channels;
-            const float* src = xin + c * x.height * x.width;
-            float* dst = shifted + kx * copy + c * hp * ow;
-            // Output column ox reads input column ox + shift; those inside the image: [o0, o1).
-            const int64_t shift = kx * g_.dilation_width - g_.pad_left;
-            const int64_t o0 = std::clamp<int64_t>(-shift, 0, ow);
-            const int64_t o1 = std::clamp<int64_t>(x.width - shift, o0, ow);
-            for (int64_t r = 0; r < hp; ++r) {
-              float* line = dst + r * ow;
-              const int64_t iy = r - pt;
-              if (iy < 0 || iy >= x.height) {
-                std::fill(line, line + ow, 0.0f);
-                continue;
-              }
-              std::fill(line, line + o0, 0.0f);
-              std::copy(src + iy * x.width + o0 + shift, src + iy * x.width + o1 + shift,
-                        line + o0);
-              std::fill(line + o1, line + ow, 0.0f);
-            }
-          }
-        });
+    config_.pool->ParallelFor(static_cast<size_t>(kw * x.channels), 4,
+                              [&](size_t begin, size_t end) {
+                                for (size_t task = begin; task < end; ++task) {
+                                  const int64_t kx = static_cast<int64_t>(task) / x.channels;
+                                  const int64_t c = static_cast<int64_t>(task) % x.channels;
+                                  const float* src = xin + c * x.height * x.width;
+                                  float* dst = shifted + kx * copy + c * hp * ow;
+                                  // Output column ox reads input column ox + shift; those inside
+                                  // the image: [o0, o1).
+                                  const int64_t shift = kx * g_.dilation_width - g_.pad_left;
+                                  const int64_t o0 = std::clamp<int64_t>(-shift, 0, ow);
+                                  const int64_t o1 = std::clamp<int64_t>(x.width - shift, o0, ow);
+                                  for (int64_t r = 0; r < hp; ++r) {
+                                    float* line = dst + r * ow;
+                                    const int64_t iy = r - pt;
+                                    if (iy < 0 || iy >= x.height) {
+                                      std::fill(line, line + ow, 0.0f);
+                                      continue;
+                                    }
+                                    std::fill(line, line + o0, 0.0f);
+                                    std::copy(src + iy * x.width + o0 + shift,
+                                              src + iy * x.width + o1 + shift, line + o0);
+                                    std::fill(line + o1, line + ow, 0.0f);
+                                  }
+                                }
+                              });
   }
 
   // The result with the bias (in[2], when given) added in double before the one rounding.

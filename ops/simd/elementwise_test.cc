@@ -82,10 +82,12 @@ TEST_CASE("simd rows: pow by a row-wide exponent of 2 or 3 within 1 ulp, special
   // infinities, NaN, an overflow to infinity and an underflow to 0; then ramps against pow in
   // long double.
   const float t = 1.0f + 0x1p-12f;
-  const std::vector<float> a = {1.5f, -1.5f, t, -0.0f, 0.0f, INFINITY, -INFINITY, std::nanf(""),
-                                1e13f, 1e-20f, -3.0f};
-  const float cube[] = {3.375f, -3.375f, 1.0f + 3 * 0x1p-12f + 0x1p-22f, -0.0f, 0.0f, INFINITY,
-                        -INFINITY, std::nanf(""), INFINITY, 0.0f, -27.0f};
+  const std::vector<float> a = {1.5f,      -1.5f,         t,     -0.0f,  0.0f, INFINITY,
+                                -INFINITY, std::nanf(""), 1e13f, 1e-20f, -3.0f};
+  const float cube[] = {3.375f,    -3.375f,       1.0f + 3 * 0x1p-12f + 0x1p-22f,
+                        -0.0f,     0.0f,          INFINITY,
+                        -INFINITY, std::nanf(""), INFINITY,
+                        0.0f,      -27.0f};
   ForEachTarget([&] {
     std::vector<float> out(a.size());
     const float three = 3.0f, two = 2.0f;

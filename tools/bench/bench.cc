@@ -18,10 +18,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -368,10 +368,11 @@ int main(int argc, char** argv) {
     } else if (a == "--export" && has_value) {
       opt.export_dir = argv[++i];
     } else {
-      std::fprintf(stderr,
-                   "usage: nnref_bench [--repeat N] [--reference-repeat N] [--warmup N] "
-                   "[--min-sample-ms X] [--threads N] [--only ID,ID] [--filter TEXT] [--small] "
-                   "[--no-reference] [--vulkan] [--tsv] [--cpu-time] [--cases DIR] [--export DIR]\n");
+      std::fprintf(
+          stderr,
+          "usage: nnref_bench [--repeat N] [--reference-repeat N] [--warmup N] "
+          "[--min-sample-ms X] [--threads N] [--only ID,ID] [--filter TEXT] [--small] "
+          "[--no-reference] [--vulkan] [--tsv] [--cpu-time] [--cases DIR] [--export DIR]\n");
       return 2;
     }
   }
