@@ -115,23 +115,23 @@ class GroupNormalizationKernel final : public Kernel {
     }
     const double epsilon = a_.epsilon;
     const uint64_t n = split.count;
-    ForEachGroup(split, config_, x, &result,
-                 [&](uint64_t, const std::array<int64_t, 4>& off, const float* row, float* dst) {
-                   // The mean and variance in double, in one pass (MomentsRow): a float32 sum's
-                   // relative error (up to n eps) reaches the output through rstd, and where the
-                   // normalized value cancels against the bias it left the operator's tolerance
-                   // (models.m2m100: 969 ULP).
-                   double mean, variance;
-                   MomentsRow(row, n, &mean, &variance);
-                   const double rstd = 1.0 / std::sqrt(variance + epsilon);
-                   if (params_reduced) {
-                     NormalizeRow(row, &mean, 0, scale_row.data(), 1, &rstd, 0, bias_row.data(), 1,
-                                  dst, n);
-                   } else {
-                     const float s = ValueAt(scale, off[2]), b = ValueAt(bias, off[3]);
-                     NormalizeRow(row, &mean, 0, &s, 0, &rstd, 0, &b, 0, dst, n);
-                   }
-                 });
+    ForEachGroup(
+        split, config_, x, &result,
+        [&](uint64_t, const std::array<int64_t, 4>& off, const float* row, float* dst) {
+          // The mean from the compensated sum, kept as a double.
+          const double mean = SumRow(row, n) / static_cast<double>(n);
+          // The squared deviations are summed in double: a float32 sum's relative error (up to
+          // n eps) reaches the output through rstd, and where the normalized value cancels
+          // against the bias it left the operator's tolerance (models.m2m100: 969 ULP).
+          const double variance = SumSquaredDeviationDouble(row, n, mean) / static_cast<double>(n);
+          const double rstd = 1.0 / std::sqrt(variance + epsilon);
+          if (params_reduced) {
+            NormalizeRow(row, &mean, 0, scale_row.data(), 1, &rstd, 0, bias_row.data(), 1, dst, n);
+          } else {
+            const float s = ValueAt(scale, off[2]), b = ValueAt(bias, off[3]);
+            NormalizeRow(row, &mean, 0, &s, 0, &rstd, 0, &b, 0, dst, n);
+          }
+        });
     return One(std::move(result));
   }
 

@@ -7,8 +7,7 @@
 // target whatever thread computes it. Exponentials use a vector exp for arguments in [-87, 0]
 // (ExpNonPositive, at most 2 ulp); the rare arguments below -87 (results in or near the
 // subnormal range) take std::exp in a scalar pass. The affine row of the
-// normalizations runs in double vectors (PromoteTo/DemoteTo) and rounds once; their mean and
-// variance come from one pass of double sums (MomentsRow).
+// normalizations runs in double vectors (PromoteTo/DemoteTo) and rounds once.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "ops/simd/reduction_hwy.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -16,7 +15,6 @@
 #include <hwy/highway.h>
 // clang-format on
 
-#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -206,49 +204,36 @@ float SumSquaredDeviationRowImpl(const float* x, size_t n, float mean_hi, float 
                       [](float a, float b) { return a + b; });
 }
 
-// The mean and the population variance of x[0..n) (n >= 1) in one pass: with the shift c = x[0],
-// s1 = sum of (x - c) and s2 = sum of (x - c)^2 in double (the elements widened exactly, two
-// accumulator pairs in the double lanes, then the lanes and the tail added in order), mean =
-// c + s1 / n and variance = (s2 - s1^2 / n) / n (at least 0). Shifting by an element bounds the
-// cancellation: that element is in the row, so variance >= (mean - c)^2 / n, and s2 - s1^2 / n
-// loses at most a factor n of double's precision (n 2^-53 relative: 1e-13 for a row of 768),
-// where float32 results need 2^-24. NaN or infinite elements give a NaN variance.
-void MomentsRowImpl(const float* x, size_t n, double* mean, double* variance) {
+// Sum over x[0..n) of (x - mean)^2 in double (the elements widened exactly, four accumulators in
+// the double lanes, then the lanes and the tail added in order).
+double SumSquaredDeviationDoubleImpl(const float* x, size_t n, double mean) {
   const hn::ScalableTag<double> dd;
   const hn::Rebind<float, decltype(dd)> df;  // as many float lanes as double lanes
   using V = hn::Vec<decltype(dd)>;
   const size_t lanes = hn::Lanes(dd);
-  const double shift = x[0];
-  const V c = hn::Set(dd, shift);
-  V s0 = hn::Zero(dd), s1 = s0, q0 = s0, q1 = s0;
+  const V m = hn::Set(dd, mean);
+  V a0 = hn::Zero(dd), a1 = a0, a2 = a0, a3 = a0;
   size_t i = 0;
-  const auto add = [&](size_t at, V& s, V& q) {
-    const V v = hn::Sub(hn::PromoteTo(dd, hn::LoadU(df, x + at)), c);
-    s = hn::Add(s, v);
-    q = hn::MulAdd(v, v, q);
+  const auto sq = [&](size_t at, V acc) {
+    const V c = hn::Sub(hn::PromoteTo(dd, hn::LoadU(df, x + at)), m);
+    return hn::MulAdd(c, c, acc);
   };
-  for (; i + 2 * lanes <= n; i += 2 * lanes) {
-    add(i, s0, q0);
-    add(i + lanes, s1, q1);
+  for (; i + 4 * lanes <= n; i += 4 * lanes) {
+    a0 = sq(i, a0);
+    a1 = sq(i + lanes, a1);
+    a2 = sq(i + 2 * lanes, a2);
+    a3 = sq(i + 3 * lanes, a3);
   }
-  for (; i + lanes <= n; i += lanes) add(i, s0, q0);
-  HWY_ALIGN double sb[hn::MaxLanes(dd)], qb[hn::MaxLanes(dd)];
-  hn::Store(hn::Add(s0, s1), dd, sb);
-  hn::Store(hn::Add(q0, q1), dd, qb);
-  double sum = 0, squares = 0;
-  for (size_t k = 0; k < lanes; ++k) {
-    sum += sb[k];
-    squares += qb[k];
-  }
+  for (; i + lanes <= n; i += lanes) a0 = sq(i, a0);
+  HWY_ALIGN double buf[hn::MaxLanes(dd)];
+  hn::Store(hn::Add(hn::Add(a0, a1), hn::Add(a2, a3)), dd, buf);
+  double sum = 0;
+  for (size_t k = 0; k < lanes; ++k) sum += buf[k];
   for (; i < n; ++i) {
-    const double v = static_cast<double>(x[i]) - shift;
-    sum += v;
-    squares += v * v;
+    const double c = static_cast<double>(x[i]) - mean;
+    sum += c * c;
   }
-  const double count = static_cast<double>(n);
-  *mean = shift + sum / count;
-  const double v = (squares - sum * (sum / count)) / count;
-  *variance = std::isnan(v) ? v : std::max(0.0, v);
+  return sum;
 }
 
 // The maximum of x[0..n), NaN when any element is NaN (kTrackNaN; otherwise a NaN element may
@@ -462,7 +447,7 @@ namespace nnref::simd {
 HWY_EXPORT(SumRowImpl);
 HWY_EXPORT(ReduceRowImpl);
 HWY_EXPORT(SumSquaredDeviationRowImpl);
-HWY_EXPORT(MomentsRowImpl);
+HWY_EXPORT(SumSquaredDeviationDoubleImpl);
 HWY_EXPORT(LogSumExpRowImpl);
 HWY_EXPORT(SoftmaxRowImpl);
 HWY_EXPORT(ExpNonPositiveRowImpl);
@@ -475,8 +460,8 @@ float ReduceRow(RowReduce op, const float* x, size_t n) {
 float SumSquaredDeviationRow(const float* x, size_t n, float mean_hi, float mean_lo) {
   return HWY_DYNAMIC_DISPATCH(SumSquaredDeviationRowImpl)(x, n, mean_hi, mean_lo);
 }
-void MomentsRow(const float* x, size_t n, double* mean, double* variance) {
-  HWY_DYNAMIC_DISPATCH(MomentsRowImpl)(x, n, mean, variance);
+double SumSquaredDeviationDouble(const float* x, size_t n, double mean) {
+  return HWY_DYNAMIC_DISPATCH(SumSquaredDeviationDoubleImpl)(x, n, mean);
 }
 float LogSumExpRow(const float* x, size_t n) {
   return HWY_DYNAMIC_DISPATCH(LogSumExpRowImpl)(x, n);

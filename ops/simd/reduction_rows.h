@@ -27,10 +27,8 @@ double SumRow(const float* x, size_t n);
 // Sum of (x[i] - mean)^2 with mean = mean_hi + mean_lo (a double mean split into two floats):
 // the second pass of a two-pass variance.
 float SumSquaredDeviationRow(const float* x, size_t n, float mean_hi, float mean_lo);
-// The mean and population variance of x[0..n) (n >= 1) in one pass over the row: sums of x - x[0]
-// and of its square in double (reduction_hwy.cc says why the shift keeps full accuracy). A NaN
-// or infinite element gives a NaN variance.
-void MomentsRow(const float* x, size_t n, double* mean, double* variance);
+// Sum of (x[i] - mean)^2 in double (vector lanes, so not in index order).
+double SumSquaredDeviationDouble(const float* x, size_t n, double mean);
 
 // log(sum exp(x[i])) as m + log1p(sum over x[i] < m of exp(x[i] - m) + (k - 1)), m the maximum
 // and k its count: no overflow, full accuracy when the other terms are tiny. NaN in -> NaN; a
