@@ -104,6 +104,20 @@ export function lower(op, args, rank, out) {
       if (op === 'l2Pool2d' && rounding === 'ceil') return 'l2Pool2d with ceil rounding (not in opset 17)';
       const [t, b, l, r] = o.padding ?? [0, 0, 0, 0];
       const shape = rank.shapes[0];
+      if (rounding === 'ceil') {
+        // ONNX (opset 19's note) and ONNX Runtime drop a ceil-rounded last window that starts at
+        // or past the end of the input and its leading padding; WebNN's output-size formula keeps
+        // it (a window of no element: docs/deviations.md, "Pooling: a last window past the end").
+        const window = o.windowDimensions ?? shape.slice(2);
+        const strides = o.strides ?? [1, 1];
+        for (const [axis, head, tail] of [[0, t, b], [1, l, r]]) {
+          const extent = dilations[axis] * (window[axis] - 1) + 1;
+          const size = Math.ceil((shape[2 + axis] + head + tail - extent) / strides[axis]) + 1;
+          if ((size - 1) * strides[axis] >= shape[2 + axis] + head) {
+            return `${op} with a ceil-rounded last window past the input (ONNX drops it)`;
+          }
+        }
+      }
       const attribute = [ints('kernel_shape', o.windowDimensions ?? shape.slice(2)),
                          ints('pads', [t, l, b, r]), ints('strides', o.strides ?? [1, 1])];
       if (op === 'maxPool2d') {
