@@ -12,8 +12,12 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // x * y with 0 * inf = 0: a zero bound times an infinite magnitude adds nothing.
 double P(double x, double y) { return x == 0 || y == 0 ? 0 : x * y; }
 
+// An operand whose value is left open (any value, infinite or NaN included, is legitimate).
+bool Open(Bounded a) { return std::isinf(a.e) || std::isnan(a.e); }
+
 // A step whose exact value is infinite or NaN: IEEE arithmetic and the spec's steps fix special
-// values, so they are exact (and a NaN bound means none could be formed: unbounded).
+// values, so they are exact (and a NaN bound means none could be formed: unbounded). An operand
+// that is open (Open()) keeps the result open: the callers check that first.
 Bounded Special(double v, double e) {
   if (!std::isfinite(v)) return {v, 0};
   if (std::isnan(e)) return {v, kInf};
@@ -83,6 +87,7 @@ double ErrorArith::Spread(F f, Bounded a, double fv) {
 Bounded ErrorArith::Add(Bounded a, Bounded b) const {
   // Addition is exact where its result is subnormal: no eta term.
   const double v = a.v + b.v, prop = a.e + b.e;
+  if (Open(a) || Open(b)) return {v, kInf};
   return Finish(v, prop + u_ * (std::fabs(v) + prop));
 }
 
@@ -90,6 +95,14 @@ Bounded ErrorArith::Sub(Bounded a, Bounded b) const { return Add(a, Neg(b)); }
 
 Bounded ErrorArith::Mul(Bounded a, Bounded b) const {
   const double v = a.v * b.v;
+  // An infinite factor times one whose interval reaches 0: Infinity of either sign or NaN
+  // (Inf * 0) are all legitimate (a normalization's x - mean, exactly 0 or nearly, rounded to
+  // either side of 0 by its mean, times an infinite scale: fuzz seeds 21014160, 21022978).
+  const auto reaches_zero = [](Bounded x) { return x.e > 0 && std::fabs(x.v) <= x.e; };
+  if ((std::isinf(a.v) && reaches_zero(b)) || (std::isinf(b.v) && reaches_zero(a)) || Open(a) ||
+      Open(b)) {
+    return {v, kInf};
+  }
   const double prop = P(std::fabs(a.v), b.e) + P(std::fabs(b.v), a.e) + P(a.e, b.e);
   return Finish(v, prop + Rounding(std::fabs(v) + prop));
 }
@@ -255,8 +268,8 @@ double ErrorArith::Judge(Bounded exact, double ref, bool rounded) const {
       std::fabs(exact.v) + exact.e >= overflow) {
     return kInf;
   }
+  if (std::isinf(exact.e) || std::isnan(exact.e)) return kInf;  // open: anything passes
   if (std::isinf(ref)) return 0;
-  if (std::isnan(exact.e)) return kInf;
   return exact.e + (rounded ? Rounding(ref) : 0.0);
 }
 

@@ -30,6 +30,25 @@ TEST_CASE("error_bound: products propagate the factors' bounds") {
   CHECK(p.e <= 1.875 + 8 * 0x1p-24);
 }
 
+TEST_CASE("error_bound: an infinite factor times an interval reaching 0 is open") {
+  const ErrorArith f32(DataType::kFloat32);
+  const double inf = std::numeric_limits<double>::infinity();
+  // -Inf * (-1e-7 +- 2e-7): the legitimate factor may be -3e-7, 0 or 1e-7, so the product may
+  // be +Inf, NaN or -Inf: any result passes, whatever the reference's value.
+  const Bounded open = f32.Mul({-inf, 0}, {-1e-7, 2e-7});
+  CHECK(std::isinf(open.e));
+  CHECK(std::isinf(f32.Judge(open, inf)));
+  CHECK(std::isinf(f32.Judge(f32.Mul({0, 1e-9}, {inf, 0}), std::nan(""))));
+  // Adding a finite bias keeps it open (the normalizations' scale * q + bias).
+  CHECK(std::isinf(f32.Judge(f32.Add(open, {2, 0}), inf)));
+  // An interval that stays on one side of 0 fixes the sign: the infinity must be matched.
+  const Bounded fixed = f32.Mul({-inf, 0}, {-1e-7, 1e-8});
+  CHECK(fixed.v == inf);
+  CHECK(f32.Judge(fixed, inf) == 0);
+  // An exact 0 times Infinity is NaN, exactly.
+  CHECK(f32.Judge(f32.Mul({inf, 0}, {0, 0}), std::nan("")) == 0);
+}
+
 TEST_CASE("error_bound: exp(x) - 1 in float32 near 0 is within the bound (elu's cancellation)") {
   const ErrorArith f32(DataType::kFloat32);
   const double x = -1e-8;

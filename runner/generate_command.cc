@@ -174,8 +174,9 @@ void InlineInputData(Case& c) {
   }
   if (!inputs || !inputs->is_object()) return;
   for (auto& [name, input] : inputs->members()) {
+    const std::string& input_name = name;  // (clang 15 cannot capture a structured binding)
     const auto spec = std::find_if(c.inputs.begin(), c.inputs.end(),
-                                   [&](const TensorSpec& t) { return t.name == name; });
+                                   [&](const TensorSpec& t) { return t.name == input_name; });
     if (spec == c.inputs.end() || !input.is_object()) continue;
     for (auto& [field, data] : input.members()) {
       if (field != "data" || data.is_array()) continue;

@@ -66,6 +66,7 @@ export function poolRef(op, t, x, o) {
   if (sh.error) throw new Error(`poolRef: ${sh.error}`);
   const { OH, OW, win, padding, strides, dilations } = sh;
   const values = [];
+  let implDefined = 0;
   for (let n = 0; n < N; n++) {
     for (let c = 0; c < C; c++) {
       for (let oh = 0; oh < OH; oh++) {
@@ -80,13 +81,24 @@ export function poolRef(op, t, x, o) {
               real.push(x.values[((n * C + c) * H + ih) * W + iw]);
             }
           }
-          if (real.length === 0) throw new Error('poolRef: a window without real elements');
+          if (real.length === 0) {
+            // A window of no element (a ceil-rounded last window past the input, padding only):
+            // the spec gives it no value (docs/deviations.md, "Pooling: what padding
+            // contributes"); l2Pool2d's empty sum of squares is 0.
+            if (op === 'l2Pool2d') {
+              values.push(0);
+            } else {
+              values.push(NaN);
+              implDefined++;
+            }
+            continue;
+          }
           values.push(reduceWindow(op, t, real));
         }
       }
     }
   }
-  return { shape: [N, C, OH, OW], values };
+  return { shape: [N, C, OH, OW], values, implDefined };
 }
 
 function reduceWindow(op, t, vals) {
@@ -134,9 +146,11 @@ function poolCase(op, t, tag, s, extraLabels = []) {
   if (s.options !== 'omit') args.push({ options: o });
   const out = poolRef(op, t, x.canon, o);
   const o2 = permute(out.values, out.shape, INPUT_LAYOUT[layout]);
+  const labels = [op, t, layout, ...extraLabels];
+  if (out.implDefined > 0) labels.push('implementation_defined');
   return winCase({
-    op, name, labels: [op, t, layout, ...extraLabels], inputs: { input: x.tensor }, args,
-    out: { dtype: t, shape: o2.shape, values: o2.values },
+    op, name, labels, inputs: { input: x.tensor }, args,
+    out: { dtype: t, shape: o2.shape, values: o2.values }, implDefined: out.implDefined,
   });
 }
 
@@ -182,6 +196,11 @@ const CONFIGS = [
   ['window_larger_than_input_ceil', {
     H: 3, W: 3, options: { windowDimensions: [4, 4], strides: [2, 2], outputShapeRounding: 'ceil' },
   }, ['rounding', 'partial_window']],
+  // Width: ceil((3 - 2) / 3) + 1 = 2 windows; the second starts at 3, past the input: no element
+  // (ONNX and ONNX Runtime drop such a window; WebNN's formula keeps it: docs/deviations.md).
+  ['rounding_ceil_window_past_input', {
+    H: 4, W: 3, options: { windowDimensions: [1, 2], strides: [1, 3], outputShapeRounding: 'ceil' },
+  }, ['rounding', 'empty_window']],
   ['batch_2_channels_3', {
     N: 2, C: 3, H: 4, W: 4, options: { windowDimensions: [3, 3], padding: [1, 1, 1, 1] },
   }, ['batch', 'padding']],

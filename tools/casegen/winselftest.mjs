@@ -191,7 +191,9 @@ function poolNaive(op, inp, opts) {
       if (ih >= 0 && ih < X.H && iw >= 0 && iw < X.W) w.push(inp.input.values[X.at(n, c, ih, iw)]);
     }
     let r;
-    if (op === 'maxPool2d') r = { exact: w.reduce((a, b) => (b > a ? b : a)) };
+    // A window of no element: open for maxPool2d and averagePool2d (NaN in the case data,
+    // marked implementation-defined), 0 for l2Pool2d.
+    if (op === 'maxPool2d') r = { exact: w.length === 0 ? NaN : w.reduce((a, b) => (b > a ? b : a)) };
     else if (op === 'averagePool2d') {
       const acc = dsum();
       w.forEach((v) => acc.add(v));

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds a byte-level fuzz target with clang (libFuzzer + ASan + UBSan) into build-fuzz/ and runs
-# it for SECONDS (default 300) on a seed corpus of its input kind (docs/fuzzing.md). Not part of
-# CI (CTest replays the seeds on the ordinary build: label fuzz).
+# it for SECONDS (default 300) on a seed corpus of its input kind (docs/fuzzing.md); crashes,
+# leaks and timeouts are written to build-fuzz/artifacts/TARGET/. Not part of CI (CTest replays
+# the seeds on the ordinary build: label fuzz).
 #   tools/fuzz/run.sh [TARGET] [SECONDS]
 # TARGET: case_fuzzer (default), timeline_fuzzer, nnef_text_fuzzer, nnef_tensor_fuzzer,
 # quant_fuzzer, npy_fuzzer, results_fuzzer.
@@ -34,5 +35,7 @@ case "$target" in
   results_fuzzer) cp tests/cli/actual*.json tools/fuzz/seeds/results/* "$corpus"/ ;;
   *) echo "unknown target $target" >&2; exit 2 ;;
 esac
+artifacts=build-fuzz/artifacts/$target
+mkdir -p "$artifacts"
 build-fuzz/bin/"$target" "$corpus" -max_total_time="$seconds" -max_len=4096 \
-  -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 2> >(grep -v "^warning: fuzz.json" >&2)
+  -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -artifact_prefix="$artifacts/" 2> >(grep -v "^warning: fuzz.json" >&2)

@@ -225,19 +225,28 @@ float Normalize(uint t, uint e, uint R) {
       exact_root ? 0.0 : (((ah - rr) - ProductError(rh, rh, rr)) + al) / (2.0 * rh);
   // (x - mean) / sqrt(...) as (qh, ql).
   const float xs = ScaleB(AsFloat(Raw(0u, t, e), t), k);
-  precise const float nh = xs - mh;
-  precise const float nl = SumError(xs, -mh, nh) - ml;
-  precise const float qh0 = nh / rh;
-  precise const float qp = qh0 * rh;
-  precise const float qrem = (((nh - qp) - ProductError(qh0, rh, qp)) + nl) - qh0 * rl;
+  precise const float nh0 = xs - mh;
+  precise const float nl0 = SumError(xs, -mh, nh0) - ml;
+  // A tiny x - mean (below 2^-100: a group of subnormals) is divided as (x - mean) 2^64 (exact),
+  // the quotient scaled back: otherwise qh0 rh and its error fall under the float32 grid, and the
+  // remainder's rounding, divided by a small root, costs tens of ulp of a normal quotient (fuzz
+  // seeds 20013024, 20025458: 22 and 15 ulp at 6e-33 and 4e-37).
+  const bool up = abs(nh0) < 7.88860905e-31;  // 2^-100
+  precise const float nh = up ? nh0 * 18446744073709551616.0 : nh0;  // 2^64
+  precise const float nl = up ? nl0 * 18446744073709551616.0 : nl0;
+  precise const float qs = nh / rh;
+  precise const float qp = qs * rh;
+  precise const float qrem = (((nh - qp) - ProductError(qs, rh, qp)) + nl) - qs * rl;
+  precise const float qh0 = up ? qs * 5.42101086e-20 : qs;  // 2^-64, one rounding
   // Below the normal range the remainder is itself rounded to the subnormal grid, and dividing
   // it by a small root would amplify that rounding (fuzz seed 2001279): the quotient alone is
   // then the better value (its error is half a subnormal spacing plus the mean's). A zero
   // quotient keeps the correction: x - mean may live in the low part alone
   // (epsilon_dominates_small_variance).
   const bool subnormal_q = qh0 != 0.0 && abs(qh0) < 1.17549435e-38;
-  precise const float ql0 =
-      (isinf(qh0) || isnan(qh0) || isinf(rh) || subnormal_q) ? 0.0 : qrem / rh;
+  precise const float ql0 = (isinf(qh0) || isnan(qh0) || isinf(rh) || subnormal_q)
+                                ? 0.0
+                                : (up ? (qrem / rh) * 5.42101086e-20 : qrem / rh);
   // A group of equal values: x - mean is exactly 0 and so is q (epsilon > 0 may have underflowed
   // in the scaling). Given statistics: only x - mean was scaled; scale the quotient back.
   const bool zero =
