@@ -5,7 +5,7 @@
 // fused FMA where the target has one. Transcendentals use hwy/contrib/math inside the ranges it
 // documents as valid (Exp: <= 104, Log: > 0, Sin/Cos: |x| <= 39000, Tanh: all, Expm1/Log1p);
 // elements outside them (and erf, tan and pow, which contrib lacks) take the C library's float
-// function in a scalar pass.
+// function in a scalar pass; pow by an exponent of 2 or 3 for the whole row multiplies in double.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "ops/simd/elementwise_hwy.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -87,6 +87,24 @@ void BinaryRowImpl(RowBinary op, const float* a, size_t a_step, const float* b, 
         return hn::IfThenElse(hn::Lt(x, hn::Zero(d)), hn::Mul(x, s), x);
       });
     case RowBinary::kPow:
+      if (b_step == 0 && a_step == 1 && (b[0] == 2.0f || b[0] == 3.0f)) {
+        // A square or cube by one exponent (gelu's x^3): products in double, rounded once to
+        // float32. x * x is exact in double; x * x * x is within 2^-53 of the exact cube, so the
+        // result is the correctly rounded one but when that cube lies within 2^-53 of a float32
+        // midpoint (then 1 ulp off at most). Signed zeros, infinities and NaN come out as pow's.
+        if (b[0] == 2.0f) {
+          for (size_t i = 0; i < n; ++i) {
+            const double x = a[i];
+            out[i] = static_cast<float>(x * x);
+          }
+        } else {
+          for (size_t i = 0; i < n; ++i) {
+            const double x = a[i];
+            out[i] = static_cast<float>(x * x * x);
+          }
+        }
+        return;
+      }
       for (size_t i = 0; i < n; ++i) out[i] = std::pow(a[a_step ? i : 0], b[b_step ? i : 0]);
       return;
   }

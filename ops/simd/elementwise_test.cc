@@ -76,6 +76,49 @@ TEST_CASE("simd rows: binary arithmetic is exact float32 arithmetic at every len
   });
 }
 
+TEST_CASE("simd rows: pow by a row-wide exponent of 2 or 3 within 1 ulp, special values as pow") {
+  // Exact cubes and squares (1.5^3 = 3.375), (1 + 2^-12)^3 = 1 + 3 * 2^-12 + 3 * 2^-24 + 2^-36,
+  // which rounds up to 1 + 3 * 2^-12 + 2^-22 (the 2^-36 decides the tie), signed zeros, the
+  // infinities, NaN, an overflow to infinity and an underflow to 0; then ramps against pow in
+  // long double.
+  const float t = 1.0f + 0x1p-12f;
+  const std::vector<float> a = {1.5f,      -1.5f,         t,     -0.0f,  0.0f, INFINITY,
+                                -INFINITY, std::nanf(""), 1e13f, 1e-20f, -3.0f};
+  const float cube[] = {3.375f,    -3.375f,       1.0f + 3 * 0x1p-12f + 0x1p-22f,
+                        -0.0f,     0.0f,          INFINITY,
+                        -INFINITY, std::nanf(""), INFINITY,
+                        0.0f,      -27.0f};
+  ForEachTarget([&] {
+    std::vector<float> out(a.size());
+    const float three = 3.0f, two = 2.0f;
+    BinaryRow(RowBinary::kPow, a.data(), 1, &three, 0, out.data(), a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+      CAPTURE(i);
+      if (std::isnan(cube[i])) {
+        REQUIRE(std::isnan(out[i]));
+      } else {
+        REQUIRE(std::memcmp(&out[i], &cube[i], 4) == 0);  // bits: the sign of a zero too
+      }
+    }
+    BinaryRow(RowBinary::kPow, a.data(), 1, &two, 0, out.data(), a.size());
+    REQUIRE(out[0] == 2.25f);
+    REQUIRE(out[1] == 2.25f);
+    REQUIRE(!std::signbit(out[3]));  // (-0)^2 = +0
+    REQUIRE(out[6] == INFINITY);
+    for (size_t n = 1; n <= 70; ++n) {
+      const std::vector<float> x = Ramp(n, 7.0f, 0.1f);
+      std::vector<float> y(n, std::nanf(""));
+      for (const float e : {2.0f, 3.0f}) {
+        BinaryRow(RowBinary::kPow, x.data(), 1, &e, 0, y.data(), n);
+        for (size_t i = 0; i < n; ++i) {
+          const auto exact = static_cast<float>(std::pow(static_cast<long double>(x[i]), e));
+          REQUIRE(UlpsApart(y[i], exact) <= 1);
+        }
+      }
+    }
+  });
+}
+
 TEST_CASE("simd rows: unary functions within their bounds, including the scalar fix-ups") {
   struct Row {
     RowUnary op;

@@ -95,6 +95,10 @@ struct GemmOperands {
 void Gemm(size_t m, size_t n, size_t k, std::span<const GemmOperands> problems, double a_scale,
           ThreadPool& pool);
 
+// The columns of the core's micro-tile on the current target (2 vectors: 32 float32 on AVX-512);
+// a last panel of at most one vector computes one vector.
+size_t GemmColumnUnit();
+
 // `a` (m x k, times `scale` rounded to float32 as Gemm does) packed for Gemm on the current target.
 PackedOperand PackGemmA(const MatrixView& a, size_t m, size_t k, double scale);
 // `b` (k x n) packed for Gemm on the current target.

@@ -71,32 +71,40 @@ size_t DepthBlock(size_t k) {
   return std::max<size_t>(1, (k + blocks - 1) / blocks);
 }
 
-// c[0..R) x [0..NR) (row stride ldc) = (load ? c : -0) + sum over the kc depth steps of the
-// packed A panel a (kc x kMR, its first R rows) times B: the packed panel b (kc x NR) or,
-// kIndirect, the rows b + off[p]. The loops over rows have constant bounds and are unrolled, so
-// the accumulators live in registers. R < kMR serves a last panel of fewer rows (64 output
-// channels are 5 panels of 12 and one of 4) without computing the zero rows.
-template <size_t R, bool kIndirect>
+// c[0..R) x [0..V * lanes) (row stride ldc) = (load ? c : -0) + sum over the kc depth steps of
+// the packed A panel a (kc x kMR, its first R rows) times B: the packed panel b (kc x NR, its
+// first V vectors) or, kIndirect, the rows b + off[p]. The loops over rows have constant bounds
+// and are unrolled, so the accumulators live in registers. R < kMR serves a last panel of fewer
+// rows (64 output channels are 5 panels of 12 and one of 4) without computing the zero rows;
+// V = 1 a last panel of at most one vector of columns (a product 8 or 64 + 8 columns wide)
+// without computing the other vector.
+template <size_t R, size_t V, bool kIndirect>
 HWY_INLINE void MicroKernelBody(size_t kc, const float* HWY_RESTRICT a, const float* b,
                                 const int64_t* HWY_RESTRICT off, float* HWY_RESTRICT c, size_t ldc,
                                 bool load) {
+  static_assert(V == 1 || V == 2);
   const DF d;
   const size_t lanes = hn::Lanes(d);
   VF acc0[R], acc1[R];
 #pragma GCC unroll 16
   for (size_t r = 0; r < R; ++r) {
     acc0[r] = load ? hn::LoadU(d, c + r * ldc) : hn::Set(d, -0.0f);
-    acc1[r] = load ? hn::LoadU(d, c + r * ldc + lanes) : hn::Set(d, -0.0f);
+    if constexpr (V == 2) acc1[r] = load ? hn::LoadU(d, c + r * ldc + lanes) : hn::Set(d, -0.0f);
   }
   for (size_t p = 0; p < kc; ++p) {
     const float* bp = kIndirect ? b + off[p] : b;
     const VF b0 = hn::LoadU(d, bp);
-    const VF b1 = hn::LoadU(d, bp + lanes);
+    if constexpr (V == 2) {
+      const VF b1 = hn::LoadU(d, bp + lanes);
 #pragma GCC unroll 16
-    for (size_t r = 0; r < R; ++r) {
-      const VF av = hn::Set(d, a[r]);
-      acc0[r] = hn::MulAdd(av, b0, acc0[r]);
-      acc1[r] = hn::MulAdd(av, b1, acc1[r]);
+      for (size_t r = 0; r < R; ++r) {
+        const VF av = hn::Set(d, a[r]);
+        acc0[r] = hn::MulAdd(av, b0, acc0[r]);
+        acc1[r] = hn::MulAdd(av, b1, acc1[r]);
+      }
+    } else {
+#pragma GCC unroll 16
+      for (size_t r = 0; r < R; ++r) acc0[r] = hn::MulAdd(hn::Set(d, a[r]), b0, acc0[r]);
     }
     a += kMR;
     if (!kIndirect) b += 2 * lanes;
@@ -104,37 +112,40 @@ HWY_INLINE void MicroKernelBody(size_t kc, const float* HWY_RESTRICT a, const fl
 #pragma GCC unroll 16
   for (size_t r = 0; r < R; ++r) {
     hn::StoreU(acc0[r], d, c + r * ldc);
-    hn::StoreU(acc1[r], d, c + r * ldc + lanes);
+    if constexpr (V == 2) hn::StoreU(acc1[r], d, c + r * ldc + lanes);
   }
 }
 
-template <size_t R>
+template <size_t R, size_t V>
 HWY_NOINLINE void MicroKernel(size_t kc, const float* a, const float* b, const int64_t* off,
                               float* c, size_t ldc, bool load) {
   if (off != nullptr) {
-    MicroKernelBody<R, true>(kc, a, b, off, c, ldc, load);
+    MicroKernelBody<R, V, true>(kc, a, b, off, c, ldc, load);
   } else {
-    MicroKernelBody<R, false>(kc, a, b, nullptr, c, ldc, load);
+    MicroKernelBody<R, V, false>(kc, a, b, nullptr, c, ldc, load);
   }
 }
 
 using MicroKernelFn = void (*)(size_t, const float*, const float*, const int64_t*, float*, size_t,
                                bool);
 
-template <size_t... R>
+template <size_t V, size_t... R>
 constexpr std::array<MicroKernelFn, sizeof...(R)> MicroKernels(std::index_sequence<R...>) {
-  return {&MicroKernel<R + 1>...};
+  return {&MicroKernel<R + 1, V>...};
 }
 
-// One micro-tile of rows x cols (at most kMR x NR) at c, by the kernel of `rows` rows: straight
-// into c when its columns are whole, else through a small tile.
+// One micro-tile of rows x cols (at most kMR x NR) at c, by the kernel of `rows` rows and of one
+// vector of columns when they fit in one: straight into c when its columns are whole, else
+// through a small tile.
 void RunMicroTile(size_t kc, const float* a, const float* b, const int64_t* off, float* c,
                   int64_t ldc, size_t rows, size_t cols, bool load) {
   static constexpr std::array<MicroKernelFn, kMR> kKernels =
-      MicroKernels(std::make_index_sequence<kMR>());
-  const MicroKernelFn kernel = kKernels[rows - 1];
-  const size_t nr = NR();
-  if (cols == nr) {
+      MicroKernels<2>(std::make_index_sequence<kMR>());
+  static constexpr std::array<MicroKernelFn, kMR> kHalfKernels =
+      MicroKernels<1>(std::make_index_sequence<kMR>());
+  const size_t nr = NR(), lanes = nr / 2;
+  const MicroKernelFn kernel = (cols <= lanes ? kHalfKernels : kKernels)[rows - 1];
+  if (cols == nr || cols == lanes) {
     kernel(kc, a, b, off, c, static_cast<size_t>(ldc), load);
     return;
   }
@@ -247,6 +258,8 @@ void PackWholeB(const MatrixView& b, size_t k, size_t n, size_t kc, size_t jp0, 
     }
   }
 }
+
+size_t ColumnUnitImpl() { return NR(); }
 
 PackedOperand PackGemmAImpl(const MatrixView& a, size_t m, size_t k, double scale) {
   PackedOperand p;
@@ -462,6 +475,7 @@ HWY_AFTER_NAMESPACE();
 namespace nnref::simd {
 
 HWY_EXPORT(GemmImpl);
+HWY_EXPORT(ColumnUnitImpl);
 HWY_EXPORT(PackGemmAImpl);
 HWY_EXPORT(PackGemmBImpl);
 
@@ -469,6 +483,8 @@ void Gemm(size_t m, size_t n, size_t k, std::span<const GemmOperands> problems, 
           ThreadPool& pool) {
   HWY_DYNAMIC_DISPATCH(GemmImpl)(m, n, k, problems.data(), problems.size(), a_scale, &pool);
 }
+
+size_t GemmColumnUnit() { return HWY_DYNAMIC_DISPATCH(ColumnUnitImpl)(); }
 
 PackedOperand PackGemmA(const MatrixView& a, size_t m, size_t k, double scale) {
   return HWY_DYNAMIC_DISPATCH(PackGemmAImpl)(a, m, k, scale);

@@ -93,7 +93,8 @@ class GroupNormalizationKernel final : public Kernel {
                                     std::span<const OperandDescriptor> out) const override {
     const Tensor& x = in[0]->data;
     const Shape& shape = x.shape();
-    Tensor result = Tensor::Allocate(out[0].dataType, out[0].shape);
+    // Every element is written (ForEachGroup writes each group whole): no zero fill.
+    Tensor result = Tensor::AllocateForOverwrite(out[0].dataType, out[0].shape);
     std::vector<bool> reduced(x.rank(), false);
     for (size_t a : a_.reduce_axes) reduced[a] = true;
     const Tensor scale = Param(in, a_.scale_input, shape, 1.0f);

@@ -236,8 +236,11 @@ double SumSquaredDeviationDoubleImpl(const float* x, size_t n, double mean) {
   return sum;
 }
 
-// The maximum of x[0..n), NaN when any element is NaN; the sign of a zero maximum is left open
+// The maximum of x[0..n), NaN when any element is NaN (kTrackNaN; otherwise a NaN element may
+// or may not make it NaN: softmax does not need to know, since x - max is NaN for that element
+// and its NaN reaches every output through the sum); the sign of a zero maximum is left open
 // (x - (+0) and x - (-0) are equal, so the exponentials do not see it).
+template <bool kTrackNaN>
 HWY_INLINE float MaxRowForExp(const float* x, size_t n) {
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
@@ -245,11 +248,13 @@ HWY_INLINE float MaxRowForExp(const float* x, size_t n) {
   const V r = Fold(
       d, x, n, x[0], x[0],
       [&](V a, V v) {
-        nan = hn::Or(nan, hn::VecFromMask(d, hn::IsNaN(v)));
+        if constexpr (kTrackNaN) nan = hn::Or(nan, hn::VecFromMask(d, hn::IsNaN(v)));
         return hn::Max(a, v);
       },
       [](V a, V b) { return hn::Max(a, b); });
-  if (!hn::AllFalse(d, hn::MaskFromVec(nan))) return std::numeric_limits<float>::quiet_NaN();
+  if (kTrackNaN && !hn::AllFalse(d, hn::MaskFromVec(nan))) {
+    return std::numeric_limits<float>::quiet_NaN();
+  }
   return CombineLanes(d, r, [](float a, float b) { return a > b ? a : b; });
 }
 
@@ -285,14 +290,15 @@ HWY_INLINE V ExpNonPositive(D d, V x) {
   return hn::Mul(p, hn::BitCast(d, scale));
 }
 
-// exp(v - m) for diff = fl(v - m) >= low: the rounding error of the subtraction (TwoSum) would
-// otherwise become a relative error |v - m| * 2^-24 of the result; exp(diff + err) is taken as
-// exp(diff) * (1 + err).
+// exp(v - m) for diff = fl(v - m) >= kExpLow: the rounding error of the subtraction (TwoSum)
+// would otherwise become a relative error |v - m| * 2^-24 of the result; exp(diff + err) is taken
+// as exp(diff) * (1 + err). `neg_m` is -m. Lanes with diff below kExpLow (or -Inf) give garbage
+// or NaN, which the callers replace; a NaN diff gives NaN.
 template <class D, class V>
-HWY_INLINE V ExpOfDifference(D d, V v, V m, V diff, V low) {
+HWY_INLINE V ExpOfDifference(D d, V v, V neg_m, V diff) {
   const V vv = hn::Sub(diff, v);  // -m as rounded inside diff
-  const V err = hn::Add(hn::Sub(v, hn::Sub(diff, vv)), hn::Sub(hn::Neg(m), vv));
-  const V e = ExpNonPositive(d, hn::Max(diff, low));
+  const V err = hn::Add(hn::Sub(v, hn::Sub(diff, vv)), hn::Sub(neg_m, vv));
+  const V e = ExpNonPositive(d, diff);
   return hn::MulAdd(e, err, e);
 }
 
@@ -312,12 +318,13 @@ void ExpNonPositiveRowImpl(const float* x, float* out, size_t n) {
 }
 
 float LogSumExpRowImpl(const float* x, size_t n) {
-  const float m = MaxRowForExp(x, n);
+  const float m = MaxRowForExp<true>(x, n);
   if (!std::isfinite(m)) return m;  // NaN; +Inf (the sum is Inf); all -Inf (log 0)
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
   const size_t lanes = hn::Lanes(d);
-  const V vm = hn::Set(d, m), low = hn::Set(d, kExpLow), one = hn::Set(d, 1.0f);
+  const V vm = hn::Set(d, m), neg_m = hn::Set(d, -m), low = hn::Set(d, kExpLow);
+  const V one = hn::Set(d, 1.0f);
   V sum = hn::Zero(d), count = hn::Zero(d);  // sum of exp(x - m) below m; count of x == m
   bool any_low = false;
   const auto step = [&](V v, hn::Mask<decltype(d)> valid) {
@@ -326,7 +333,7 @@ float LogSumExpRowImpl(const float* x, size_t n) {
     const auto is_low = hn::And(hn::Lt(diff, low), valid);
     any_low = any_low || !hn::AllFalse(d, is_low);
     const auto take = hn::AndNot(hn::Or(is_max, is_low), valid);
-    sum = hn::Add(sum, hn::IfThenElseZero(take, ExpOfDifference(d, v, vm, diff, low)));
+    sum = hn::Add(sum, hn::IfThenElseZero(take, ExpOfDifference(d, v, neg_m, diff)));
     count = hn::Add(count, hn::IfThenElseZero(is_max, one));
   };
   size_t i = 0;
@@ -347,7 +354,7 @@ float LogSumExpRowImpl(const float* x, size_t n) {
 }
 
 void SoftmaxRowImpl(const float* x, float* out, size_t n) {
-  const float m = MaxRowForExp(x, n);
+  const float m = MaxRowForExp<false>(x, n);
   if (!std::isfinite(m)) {  // NaN - m, Inf - Inf or -Inf - -Inf: NaN in every term of the sum
     for (size_t i = 0; i < n; ++i) out[i] = std::numeric_limits<float>::quiet_NaN();
     return;
@@ -355,7 +362,7 @@ void SoftmaxRowImpl(const float* x, float* out, size_t n) {
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
   const size_t lanes = hn::Lanes(d);
-  const V vm = hn::Set(d, m), low = hn::Set(d, kExpLow);
+  const V vm = hn::Set(d, m), neg_m = hn::Set(d, -m), low = hn::Set(d, kExpLow);
   V s0 = hn::Zero(d), s1 = s0;
   bool any_low = false;
   // `valid`: the lanes that hold elements (the padding of the last vector is -Inf, whose exp is
@@ -364,7 +371,7 @@ void SoftmaxRowImpl(const float* x, float* out, size_t n) {
     const V diff = hn::Sub(v, vm);
     const auto is_low = hn::Lt(diff, low);
     any_low = any_low || !hn::AllFalse(d, hn::And(is_low, valid));
-    return hn::IfThenZeroElse(is_low, ExpOfDifference(d, v, vm, diff, low));
+    return hn::IfThenZeroElse(is_low, ExpOfDifference(d, v, neg_m, diff));
   };
   const auto all = hn::FirstN(d, lanes);
   size_t i = 0;

@@ -216,6 +216,20 @@ TEST_CASE("simd reduction rows: cancellation, zeros, NaN, infinities, extreme ex
       std::vector<float> y(n);
       simd::SoftmaxRow(x.data(), y.data(), n);
       for (float v : y) CHECK(std::isnan(v));
+      // A NaN first or in the middle (the max may or may not see it; the sum must), and beside
+      // +Infinity (Infinity - Infinity is NaN too): NaN everywhere.
+      for (const size_t at : {size_t{0}, n / 2}) {
+        x = RandomRow(n, n);
+        x[at] = std::numeric_limits<float>::quiet_NaN();
+        if (n > 1) x[(at + 1) % n] = std::numeric_limits<float>::infinity();
+        CHECK(std::isnan(simd::LogSumExpRow(x.data(), n)));
+        simd::SoftmaxRow(x.data(), y.data(), n);
+        for (float v : y) CHECK(std::isnan(v));
+        if (n == 1) continue;
+        x[(at + 1) % n] = 0.5f;
+        simd::SoftmaxRow(x.data(), y.data(), n);
+        for (float v : y) CHECK(std::isnan(v));
+      }
       // Terms whose exp is subnormal (x - max < -87) still count.
       x = RandomRow(n, n, -100, -90);
       x[0] = 0;

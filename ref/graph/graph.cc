@@ -279,6 +279,22 @@ std::map<std::string, OperandValue> Graph::Compute(
     }
     if (observer) observer({static_cast<uint32_t>(i)}, values[i]);
   }
+  // Each operator output is released after the last operator that reads it (the graph's outputs
+  // are kept, an output nothing reads goes once the observer has seen it): its buffer returns to
+  // the allocator while the graph runs, so later operators reuse memory that is still in cache
+  // and the graph holds only its live values. A view of it (reshape) keeps the buffer alive.
+  constexpr size_t kKept = SIZE_MAX;
+  std::vector<size_t> last_use(operands_.size(), kKept - 1);
+  for (size_t i = 0; i < operands_.size(); ++i) {
+    if (operands_[i].kind == OperandNode::Kind::kOperatorOutput) last_use[i] = 0;
+  }
+  for (size_t index = 0; index < operators_.size(); ++index) {
+    for (OperandId id : operators_[index].outputs) last_use[id.value] = index;
+    for (OperandId id : operators_[index].inputs) {
+      if (last_use[id.value] != kKept - 1) last_use[id.value] = index;
+    }
+  }
+  for (const auto& [name, id] : outputs_) last_use[id.value] = kKept;
   for (size_t index = 0; index < operators_.size(); ++index) {
     const OperatorNode& node = operators_[index];
     std::vector<const OperandValue*> in;
@@ -288,6 +304,11 @@ std::map<std::string, OperandValue> Graph::Compute(
     for (size_t k = 0; k < node.outputs.size(); ++k) {
       values[node.outputs[k].value] = std::move(out[k]);
       if (observer) observer(node.outputs[k], values[node.outputs[k].value]);
+    }
+    for (const std::vector<OperandId>* ids : {&node.inputs, &node.outputs}) {
+      for (OperandId id : *ids) {
+        if (last_use[id.value] == index) values[id.value] = OperandValue();
+      }
     }
   }
   std::map<std::string, OperandValue> result;

@@ -29,33 +29,37 @@ ThreadPool::~ThreadPool() {
   for (std::thread& t : workers_) t.join();
 }
 
-void ThreadPool::Work(unsigned index) {
+// The parts of a run are claimed one at a time, under mu_, by the caller and by the workers
+// alike, and the caller waits only for the parts a worker has claimed and not finished. A worker
+// that wakes late (on a loaded machine, one whose core is busy with another process) finds every
+// part taken and goes back to sleep: the caller never waits for a thread to be scheduled, only
+// for work in progress. Which thread computes a part never changes its bits.
+void ThreadPool::Work(unsigned) {
   unsigned seen = 0;
+  std::unique_lock lock(mu_);
   for (;;) {
-    const std::function<void(size_t, size_t)>* job;
-    size_t begin, end;
-    {
-      std::unique_lock lock(mu_);
-      start_.wait(lock, [&] { return stop_ || generation_ != seen; });
-      if (stop_) return;
-      seen = generation_;
-      job = job_;
-      begin = std::min(n_, index * chunk_);
-      end = std::min(n_, begin + chunk_);
-    }
-    std::exception_ptr error;
-    if (begin < end) {
+    start_.wait(lock, [&] { return stop_ || generation_ != seen; });
+    if (stop_) return;
+    seen = generation_;
+    while (job_ != nullptr && generation_ == seen && next_part_ < parts_) {
+      const std::function<void(size_t, size_t)>* job = job_;
+      const size_t begin = std::min(n_, next_part_ * chunk_);
+      const size_t end = std::min(n_, begin + chunk_);
+      ++next_part_;
+      ++active_;
+      lock.unlock();
+      std::exception_ptr error;
       in_task = true;
       try {
-        (*job)(begin, end);
+        if (begin < end) (*job)(begin, end);
       } catch (...) {
         error = std::current_exception();
       }
       in_task = false;
+      lock.lock();
+      if (error && !error_) error_ = error;
+      if (--active_ == 0) done_.notify_all();
     }
-    std::lock_guard lock(mu_);
-    if (error && !error_) error_ = error;
-    if (--pending_ == 0) done_.notify_all();
   }
 }
 
@@ -73,30 +77,35 @@ void ThreadPool::ParallelFor(size_t n, size_t grain,
     fn(0, n);
     return;
   }
-  // Part 0 on the caller, parts 1.. on the workers; part p covers [p * chunk, (p + 1) * chunk)
-  // clipped to n.
+  // Part p covers [p * chunk, (p + 1) * chunk) clipped to n; the caller and the workers claim
+  // them in order.
   const size_t parts = std::min<size_t>(threads_, blocks);
   const size_t chunk = ((blocks + parts - 1) / parts) * grain;
-  {
-    std::lock_guard lock(mu_);
-    job_ = &fn;
-    n_ = n;
-    chunk_ = chunk;
-    pending_ = threads_ - 1;
-    error_ = nullptr;
-    ++generation_;
-  }
+  std::unique_lock lock(mu_);
+  job_ = &fn;
+  n_ = n;
+  chunk_ = chunk;
+  parts_ = parts;
+  next_part_ = 0;
+  error_ = nullptr;
+  ++generation_;
   start_.notify_all();
   std::exception_ptr mine;
-  in_task = true;
-  try {
-    fn(0, std::min(n, chunk));
-  } catch (...) {
-    mine = std::current_exception();
+  while (next_part_ < parts_) {
+    const size_t begin = std::min(n, next_part_ * chunk);
+    const size_t end = std::min(n, begin + chunk);
+    ++next_part_;
+    lock.unlock();
+    in_task = true;
+    try {
+      if (begin < end) fn(begin, end);
+    } catch (...) {
+      if (!mine) mine = std::current_exception();
+    }
+    in_task = false;
+    lock.lock();
   }
-  in_task = false;
-  std::unique_lock lock(mu_);
-  done_.wait(lock, [&] { return pending_ == 0; });
+  done_.wait(lock, [&] { return active_ == 0; });
   job_ = nullptr;
   if (!mine) mine = error_;
   if (mine) std::rethrow_exception(mine);

@@ -27,9 +27,10 @@ class ThreadPool {
 
   // Calls fn(begin, end) on disjoint ranges that cover [0, n), each a multiple of `grain` long
   // (except the last), on up to threads() threads, and returns when all are done. The caller
-  // takes a share. A range of a single grain, a call from inside a task (of any pool), or a call
-  // while another caller holds this pool runs entirely on the caller. The first exception a task
-  // throws is rethrown here after all tasks finished.
+  // takes a share, and every share no worker has started by then (a worker that is not yet
+  // running does not hold the caller up). A range of a single grain, a call from inside a task (of
+  // any pool), or a call while another caller holds this pool runs entirely on the caller. The
+  // first exception a task throws is rethrown here after all tasks finished.
   void ParallelFor(size_t n, size_t grain, const std::function<void(size_t, size_t)>& fn);
 
  private:
@@ -42,7 +43,9 @@ class ThreadPool {
   std::condition_variable start_, done_;
   const std::function<void(size_t, size_t)>* job_ = nullptr;  // mu_
   size_t n_ = 0, chunk_ = 0;                                  // mu_
-  unsigned generation_ = 0, pending_ = 0;                     // mu_
+  size_t parts_ = 0, next_part_ = 0;  // mu_: parts of the run, the next one to claim
+  unsigned active_ = 0;               // mu_: parts a worker claimed and has not finished
+  unsigned generation_ = 0;           // mu_
   bool stop_ = false;                                         // mu_
   std::exception_ptr error_;                                  // mu_
 };

@@ -6,7 +6,10 @@
 //
 // Usage: build/bin/nnref_bench [--repeat N] [--reference-repeat N] [--warmup N]
 //            [--min-sample-ms X] [--threads N] [--only ID,ID] [--filter TEXT] [--small]
-//            [--no-reference] [--vulkan] [--vulkan-native] [--tsv] [--cpu-time]
+//            [--no-reference] [--vulkan] [--vulkan-native] [--tsv] [--cpu-time] [--cases DIR]
+//            [--export DIR]
+// The model blocks (ids gpt2_block, sd_resblock) time a case of cases/models (--cases: another
+// folder) as one graph; --export DIR writes their data for the ONNX export of compare.mjs.
 // --vulkan also times the vulkan backend (first device) in both arithmetic modes, native and
 // exact (docs/vulkan.md#arithmetic-modes), in the same process on the same inputs, with its
 // time as a multiple of simd's (one line per mode under each benchmark; vulkan_native_* and
@@ -16,11 +19,13 @@
 // warm-up call: it is a baseline, not a target, and takes seconds per call on some shapes.
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <limits>
 #include <map>
@@ -39,6 +44,8 @@
 #include "ops/simd/simd_backend.h"
 #include "ops/softmax.h"
 #include "ops/vulkan/vulkan_backend.h"
+#include "runner/case.h"
+#include "runner/execute.h"
 
 namespace nnref {
 namespace {
@@ -144,6 +151,52 @@ std::vector<Bench> MakeBenches(bool small) {
   return b;
 }
 
+// A model block of cases/models run as one graph (issue 25): the case's own inputs and weights,
+// decoded as `nnref run` decodes them. tools/bench/ort/compare.mjs exports the same graph to ONNX
+// (tools/bench/ort/lower.mjs) from the case file and the data --export writes.
+struct ModelBench {
+  std::string id;
+  std::string file;  // relative to --cases
+  std::string case_name;
+};
+
+const std::vector<ModelBench>& ModelBenches() {
+  static const std::vector<ModelBench> models = {
+      {"gpt2_block", "gpt2.json", "models.gpt2.block.float32"},
+      {"sd_resblock", "stable_diffusion.json", "models.stable_diffusion.resblock.float32"},
+  };
+  return models;
+}
+
+// Multiply-adds of the products (matmul, conv2d) x 2: the FLOP count of a model block (the
+// blocks here have no gemm; the other operators are not counted).
+double ProductFlops(const Graph& graph) {
+  double flops = 0;
+  for (const OperatorNode& node : graph.operators()) {
+    const auto shape = [&](OperandId id) -> const Shape& { return graph.operand(id).desc.shape; };
+    if (node.outputs.empty()) continue;
+    const double out = static_cast<double>(ElementCount(shape(node.outputs[0])));
+    if (node.op == OpId::matmul) {
+      const Shape& a = shape(node.inputs[0]);
+      flops += 2 * out * static_cast<double>(a.back());
+    } else if (node.op == OpId::conv2d) {
+      const Shape& f = shape(node.inputs[1]);  // oihw or another layout: the product of 3 dims
+      const double window = static_cast<double>(ElementCount(f)) / static_cast<double>(f[0]);
+      flops += 2 * out * window;
+    }
+  }
+  return flops;
+}
+
+// A benchmark ready to time: the graph, its inputs, and what the TSV line says about it.
+struct Prepared {
+  std::string id, label, shapes, extra;  // extra: more TSV fields ("\tkey=value...")
+  double flops = 0;
+  std::shared_ptr<void> owner;  // keeps the case's builder alive
+  std::shared_ptr<const Graph> graph;
+  std::map<std::string, Tensor> inputs;
+};
+
 struct Options {
   // Many short samples: on a shared machine a call is now and then descheduled, and the median
   // of single calls skips those; a sample of many calls would almost always include one.
@@ -160,7 +213,50 @@ struct Options {
   bool vulkan = false;
   bool vulkan_exact = true;  // --vulkan-native: only the native mode
   bool cpu_time = false;     // time samples by the process's CPU time instead of the wall clock
+  std::string cases_dir = NNREF_MODEL_CASES_DIR;  // --cases: where the model case files are
+  std::string export_dir;  // --export: write each model block's data for compare.mjs there
 };
+
+// --export DIR: DIR/ID/NAME.bin holds the raw bytes (little-endian, row-major) of every input
+// and constant of the case as the graph sees them, and DIR/ID/operands.json the data type and
+// shape of every named operand of the case ("kind": input, constant or output), which the
+// ONNX export needs for its attributes. Returns the folder.
+std::string ExportCase(const Case& c, const BuiltCase& built, const Options& opt) {
+  namespace fs = std::filesystem;
+  const std::string id = std::filesystem::path(c.file).stem().string() + "." + c.name;
+  const fs::path dir = fs::path(opt.export_dir) / id;
+  fs::create_directories(dir);
+  std::map<uint32_t, Tensor> data;  // operand id -> value, for inputs and constants
+  (void)built.graph->Compute(built.input_values, [&](OperandId operand, const OperandValue& v) {
+    if (built.graph->operand(operand).kind != OperandNode::Kind::kOperatorOutput) {
+      data[operand.value] = v.data;
+    }
+  });
+  std::string json = "{";
+  for (const auto& [name, operand] : built.named) {
+    const OperandDescriptor& desc = built.graph->operand(operand.id).desc;
+    std::string shape;
+    for (size_t i = 0; i < desc.shape.size(); ++i) {
+      shape += (i ? "," : "") + std::to_string(desc.shape[i]);
+    }
+    const OperandNode::Kind kind = built.graph->operand(operand.id).kind;
+    const char* kind_name = kind == OperandNode::Kind::kInput      ? "input"
+                            : kind == OperandNode::Kind::kConstant ? "constant"
+                                                                   : "output";
+    json += std::string(json.size() > 1 ? ",\n" : "\n") + " \"" + name + "\": {\"kind\": \"" +
+            kind_name + "\", \"dataType\": \"" + std::string(DataTypeName(desc.dataType)) +
+            "\", \"shape\": [" + shape + "]}";
+    if (const auto it = data.find(operand.id.value); it != data.end()) {
+      const std::vector<std::byte> bytes = it->second.Bytes();
+      std::ofstream out(dir / (name + ".bin"), std::ios::binary);
+      out.write(reinterpret_cast<const char*>(bytes.data()),
+                static_cast<std::streamsize>(bytes.size()));
+      if (!out) throw std::runtime_error("cannot write " + (dir / (name + ".bin")).string());
+    }
+  }
+  std::ofstream(dir / "operands.json") << json << "\n}\n";
+  return dir.string();
+}
 
 struct Timing {
   double median_ms = 0, min_ms = 0;
@@ -273,11 +369,16 @@ int main(int argc, char** argv) {
       opt.vulkan_exact = false;
     } else if (a == "--cpu-time") {
       opt.cpu_time = true;
+    } else if (a == "--cases" && has_value) {
+      opt.cases_dir = argv[++i];
+    } else if (a == "--export" && has_value) {
+      opt.export_dir = argv[++i];
     } else {
       std::fprintf(stderr,
                    "usage: nnref_bench [--repeat N] [--reference-repeat N] [--warmup N] "
                    "[--min-sample-ms X] [--threads N] [--only ID,ID] [--filter TEXT] [--small] "
-                   "[--no-reference] [--vulkan] [--vulkan-native] [--tsv] [--cpu-time]\n");
+                   "[--no-reference] [--vulkan] [--vulkan-native] [--tsv] [--cpu-time] "
+                   "[--cases DIR] [--export DIR]\n");
       return 2;
     }
   }
@@ -303,7 +404,9 @@ int main(int argc, char** argv) {
     }
   }
   for (const std::string& id : opt.only) {
-    if (std::none_of(benches.begin(), benches.end(), [&](const Bench& b) { return b.id == id; })) {
+    if (std::none_of(benches.begin(), benches.end(), [&](const Bench& b) { return b.id == id; }) &&
+        std::none_of(ModelBenches().begin(), ModelBenches().end(),
+                     [&](const ModelBench& m) { return m.id == id; })) {
       std::fprintf(stderr, "nnref_bench: no benchmark '%s'\n", id.c_str());
       return 2;
     }
@@ -331,28 +434,86 @@ int main(int argc, char** argv) {
     std::printf("%-50s %11s %11s %11s %8s %9s %10s\n", "benchmark", "reference", "simd 1T",
                 ("simd " + t_all).c_str(), "speed-up", "GFLOP/s", "|simd-ref|");
   }
-  bool mismatch = false;
+  // What to time, in order: the operator benchmarks, then the model blocks (not with --small
+  // unless --only names them: they load and run the case's full-size weights).
+  std::vector<std::function<Prepared()>> items;
+  const auto selected = [&](const std::string& id, const std::string& label) {
+    if (!opt.only.empty() && std::find(opt.only.begin(), opt.only.end(), id) == opt.only.end()) {
+      return false;
+    }
+    return opt.filter.empty() || label.find(opt.filter) != std::string::npos;
+  };
   for (const Bench& bench : benches) {
-    if (!opt.only.empty() &&
-        std::find(opt.only.begin(), opt.only.end(), bench.id) == opt.only.end()) {
-      continue;
+    if (!selected(bench.id, bench.label)) continue;
+    items.push_back([&bench] {
+      Prepared p;
+      p.id = bench.id;
+      p.label = bench.label;
+      p.flops = bench.flops;
+      auto builder = std::make_shared<GraphBuilder>();
+      std::vector<Operand> operands;
+      uint64_t seed = 10;
+      for (const BenchOperand& o : bench.operands) {
+        const OperandDescriptor desc{DataType::kFloat32, o.shape};
+        const Tensor data = Random(o.shape, seed++);
+        operands.push_back(o.constant ? builder->Constant(desc, data)
+                                      : builder->Input(o.name, desc));
+        if (!o.constant) p.inputs[o.name] = data;
+        p.shapes += (p.shapes.empty() ? "" : ",") + o.name + ":" + Dims(o.shape) +
+                    (o.constant ? ":const" : "");
+      }
+      p.graph = builder->Build({{"y", bench.build(*builder, operands)}});
+      p.owner = builder;
+      return p;
+    });
+  }
+  for (const ModelBench& model : ModelBenches()) {
+    const std::string label = "model " + model.case_name;
+    const bool named = std::find(opt.only.begin(), opt.only.end(), model.id) != opt.only.end();
+    if (!selected(model.id, label) || (opt.small && !named)) continue;
+    items.push_back([&model, &opt, label] {
+      const std::string file = opt.cases_dir + "/" + model.file;
+      const CaseFile cf = LoadCaseFile(file);
+      const auto c = std::find_if(cf.cases.begin(), cf.cases.end(),
+                                  [&](const Case& k) { return k.name == model.case_name; });
+      if (c == cf.cases.end()) {
+        throw std::runtime_error(file + ": no case '" + model.case_name + "'");
+      }
+      auto built = std::make_shared<BuiltCase>(BuildCase(*c, RequestedOutputs(*c)));
+      if (built->output_names.size() != 1) {
+        throw std::runtime_error(c->Where() + ": a model benchmark needs one output");
+      }
+      Prepared p;
+      p.id = model.id;
+      p.label = label;
+      p.flops = ProductFlops(*built->graph);
+      // The graph's output is "y" as in the operator benchmarks: the case's own output name.
+      for (const auto& [name, desc] : built->graph->input_descriptors()) {
+        p.shapes += (p.shapes.empty() ? "" : ",") + name + ":" + Dims(desc.shape);
+      }
+      p.extra = "\tcase=" + file + "\tcase_name=" + model.case_name +
+                "\toutput=" + built->output_names[0];
+      if (!opt.export_dir.empty()) p.extra += "\texport=" + ExportCase(*c, *built, opt);
+      p.graph = built->graph;
+      p.inputs = built->input_values;
+      p.owner = built;
+      return p;
+    });
+  }
+
+  bool mismatch = false;
+  for (const auto& prepare : items) {
+    Prepared bench;
+    try {
+      bench = prepare();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "nnref_bench: %s\n", e.what());
+      return 2;
     }
-    if (!opt.filter.empty() && bench.label.find(opt.filter) == std::string::npos) continue;
-    GraphBuilder builder;
-    std::vector<Operand> operands;
-    std::map<std::string, Tensor> inputs;
-    uint64_t seed = 10;
-    std::string shapes;
-    for (const BenchOperand& o : bench.operands) {
-      const OperandDescriptor desc{DataType::kFloat32, o.shape};
-      const Tensor data = Random(o.shape, seed++);
-      operands.push_back(o.constant ? builder.Constant(desc, data) : builder.Input(o.name, desc));
-      if (!o.constant) inputs[o.name] = data;
-      shapes +=
-          (shapes.empty() ? "" : ",") + o.name + ":" + Dims(o.shape) + (o.constant ? ":const" : "");
-    }
-    const auto graph = builder.Build({{"y", bench.build(builder, operands)}});
-    const Tensor expected = graph->Compute(inputs).at("y").data;
+    const std::shared_ptr<const Graph>& graph = bench.graph;
+    const std::map<std::string, Tensor>& inputs = bench.inputs;
+    const std::string& out_name = graph->outputs().front().first;
+    const Tensor expected = graph->Compute(inputs).at(out_name).data;
 
     VariantResult ref;
     if (opt.reference) {
@@ -373,7 +534,7 @@ int main(int argc, char** argv) {
         continue;
       }
       const auto run = [&] { return graph->Compute(inputs, {}, compiled->kernels); };
-      simd[v].difference = RelativeDifference(run().at("y").data, expected);
+      simd[v].difference = RelativeDifference(run().at(out_name).data, expected);
       if (!(simd[v].difference <= kMismatch)) mismatch = true;
       simd[v].timing = Measure([&] { run(); }, opt);
     }
@@ -386,14 +547,14 @@ int main(int argc, char** argv) {
         continue;
       }
       const auto run = [&] { return graph->Compute(inputs, {}, compiled->kernels); };
-      vk[v].difference = RelativeDifference(run().at("y").data, expected);
+      vk[v].difference = RelativeDifference(run().at(out_name).data, expected);
       if (!(vk[v].difference <= kMismatch)) mismatch = true;
       vk[v].timing = Measure([&] { run(); }, opt);
     }
 
     if (opt.tsv) {
-      std::printf("bench\tid=%s\tlabel=%s\tshapes=%s\tflops=%.0f", bench.id.c_str(),
-                  bench.label.c_str(), shapes.c_str(), bench.flops);
+      std::printf("bench\tid=%s\tlabel=%s\tshapes=%s\tflops=%.0f%s", bench.id.c_str(),
+                  bench.label.c_str(), bench.shapes.c_str(), bench.flops, bench.extra.c_str());
       const char* names[3] = {"reference", "simd1", "simd_all"};
       const VariantResult* results[3] = {&ref, &simd[0], &simd[1]};
       for (int v = 0; v < 3; ++v) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One command for the side-by-side benchmark of docs/performance.md ("Backends vs ONNX Runtime"):
-# builds nnref_bench (Release), installs onnxruntime-node and protobufjs from the npm registry into
+# builds nnref_bench and nnref (Release; nnref judges ONNX Runtime's model-block outputs), installs onnxruntime-node and protobufjs from the npm registry into
 # BUILD/bench-ort (pinned in tools/bench/ort/package.json; nothing is installed in the source
 # tree), then times, per benchmark and in one run, the reference, the simd backend (1 thread and
 # all threads) and ONNX Runtime (1 thread and all threads) and prints the table, the ratios and
@@ -17,8 +17,10 @@
 #   --rounds N    time every benchmark N times over and report the median of the rounds
 #                 (default 3; the reference runs in the first round only)
 #   --threads N   "all threads" (default: every core)
-#   --only IDs    conv2d,matmul,add,softmax,layerNormalization,relu_matmul,overhead
-#   --small       tiny shapes (a quick check that everything runs; the figures mean nothing)
+#   --only IDs    conv2d,matmul,add,softmax,layerNormalization,relu_matmul,overhead,
+#                 gpt2_block,sd_resblock (the model blocks of cases/models as whole graphs)
+#   --small       tiny shapes (a quick check that everything runs; the figures mean nothing);
+#                 leaves out the model blocks unless --only names them
 #   --no-reference  skip the reference (its conv2d and relu(matmul) take seconds per call)
 # Without node/npm it runs build/bin/nnref_bench alone (reference and simd only).
 set -euo pipefail
@@ -42,7 +44,7 @@ if [[ "$build_type" != Release ]] ||
    grep -q '^NNREF_\(SANITIZE\|TSAN\|FUZZ\):BOOL=ON' "$build/CMakeCache.txt"; then
   echo "run.sh: warning: $build is not a plain Release build; its figures are not comparable" >&2
 fi
-cmake --build "$build" --target nnref_bench >&2
+cmake --build "$build" --target nnref_bench nnref >&2
 
 ort_dir="$build/bench-ort"
 if ! "$root/tools/bench/ort/install.sh" "$ort_dir"; then
@@ -50,5 +52,5 @@ if ! "$root/tools/bench/ort/install.sh" "$ort_dir"; then
   exec "$build/bin/nnref_bench" "${args[@]}"
 fi
 
-exec node "$root/tools/bench/ort/compare.mjs" --bench "$build/bin/nnref_bench" \
+exec node "$root/tools/bench/ort/compare.mjs" --bench "$build/bin/nnref_bench" --nnref "$build/bin/nnref" \
   --ort-dir "$ort_dir" --out "$build/bench" "${args[@]}"

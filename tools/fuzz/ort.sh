@@ -18,8 +18,8 @@ ort_dir="$build/bench-ort"
 "$root/tools/bench/ort/install.sh" "$ort_dir" >&2 || { echo "ort.sh: needs node and npm" >&2; exit 2; }
 ops=()
 if [[ " $* " != *" --ops "* ]]; then
-  # The operators ort_results.mjs lowers (its UNARY, BINARY and REDUCE tables and switch cases)
-  # that the generator draws.
+  # The operators tools/bench/ort/lower.mjs lowers for ort_results.mjs (its UNARY, BINARY and
+  # REDUCE tables and switch cases) that the generator draws.
   for m in abs ceil floor exp log neg sqrt tanh sigmoid relu erf sin cos tan reciprocal sign \
            identity softplus softsign hardSwish roundEven add sub mul div max min pow matmul gemm \
            conv2d convTranspose2d reduceSum reduceMean reduceMax reduceMin reduceProduct reduceL1 \

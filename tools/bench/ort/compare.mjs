@@ -4,26 +4,36 @@
 // process. Prints one table with the ratios and the targets of docs/performance.md, and writes
 // results.md and results.json to --out.
 //
+// The model blocks (gpt2_block, sd_resblock: cases of cases/models run as one graph) are exported
+// whole to ONNX from the case file and the data nnref_bench --export writes (lower.mjs); before
+// ONNX Runtime is timed on one, its output is judged by `nnref check` against the reference under
+// the case's tolerance, and a failure stops the run.
+//
 // node tools/bench/ort/compare.mjs --bench build/bin/nnref_bench --ort-dir build/bench-ort
-//     [--out DIR] [--repeat N] [--reference-repeat N] [--warmup N] [--min-sample-ms X]
-//     [--rounds N] [--threads N] [--only ID,ID] [--small] [--no-reference]
+//     [--nnref build/bin/nnref] [--out DIR] [--repeat N] [--reference-repeat N] [--warmup N]
+//     [--min-sample-ms X] [--rounds N] [--threads N] [--only ID,ID] [--small] [--no-reference]
 import {spawnSync} from 'node:child_process';
 import fs from 'node:fs';
 import {createRequire} from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 
-import {buildModel, knownIds, parseShapes} from './onnx.mjs';
+import {lowerGraph} from './lower.mjs';
+import {buildModel, encodeModel, knownIds, parseShapes} from './onnx.mjs';
 
+// The model blocks: nnref_bench loads their case files (cases/models) itself.
+const MODELS = ['gpt2_block', 'sd_resblock'];
 const ORDER = ['conv2d', 'matmul', 'add', 'softmax', 'layerNormalization', 'relu_matmul',
-               'overhead'];
-// docs/performance.md "Targets": simd 1 thread / ONNX Runtime 1 thread at most `max`.
-const RATIO_TARGETS = {conv2d: 1.2, matmul: 1.2, add: 1.0, softmax: 1.0};
+               'overhead', ...MODELS];
+// docs/performance.md "Targets": simd 1 thread / ONNX Runtime 1 thread at most `max` (issue 10's;
+// the model blocks' from issue 25).
+const RATIO_TARGETS = {conv2d: 1.2, matmul: 1.2, add: 1.0, softmax: 1.0, gpt2_block: 1.0,
+                       sd_resblock: 1.0};
 const SPEEDUP_TARGET = 1.7;  // all threads / 1 thread, on 2 cores
 const MISMATCH = 1e-3;       // nnref_bench's bound on |simd - reference| / max |reference|
 
 function parseArgs(argv) {
-  const o = {bench: null, ortDir: null, out: null, repeat: 21, referenceRepeat: 3, warmup: 2,
+  const o = {bench: null, nnref: null, ortDir: null, out: null, repeat: 21, referenceRepeat: 3, warmup: 2,
              minSampleMs: 0, rounds: 3, threads: 0, only: null, small: false, reference: true};
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
@@ -32,6 +42,7 @@ function parseArgs(argv) {
       return argv[++i];
     };
     if (a === '--bench') o.bench = value();
+    else if (a === '--nnref') o.nnref = value();
     else if (a === '--ort-dir') o.ortDir = value();
     else if (a === '--out') o.out = value();
     else if (a === '--repeat') o.repeat = Number(value());
@@ -46,6 +57,7 @@ function parseArgs(argv) {
     else throw new Error(`unknown argument ${a}`);
   }
   if (!o.bench || !o.ortDir) throw new Error('--bench and --ort-dir are required');
+  o.nnref ??= path.join(path.dirname(o.bench), 'nnref');
   for (const id of o.only ?? []) {
     if (!ORDER.includes(id)) throw new Error(`no benchmark '${id}' (known: ${ORDER.join(', ')})`);
   }
@@ -175,6 +187,7 @@ function runNnref(o, id) {
   if (o.threads) args.push('--threads', String(o.threads));
   if (o.small) args.push('--small');
   if (!o.reference) args.push('--no-reference');
+  if (o.exportDir) args.push('--export', o.exportDir);
   const r = spawnSync(o.bench, args, {encoding: 'utf8', maxBuffer: 1 << 20});
   if (r.error) throw r.error;
   const rows = {};
@@ -221,18 +234,9 @@ function profiledTime(file, o, k) {
 
 // ONNX Runtime with 1 thread (ort1) and `threads` threads (ort_all): the time of one run inside
 // ONNX Runtime (profiler), and as Node.js sees it (ort1_node, ort_all_node: await session.run,
-// which adds the binding's copies and promise round trip).
-async function runOrt(ort, protobuf, o, id, shapes, threads) {
-  const operands = parseShapes(shapes);
-  const data = {};
-  operands.forEach((op, k) => {
-    data[op.name] = {dims: op.dims, data: random(op.dims.reduce((p, d) => p * d, 1), 101 + k)};
-  });
-  const model = buildModel(protobuf, id, operands, (op) => data[op.name].data);
-  const feeds = {};
-  for (const op of operands) {
-    if (!op.constant) feeds[op.name] = new ort.Tensor('float32', data[op.name].data, op.dims);
-  }
+// which adds the binding's copies and promise round trip). `check(outputs)` runs on each
+// session's first outputs and throws when they are wrong.
+async function timeOrt(ort, o, model, feeds, check, threads) {
   const result = {};
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nnref-bench-ort-'));
   try {
@@ -242,7 +246,7 @@ async function runOrt(ort, protobuf, o, id, shapes, threads) {
         intraOpNumThreads: n, interOpNumThreads: 1, executionMode: 'sequential',
         graphOptimizationLevel: 'all', enableProfiling: true, profileFilePrefix: prefix});
       try {
-        checkOutput(id, data, (await session.run(feeds)).y);
+        check(await session.run(feeds), n);
         result[`${key}_node`] = await measure(() => session.run(feeds), o);
       } finally {
         await session.release();  // writes the profile
@@ -255,6 +259,81 @@ async function runOrt(ort, protobuf, o, id, shapes, threads) {
     fs.rmSync(dir, {recursive: true, force: true});
   }
   return result;
+}
+
+// An operator benchmark: the single-operator model of onnx.mjs on random inputs of the same
+// shapes, its output checked against values computed here in double.
+async function runOrt(ort, protobuf, o, id, shapes, threads) {
+  const operands = parseShapes(shapes);
+  const data = {};
+  operands.forEach((op, k) => {
+    data[op.name] = {dims: op.dims, data: random(op.dims.reduce((p, d) => p * d, 1), 101 + k)};
+  });
+  const model = buildModel(protobuf, id, operands, (op) => data[op.name].data);
+  const feeds = {};
+  for (const op of operands) {
+    if (!op.constant) feeds[op.name] = new ort.Tensor('float32', data[op.name].data, op.dims);
+  }
+  return timeOrt(ort, o, model, feeds, (outputs) => checkOutput(id, data, outputs.y), threads);
+}
+
+// A NumPy .npy file (version 1.0) of a float32 array.
+function npyBytes(data, dims) {
+  const shape = dims.length === 1 ? `(${dims[0]},)` : `(${dims.join(', ')})`;
+  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': ${shape}, }`;
+  header += ' '.repeat(63 - ((10 + header.length) % 64)) + '\n';
+  const out = Buffer.alloc(10 + header.length + data.byteLength);
+  out.write('\x93NUMPY', 0, 'latin1');
+  out[6] = 1;
+  out[7] = 0;
+  out.writeUInt16LE(header.length, 8);
+  out.write(header, 10, 'latin1');
+  Buffer.from(data.buffer, data.byteOffset, data.byteLength).copy(out, 10 + header.length);
+  return out;
+}
+
+// Judges ONNX Runtime's output of a model block with `nnref check` (the reference, the case's
+// tolerance); throws with check's report unless the case passes.
+function judgeModel(o, b, y, threads) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nnref-bench-check-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'y.npy'), npyBytes(y.data, Array.from(y.dims)));
+    fs.writeFileSync(path.join(dir, 'results.json'), JSON.stringify(
+        {cases: [{name: b.case_name, outputs: {[b.output]: {npy: 'y.npy'}}}]}));
+    const r = spawnSync(o.nnref, ['check', b.case, '--actual', path.join(dir, 'results.json')],
+                        {encoding: 'utf8', maxBuffer: 16 << 20});
+    if (r.error) throw r.error;
+    if (r.status !== 0 || !/\b1 passed\b/.test(r.stdout)) {
+      throw new Error(`${b.id}: ONNX Runtime's output (${threads} thread(s)) fails ` +
+                      `\`nnref check ${b.case}\` (status ${r.status}):\n${r.stdout}${r.stderr}`);
+    }
+  } finally {
+    fs.rmSync(dir, {recursive: true, force: true});
+  }
+}
+
+// A model block: the case's graph exported whole to ONNX (lower.mjs) with the data nnref_bench
+// exported (the case's decoded inputs and constants), its output judged by `nnref check`.
+async function runOrtModel(ort, protobuf, o, b, threads) {
+  const doc = JSON.parse(fs.readFileSync(b.case, 'utf8'));
+  const c = (Array.isArray(doc) ? doc : doc.cases ?? [doc]).find((k) => k.name === b.case_name);
+  if (!c) throw new Error(`${b.case}: no case '${b.case_name}'`);
+  const operands = JSON.parse(fs.readFileSync(path.join(b.export, 'operands.json'), 'utf8'));
+  const bytes = (name) => new Uint8Array(fs.readFileSync(path.join(b.export, `${name}.bin`)));
+  const {nodes, initializers} = lowerGraph(c.graph.operators, operands, bytes);
+  const inputs = Object.entries(operands).filter(([, t]) => t.kind === 'input');
+  const feeds = {};
+  for (const [name, t] of inputs) {
+    if (t.dataType !== 'float32') throw new Error(`${b.id}: input ${name} is ${t.dataType}`);
+    const raw = bytes(name);
+    feeds[name] = new ort.Tensor('float32', new Float32Array(raw.buffer, raw.byteOffset,
+                                                             raw.byteLength / 4), t.shape);
+  }
+  const model = encodeModel(protobuf, {
+    name: b.case_name, nodes, initializers,
+    inputs: inputs.map(([name, t]) => ({name, dims: t.shape})), outputs: [b.output]});
+  return timeOrt(ort, o, model, feeds,
+                 (outputs, n) => judgeModel(o, b, outputs[b.output], n), threads);
 }
 
 // --- report -----------------------------------------------------------------------------------
@@ -351,26 +430,39 @@ async function main() {
   const require = createRequire(path.resolve(o.ortDir, 'package.json'));
   const ort = require('onnxruntime-node');
   const protobuf = require('protobufjs');
-  const ids = ORDER.filter((id) => knownIds.includes(id) && (!o.only || o.only.includes(id)));
+  // The model blocks are left out of --small runs unless --only names them (full-size weights).
+  const ids = ORDER.filter((id) => (knownIds.includes(id) || MODELS.includes(id)) &&
+                                   (o.only ? o.only.includes(id) : !(o.small && MODELS.includes(id))));
+  const exportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nnref-bench-export-'));
   const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
   const start = {date: new Date().toISOString(), load: load()};
   // Each round times every benchmark (nnref, then ONNX Runtime); with several rounds each figure
   // is the median of the rounds' medians, so a burst of load on the machine hits all columns alike.
   // The reference runs in the first round only.
   const rounds = [];
+  const exported = {};  // model id -> the folder nnref_bench --export wrote (first round)
   let info = null;
-  for (let round = 0; round < o.rounds; ++round) {
-    const results = {};
-    for (const id of ids) {
-      const nnref = runNnref({...o, reference: o.reference && round === 0}, id);
-      info = nnref.info;
-      const b = nnref.bench;
-      const ortResult = await runOrt(ort, protobuf, o, id, b.shapes, Number(info.threads));
-      results[id] = {id, label: b.label, shapes: b.shapes, reference: variant(b, 'reference'),
-                     simd1: variant(b, 'simd1'), simd_all: variant(b, 'simd_all'), ...ortResult};
-      process.stderr.write(`  round ${round + 1}/${o.rounds}: ${id} done\n`);
+  try {
+    for (let round = 0; round < o.rounds; ++round) {
+      const results = {};
+      for (const id of ids) {
+        const model = MODELS.includes(id);
+        const nnref = runNnref({...o, reference: o.reference && round === 0,
+                                exportDir: model && round === 0 ? exportDir : null}, id);
+        info = nnref.info;
+        const b = nnref.bench;
+        if (model && round === 0) exported[id] = b.export;
+        const ortResult = model
+            ? await runOrtModel(ort, protobuf, o, {...b, export: exported[id]}, Number(info.threads))
+            : await runOrt(ort, protobuf, o, id, b.shapes, Number(info.threads));
+        results[id] = {id, label: b.label, shapes: b.shapes, reference: variant(b, 'reference'),
+                       simd1: variant(b, 'simd1'), simd_all: variant(b, 'simd_all'), ...ortResult};
+        process.stderr.write(`  round ${round + 1}/${o.rounds}: ${id} done\n`);
+      }
+      rounds.push(results);
     }
-    rounds.push(results);
+  } finally {
+    fs.rmSync(exportDir, {recursive: true, force: true});
   }
   const rows = ids.map((id) => combineRounds(rounds.map((r) => r[id])));
   const T = Number(info.threads);
@@ -383,7 +475,8 @@ async function main() {
         `load average ${start.load} at ${start.date}, ${end.load} at ${end.date}`,
     `simd: ${info.simd}`,
     `ORT: onnxruntime-node ${ortVersion}, CPU execution provider, intraOpNumThreads 1 and ${T}, ` +
-        'graphOptimizationLevel all; single-operator models, weights as initializers',
+        'graphOptimizationLevel all; single-operator models (the model blocks: the whole case ' +
+        'graph), weights as initializers',
     `times: ms per call, median of ${o.repeat} samples after ${Math.max(1, o.warmup)} warm-up ` +
         `call(s) (reference: ${info.reference_repeat} samples after 1); ` +
         (o.minSampleMs > 0 ? `a sample is at least ${o.minSampleMs} ms of back-to-back calls`

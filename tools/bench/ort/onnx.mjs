@@ -111,7 +111,10 @@ export function parseShapes(text) {
 
 // ONNX TensorProto data types used here.
 export const ONNX_FLOAT = FLOAT;
+export const ONNX_UINT8 = 2;
+export const ONNX_INT8 = 3;
 export const ONNX_INT64 = 7;
+export const ONNX_BOOL = 9;
 
 function tensorProto(name, dims, data, dataType = FLOAT) {
   return {name, dims, data_type: dataType,
