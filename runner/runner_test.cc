@@ -124,21 +124,12 @@ TEST_CASE("npy: byte types accept either order character; a bad descr is an inpu
 
 // Writes a version-1 npy file of float32 `values`.
 static void WriteNpyFloat32(const std::filesystem::path& path, const std::vector<float>& values) {
-  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" +
-                       std::to_string(values.size()) + ",), }";
-  while ((10 + header.size() + 1) % 64 != 0) header += ' ';
-  header += '\n';
-  std::ofstream out(path, std::ios::binary);
-  out.write("\x93NUMPY\x01\x00", 8);
-  const char len[2] = {static_cast<char>(header.size() & 0xff),
-                       static_cast<char>(header.size() >> 8)};
-  out.write(len, 2);
-  out.write(header.data(), static_cast<std::streamsize>(header.size()));
-  for (const float v : values) {
-    char b[4];
-    std::memcpy(b, &v, 4);  // the machine is little-endian, as '<f4' says
-    out.write(b, 4);
-  }
+  std::string payload(values.size() * 4, '\0');
+  std::memcpy(payload.data(), values.data(), payload.size());  // little-endian, as '<f4' says
+  WriteNpy(path,
+           "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(values.size()) +
+               ",), }",
+           payload);
 }
 
 TEST_CASE("npy paths: absolute as given, relative to the case file's directory") {

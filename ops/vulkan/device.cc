@@ -581,6 +581,25 @@ Device::Buffer Device::CreateBuffer(VkDeviceSize size, bool host) {
   return b;
 }
 
+// Ends `cb`, submits it alone (under the application's queue lock when one was given) and waits
+// for its fence: the one submission of Run and of each Execute segment.
+void Device::SubmitAndWait(VkCommandBuffer cb) {
+  Check(api_.vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+  VkSubmitInfo submit{};
+  submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &cb;
+  Check(api_.vkResetFences(device_, 1, &fence_), "vkResetFences");
+  {
+    std::unique_lock<std::mutex> queue_lock;
+    if (queue_mutex_ != nullptr) queue_lock = std::unique_lock<std::mutex>(*queue_mutex_);
+    Check(api_.vkQueueSubmit(queue_, 1, &submit, fence_), "vkQueueSubmit");
+    ++submissions_;
+  }
+  Check(api_.vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+  ++fence_waits_;
+}
+
 void Device::Run(Shader shader, std::span<const uint32_t> params, std::span<const Bytes> inputs,
                  std::span<std::byte> output, uint64_t groups, std::span<const uint32_t> spec) {
   if (inputs.size() > kInputBindings) throw std::logic_error("vulkan: too many inputs");
@@ -673,20 +692,7 @@ void Device::Run(Shader shader, std::span<const uint32_t> params, std::span<cons
     api_.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT,
                               0, 1, &barrier, 0, nullptr, 0, nullptr);
   }
-  Check(api_.vkEndCommandBuffer(cb), "vkEndCommandBuffer");
-  VkSubmitInfo submit{};
-  submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
-  submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &cb;
-  Check(api_.vkResetFences(device_, 1, &fence_), "vkResetFences");
-  {
-    std::unique_lock<std::mutex> queue_lock;
-    if (queue_mutex_ != nullptr) queue_lock = std::unique_lock<std::mutex>(*queue_mutex_);
-    Check(api_.vkQueueSubmit(queue_, 1, &submit, fence_), "vkQueueSubmit");
-    ++submissions_;
-  }
-  Check(api_.vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX), "vkWaitForFences");
-  ++fence_waits_;
+  SubmitAndWait(cb);
   const void* result = staging_ ? staging_slots_[out_slot].mapped : device_slots_[out_slot].mapped;
   if (!output.empty()) std::memcpy(output.data(), result, output.size());
   if (messages_.load() != before) {
@@ -805,20 +811,7 @@ void Device::Execute(const Recording& r) {
   // Mapped buffers the shaders wrote are read by the host after the fence.
   barrier(VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
           VK_PIPELINE_STAGE_HOST_BIT);
-  Check(api_.vkEndCommandBuffer(cb), "vkEndCommandBuffer");
-  VkSubmitInfo submit{};
-  submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
-  submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &cb;
-  Check(api_.vkResetFences(device_, 1, &fence_), "vkResetFences");
-  {
-    std::unique_lock<std::mutex> queue_lock;
-    if (queue_mutex_ != nullptr) queue_lock = std::unique_lock<std::mutex>(*queue_mutex_);
-    Check(api_.vkQueueSubmit(queue_, 1, &submit, fence_), "vkQueueSubmit");
-    ++submissions_;
-  }
-  Check(api_.vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX), "vkWaitForFences");
-  ++fence_waits_;
+  SubmitAndWait(cb);
   if (messages_.load() != before) {
     throw std::runtime_error(
         "vulkan: the validation layer reported a problem with a graph's command buffer (see the "

@@ -187,6 +187,8 @@ class Device {
 
  private:
   Device() = default;
+  // Ends, submits and waits for one command buffer (Run, Execute).
+  void SubmitAndWait(VkCommandBuffer cb);
   bool Init(const DeviceOptions& options, std::string& why);
   // What Init and Adopt share once the device and queue exist: the device's description, the
   // pipeline layout, pools, fence and command buffer.
