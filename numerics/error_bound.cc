@@ -68,7 +68,7 @@ FunctionAccuracy ErrorArith::Accuracy(DataType type, const char* function) {
   // within 1-2 ULP.
   // float16 results of these are computed in float32 and rounded: within 1 ULP (2 allowed).
   if (is("erf") || is("erfc")) return {half ? 2.0 : 16.0, 0, 0};  // OpenCL's float32 erf(c)
-  if (is("tanh")) return {half ? 2.0 : 5.0, 0, 0};  // OpenCL's float32 tanh
+  if (is("tanh")) return {half ? 2.0 : 5.0, 0, 0};                // OpenCL's float32 tanh
   return {0, 0, 0};
 }
 
@@ -127,13 +127,9 @@ Bounded ErrorArith::Sqrt(Bounded a) const {
   return Finish(v, prop + FunctionError(Accuracy(type_, "sqrt"), 0, v + prop));
 }
 
-Bounded ErrorArith::Max(Bounded a, Bounded b) {
-  return {std::max(a.v, b.v), std::max(a.e, b.e)};
-}
+Bounded ErrorArith::Max(Bounded a, Bounded b) { return {std::max(a.v, b.v), std::max(a.e, b.e)}; }
 
-Bounded ErrorArith::Min(Bounded a, Bounded b) {
-  return {std::min(a.v, b.v), std::max(a.e, b.e)};
-}
+Bounded ErrorArith::Min(Bounded a, Bounded b) { return {std::min(a.v, b.v), std::max(a.e, b.e)}; }
 
 Bounded ErrorArith::Exp(Bounded a) const {
   const double v = std::exp(a.v);
@@ -186,17 +182,16 @@ Bounded ErrorArith::Tanh(Bounded a) const {
   const Bounded e2x = Exp(Mul(Exact(2), x0));
   const double big_e = e2x.v, q = (big_e - 1) / (big_e + 1);
   const double spec_prop = 2 * e2x.e / ((big_e + 1) * (big_e + 1 - e2x.e));
-  const double spec_round = (u_ * std::fabs(big_e - 1) + std::fabs(q) * u_ * (big_e + 1)) /
-                            (big_e + 1);
-  const double spec = spec_prop + spec_round +
-                      FunctionError(Accuracy(type_, "div"), 0, std::fabs(q) + spec_prop);
+  const double spec_round =
+      (u_ * std::fabs(big_e - 1) + std::fabs(q) * u_ * (big_e + 1)) / (big_e + 1);
+  const double spec =
+      spec_prop + spec_round + FunctionError(Accuracy(type_, "div"), 0, std::fabs(q) + spec_prop);
   // Vulkan and WGSL: inherited from sinh(x) / cosh(x), i.e. (P - N) / (P + N) with P = e^x and
   // N = e^-x, each exp at its accuracy: dT/dP = 2N / (P + N)^2, dT/dN = -2P / (P + N)^2.
   const Bounded ex = Exp(x0), emx = Exp(Neg(x0));
   const double sum = ex.v + emx.v, diff = ex.v - emx.v;
   const double gpu_prop = 2 * (emx.v * ex.e + ex.v * emx.e) / (sum * (sum - ex.e - emx.e));
-  const double gpu_round =
-      (u_ * std::fabs(diff) + std::fabs(diff / sum) * u_ * sum) / sum;
+  const double gpu_round = (u_ * std::fabs(diff) + std::fabs(diff / sum) * u_ * sum) / sum;
   const double gpu = gpu_prop + gpu_round +
                      FunctionError(Accuracy(type_, "div"), 0, std::fabs(diff / sum) + gpu_prop);
   // A library or OpenCL tanh at its stated accuracy.
@@ -234,8 +229,8 @@ Bounded ErrorArith::Pow(Bounded a, Bounded b) const {
   const double l2 = std::log2(mag.v);
   if (mag.e >= mag.v) return {v, kInf};
   const double l2_prop = mag.e == 0 ? 0 : -std::log1p(-mag.e / mag.v) / std::log(2.0);
-  const Bounded log2a = Finish(
-      l2, l2_prop + FunctionError(Accuracy(type_, "log"), mag.v, std::fabs(l2) + l2_prop));
+  const Bounded log2a =
+      Finish(l2, l2_prop + FunctionError(Accuracy(type_, "log"), mag.v, std::fabs(l2) + l2_prop));
   const Bounded t = Mul(b, log2a);
   const double p = std::exp2(t.v);
   const double p_prop = t.e == 0 ? 0 : P(p, std::expm1(t.e * std::log(2.0)));

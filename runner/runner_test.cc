@@ -113,8 +113,7 @@ TEST_CASE("npy: byte types accept either order character; a bad descr is an inpu
   // An empty descr (npy_fuzzer's crash: std::out_of_range escaped the reader) and a one-letter
   // one are refused with the file named.
   for (const char* descr : {"", "'u'", "'|u12'"}) {
-    WriteNpy(path,
-             std::string("{'descr': ") + descr + ", 'fortran_order': False, 'shape': (2,), }",
+    WriteNpy(path, std::string("{'descr': ") + descr + ", 'fortran_order': False, 'shape': (2,), }",
              "\x07\x09");
     CHECK_THROWS_WITH_AS(DecodeTensorData(form, DataType::kUint8, {2}, "d", "/"),
                          doctest::Contains("expected |u1"), InputError);
