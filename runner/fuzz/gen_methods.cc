@@ -3,42 +3,53 @@
 
 namespace nnref::fuzz::gen {
 
+namespace {
+// The generators are handed method names from the registry's list, so every name parses.
+OpId MethodId(const std::string& m) {
+  const std::optional<OpId> id = ParseOpId(m);
+  if (!id) throw std::logic_error("fuzz: '" + m + "' is not a builder method");
+  return *id;
+}
+}  // namespace
+
 FuzzOp Generator::Draw(const std::string& m) {
-  static const std::set<std::string> binary = {"add",
-                                               "sub",
-                                               "mul",
-                                               "div",
-                                               "max",
-                                               "min",
-                                               "pow",
-                                               "equal",
-                                               "notEqual",
-                                               "greater",
-                                               "greaterOrEqual",
-                                               "lesser",
-                                               "lesserOrEqual",
-                                               "logicalAnd",
-                                               "logicalOr",
-                                               "logicalXor"};
-  static const std::set<std::string> unary = {
-      "logicalNot", "isNaN",    "isInfinite", "abs", "ceil", "cos",        "erf",
-      "exp",        "floor",    "identity",   "log", "neg",  "reciprocal", "roundEven",
-      "sin",        "sign",     "sqrt",       "tan", "gelu", "hardSwish",  "relu",
-      "sigmoid",    "softplus", "softsign",   "tanh"};
-  if (binary.count(m)) {
+  const OpId id = MethodId(m);
+  static const std::set<OpId> binary = {OpId::add,
+                                        OpId::sub,
+                                        OpId::mul,
+                                        OpId::div,
+                                        OpId::max,
+                                        OpId::min,
+                                        OpId::pow,
+                                        OpId::equal,
+                                        OpId::notEqual,
+                                        OpId::greater,
+                                        OpId::greaterOrEqual,
+                                        OpId::lesser,
+                                        OpId::lesserOrEqual,
+                                        OpId::logicalAnd,
+                                        OpId::logicalOr,
+                                        OpId::logicalXor};
+  static const std::set<OpId> unary = {
+      OpId::logicalNot, OpId::isNaN,   OpId::isInfinite, OpId::abs,       OpId::ceil,
+      OpId::cos,        OpId::erf,     OpId::exp,        OpId::floor,     OpId::identity,
+      OpId::log,        OpId::neg,     OpId::reciprocal, OpId::roundEven, OpId::sin,
+      OpId::sign,       OpId::sqrt,    OpId::tan,        OpId::gelu,      OpId::hardSwish,
+      OpId::relu,       OpId::sigmoid, OpId::softplus,   OpId::softsign,  OpId::tanh};
+  if (binary.count(id)) {
     const std::string a = Src(Types(m, "a"));
     const OperandDescriptor da = DescOf(a);
     const std::string b = OperandOf({da.dataType, BroadcastableTo(da.shape)});
     if (rng_.P(0.5)) return Op(m, {{"a", Str(b)}, {"b", Str(a)}});
     return Op(m, {{"a", Str(a)}, {"b", Str(b)}});
   }
-  if (unary.count(m)) return Op(m, {{"input", Str(Src(Types(m)))}});
-  if (m == "cast") {
+  if (unary.count(id)) return Op(m, {{"input", Str(Src(Types(m)))}});
+  if (id == OpId::cast) {
     static const std::vector<std::string> types = {"float32", "float16", "int32", "uint32",
                                                    "int64",   "uint64",  "int8",  "uint8"};
     return Op(m, {{"input", Str(Src(Types(m)))}, {"type", Str(rng_.Pick(types))}});
   }
-  if (m == "clamp") {
+  if (id == OpId::clamp) {
     const std::string x = Src(Types(m));
     const bool integer = IsInteger(DescOf(x).dataType);
     std::vector<std::pair<std::string, Value>> o;
@@ -54,7 +65,7 @@ FuzzOp Generator::Draw(const std::string& m) {
     if (rng_.P(0.8)) o.emplace_back("maxValue", integer ? Int(static_cast<int64_t>(hi)) : Real(hi));
     return Op(m, {{"input", Str(x)}, {"options", Obj(std::move(o))}});
   }
-  if (m == "where") {
+  if (id == OpId::where) {
     const std::string t = Src(Types(m, "trueValue"));
     const OperandDescriptor dt = DescOf(t);
     const std::string f = OperandOf({dt.dataType, BroadcastableTo(dt.shape)});
@@ -62,7 +73,7 @@ FuzzOp Generator::Draw(const std::string& m) {
     const std::string c = OperandOf({DataType::kUint8, cs});
     return Op(m, {{"condition", Str(c)}, {"trueValue", Str(t)}, {"falseValue", Str(f)}});
   }
-  if (m == "matmul") {
+  if (id == OpId::matmul) {
     const DataType t = PickType(Types(m, "a"));
     const size_t r = Rank(2, 4);
     Shape a = RandomShape(r);
@@ -87,7 +98,7 @@ FuzzOp Generator::Draw(const std::string& m) {
     }
     return Op(m, {{"a", Str(sa)}, {"b", Str(sb)}});
   }
-  if (m == "gemm") {
+  if (id == OpId::gemm) {
     const DataType t = PickType(Types(m, "a"));
     const uint64_t M = Dim(), K = Dim(), N = Dim();
     const bool at = rng_.P(0.3), bt = rng_.P(0.3);
@@ -101,27 +112,31 @@ FuzzOp Generator::Draw(const std::string& m) {
     const std::string b = OperandOf({t, bt ? Shape{N, K} : Shape{K, N}});
     return Op(m, {{"a", Str(a)}, {"b", Str(b)}, {"options", Obj(std::move(o))}});
   }
-  if (m == "linear" || m == "elu" || m == "leakyRelu" || m == "hardSigmoid") {
+  if (id == OpId::linear || id == OpId::elu || id == OpId::leakyRelu || id == OpId::hardSigmoid) {
     std::vector<std::pair<std::string, Value>> o;
     if (m != "elu" || rng_.P(0.7)) {
       if (rng_.P(0.7)) o.emplace_back("alpha", Real(rng_.Real(-2, 2)));
     }
-    if ((m == "linear" || m == "hardSigmoid") && rng_.P(0.7))
+    if ((id == OpId::linear || id == OpId::hardSigmoid) && rng_.P(0.7))
       o.emplace_back("beta", Real(rng_.Real(-2, 2)));
     return Op(m, {{"input", Str(Src(Types(m)))}, {"options", Obj(std::move(o))}});
   }
-  if (m == "prelu") {
+  if (id == OpId::prelu) {
     const std::string x = Src(Types(m, "input"));
     const OperandDescriptor d = DescOf(x);
     Shape s = BroadcastableTo(d.shape);
     return Op(m, {{"input", Str(x)}, {"slope", Str(OperandOf({d.dataType, s}))}});
   }
-  if (m == "softmax") {
+  if (id == OpId::softmax) {
     const std::string x = Src(Types(m), 1, 5);
     const int64_t r = static_cast<int64_t>(DescOf(x).shape.size());
     return Op(m, {{"input", Str(x)}, {"axis", Int(rng_.Range(0, r - 1))}});
   }
-  if (m.rfind("reduce", 0) == 0) {
+  static const std::set<OpId> reductions = {
+      OpId::reduceL1,  OpId::reduceL2,       OpId::reduceLogSum, OpId::reduceLogSumExp,
+      OpId::reduceMax, OpId::reduceMean,     OpId::reduceMin,    OpId::reduceProduct,
+      OpId::reduceSum, OpId::reduceSumSquare};
+  if (reductions.count(id)) {
     const std::string x = Src(Types(m));
     const size_t r = DescOf(x).shape.size();
     std::vector<std::pair<std::string, Value>> o;
@@ -133,7 +148,7 @@ FuzzOp Generator::Draw(const std::string& m) {
     if (rng_.P(0.5)) o.emplace_back("keepDimensions", Value::Bool(rng_.P(0.5)));
     return Op(m, {{"input", Str(x)}, {"options", Obj(std::move(o))}});
   }
-  if (m == "argMin" || m == "argMax") {
+  if (id == OpId::argMin || id == OpId::argMax) {
     const std::string x = Src(Types(m), 0, 5);
     const int64_t r = static_cast<int64_t>(DescOf(x).shape.size());
     if (r == 0) throw Reject{};
@@ -144,7 +159,7 @@ FuzzOp Generator::Draw(const std::string& m) {
         m,
         {{"input", Str(x)}, {"axis", Int(rng_.Range(0, r - 1))}, {"options", Obj(std::move(o))}});
   }
-  if (m == "cumulativeSum") {
+  if (id == OpId::cumulativeSum) {
     const std::string x = Src(Types(m), 1, 5);
     const int64_t r = static_cast<int64_t>(DescOf(x).shape.size());
     std::vector<std::pair<std::string, Value>> o;
@@ -154,7 +169,7 @@ FuzzOp Generator::Draw(const std::string& m) {
         m,
         {{"input", Str(x)}, {"axis", Int(rng_.Range(0, r - 1))}, {"options", Obj(std::move(o))}});
   }
-  if (m == "batchNormalization") {
+  if (id == OpId::batchNormalization) {
     const std::string x = Src(Types(m), 1, 5);
     const OperandDescriptor d = DescOf(x);
     const int64_t axis = rng_.Range(0, static_cast<int64_t>(d.shape.size()) - 1);
@@ -169,7 +184,7 @@ FuzzOp Generator::Draw(const std::string& m) {
                   {"variance", Str(NewInput(v, Profile::kPositive))},
                   {"options", Obj(std::move(o))}});
   }
-  if (m == "instanceNormalization") {
+  if (id == OpId::instanceNormalization) {
     const std::string x = Src(Types(m), 4, 4);
     const OperandDescriptor d = DescOf(x);
     const bool nhwc = rng_.P(0.4);
@@ -181,7 +196,7 @@ FuzzOp Generator::Draw(const std::string& m) {
     if (nhwc || rng_.P(0.3)) o.emplace_back("layout", Str(nhwc ? "nhwc" : "nchw"));
     return Op(m, {{"input", Str(x)}, {"options", Obj(std::move(o))}});
   }
-  if (m == "layerNormalization") {
+  if (id == OpId::layerNormalization) {
     const std::string x = Src(Types(m));
     const OperandDescriptor d = DescOf(x);
     std::vector<std::pair<std::string, Value>> o;
@@ -199,8 +214,8 @@ FuzzOp Generator::Draw(const std::string& m) {
     if (rng_.P(0.3)) o.emplace_back("epsilon", Real(rng_.LogUniform(-6, -1)));
     return Op(m, {{"input", Str(x)}, {"options", Obj(std::move(o))}});
   }
-  if (m == "quantizeLinear" || m == "dequantizeLinear") {
-    const bool q = m == "quantizeLinear";
+  if (id == OpId::quantizeLinear || id == OpId::dequantizeLinear) {
+    const bool q = id == OpId::quantizeLinear;
     const std::string x = Src(Types(m, "input"));
     const OperandDescriptor d = DescOf(x);
     // scale/zeroPoint: the input's rank (the builder requires it), each dimension 1, equal, or
@@ -217,9 +232,9 @@ FuzzOp Generator::Draw(const std::string& m) {
     const std::string zp = NewInput({zp_type, s}, Profile::kUnit);
     return Op(m, {{"input", Str(x)}, {"scale", Str(scale)}, {"zeroPoint", Str(zp)}});
   }
-  if (m == "conv2d" || m == "convTranspose2d") return Conv(m);
-  if (m == "averagePool2d" || m == "l2Pool2d" || m == "maxPool2d") return Pool(m);
-  if (m == "resample2d") {
+  if (id == OpId::conv2d || id == OpId::convTranspose2d) return Conv(m);
+  if (id == OpId::averagePool2d || id == OpId::l2Pool2d || id == OpId::maxPool2d) return Pool(m);
+  if (id == OpId::resample2d) {
     const std::string x = Src(Types(m), 4, 4);
     const OperandDescriptor d = DescOf(x);
     std::vector<std::pair<std::string, Value>> o;
@@ -241,8 +256,9 @@ FuzzOp Generator::Draw(const std::string& m) {
     }
     return Op(m, {{"input", Str(x)}, {"options", Obj(std::move(o))}});
   }
-  if (m == "gruCell" || m == "lstmCell" || m == "gru" || m == "lstm") return Recurrent(m);
-  if (m == "reshape") {
+  if (id == OpId::gruCell || id == OpId::lstmCell || id == OpId::gru || id == OpId::lstm)
+    return Recurrent(m);
+  if (id == OpId::reshape) {
     const std::string x = Src(Types(m));
     uint64_t n = ElementCount(DescOf(x).shape);
     Shape s;
@@ -260,13 +276,13 @@ FuzzOp Generator::Draw(const std::string& m) {
     if (r > 0) s.push_back(n);
     return Op(m, {{"input", Str(x)}, {"newShape", ShapeArray(s)}});
   }
-  if (m == "transpose") {
+  if (id == OpId::transpose) {
     const std::string x = Src(Types(m));
     std::vector<std::pair<std::string, Value>> o;
     if (rng_.P(0.8)) o.emplace_back("permutation", IntArray(Permutation(DescOf(x).shape.size())));
     return Op(m, {{"input", Str(x)}, {"options", Obj(std::move(o))}});
   }
-  if (m == "expand") {
+  if (id == OpId::expand) {
     const std::string x = Src(Types(m));
     Shape s = DescOf(x).shape;
     for (uint64_t& dim : s) {
@@ -276,7 +292,7 @@ FuzzOp Generator::Draw(const std::string& m) {
     for (size_t i = 0; i < extra && s.size() < 5; ++i) s.insert(s.begin(), Dim());
     return Op(m, {{"input", Str(x)}, {"newShape", ShapeArray(s)}});
   }
-  if (m == "slice") {
+  if (id == OpId::slice) {
     const std::string x = Src(Types(m));
     const Shape& s = DescOf(x).shape;
     std::vector<int64_t> starts, sizes, strides;
@@ -295,13 +311,13 @@ FuzzOp Generator::Draw(const std::string& m) {
     if (strided) args.emplace_back("options", Obj({{"strides", IntArray(strides)}}));
     return Op(m, std::move(args));
   }
-  if (m == "reverse") {
+  if (id == OpId::reverse) {
     const std::string x = Src(Types(m));
     std::vector<std::pair<std::string, Value>> o;
     if (rng_.P(0.7)) o.emplace_back("axes", IntArray(Axes(DescOf(x).shape.size(), true)));
     return Op(m, {{"input", Str(x)}, {"options", Obj(std::move(o))}});
   }
-  if (m == "split") {
+  if (id == OpId::split) {
     const std::string x = Src(Types(m), 1, 5);
     const Shape& s = DescOf(x).shape;
     const int64_t axis = rng_.Range(0, static_cast<int64_t>(s.size()) - 1);
@@ -331,7 +347,7 @@ FuzzOp Generator::Draw(const std::string& m) {
     return Op(m, {{"input", Str(x)}, {"splits", IntArray(parts)}, {"options", Obj(std::move(o))}},
               n);
   }
-  if (m == "concat") {
+  if (id == OpId::concat) {
     const std::string x = Src(Types(m, "inputs"), 1, 5);
     const OperandDescriptor d = DescOf(x);
     const int64_t axis = rng_.Range(0, static_cast<int64_t>(d.shape.size()) - 1);
@@ -346,7 +362,7 @@ FuzzOp Generator::Draw(const std::string& m) {
                 inputs.end());
     return Op(m, {{"inputs", Value::Array(std::move(inputs))}, {"axis", Int(axis)}});
   }
-  if (m == "pad") {
+  if (id == OpId::pad) {
     const std::string x = Src(Types(m));
     const Shape& s = DescOf(x).shape;
     static const std::vector<std::string> modes = {"constant", "edge", "reflection"};
@@ -368,21 +384,21 @@ FuzzOp Generator::Draw(const std::string& m) {
                   {"endingPadding", IntArray(e)},
                   {"options", Obj(std::move(o))}});
   }
-  if (m == "tile") {
+  if (id == OpId::tile) {
     const std::string x = Src(Types(m));
     std::vector<int64_t> reps;
     for (size_t i = 0; i < DescOf(x).shape.size(); ++i) reps.push_back(rng_.Range(1, 3));
     return Op(m, {{"input", Str(x)}, {"repetitions", IntArray(reps)}});
   }
-  if (m == "triangular") {
+  if (id == OpId::triangular) {
     const std::string x = Src(Types(m), 2, 5);
     std::vector<std::pair<std::string, Value>> o;
     if (rng_.P(0.6)) o.emplace_back("upper", Value::Bool(rng_.P(0.5)));
     if (rng_.P(0.6)) o.emplace_back("diagonal", Int(rng_.Range(-3, 3)));
     return Op(m, {{"input", Str(x)}, {"options", Obj(std::move(o))}});
   }
-  if (m == "gather" || m == "gatherElements" || m == "gatherND" || m == "scatterElements" ||
-      m == "scatterND") {
+  if (id == OpId::gather || id == OpId::gatherElements || id == OpId::gatherND ||
+      id == OpId::scatterElements || id == OpId::scatterND) {
     return Indexing(m);
   }
   throw InputError("no generator for '" + m + "'");
@@ -397,12 +413,13 @@ int64_t Generator::Index(uint64_t dim, DataType t) {
 }
 
 FuzzOp Generator::Indexing(const std::string& m) {
+  const OpId id = MethodId(m);
   const std::string x = Src(Types(m, "input"), 1, 5);
   const OperandDescriptor d = DescOf(x);
   const size_t r = d.shape.size();
   const DataType it = PickType(Types(m, "indices"));
   const bool constant = rng_.P(0.6);
-  if (m == "gather") {
+  if (id == OpId::gather) {
     const int64_t axis = rng_.Range(0, static_cast<int64_t>(r) - 1);
     const Shape is = RandomShape(Rank(0, 2));
     std::vector<int64_t> v;
@@ -413,12 +430,12 @@ FuzzOp Generator::Indexing(const std::string& m) {
     if (axis != 0 || rng_.P(0.3)) o.emplace_back("axis", Int(axis));
     return Op(m, {{"input", Str(x)}, {"indices", Str(ind)}, {"options", Obj(std::move(o))}});
   }
-  if (m == "gatherElements" || m == "scatterElements") {
+  if (id == OpId::gatherElements || id == OpId::scatterElements) {
     const size_t axis = static_cast<size_t>(rng_.Below(r));
     Shape is = d.shape;
     const uint64_t dim = d.shape[axis];
     std::vector<int64_t> v;
-    if (m == "gatherElements") {
+    if (id == OpId::gatherElements) {
       is[axis] = static_cast<uint64_t>(rng_.Range(1, 6));
       for (uint64_t i = 0; i < ElementCount(is); ++i) v.push_back(Index(dim, it));
     } else {
@@ -443,7 +460,7 @@ FuzzOp Generator::Indexing(const std::string& m) {
     const std::string ind = NewInputValues({it, is}, v, constant);
     std::vector<std::pair<std::string, Value>> o;
     if (axis != 0 || rng_.P(0.3)) o.emplace_back("axis", Int(static_cast<int64_t>(axis)));
-    if (m == "gatherElements")
+    if (id == OpId::gatherElements)
       return Op(m, {{"input", Str(x)}, {"indices", Str(ind)}, {"options", Obj(std::move(o))}});
     const std::string upd = OperandOf({d.dataType, is});
     return Op(m, {{"input", Str(x)},
@@ -458,7 +475,7 @@ FuzzOp Generator::Indexing(const std::string& m) {
   uint64_t space = 1;
   for (size_t i = 0; i < k; ++i) space *= d.shape[i];
   std::vector<int64_t> v;
-  if (m == "scatterND") {
+  if (id == OpId::scatterND) {
     // Distinct tuples: a prefix of a permutation of the index space.
     if (space > 4096) throw Reject{};
     tuples = std::min(tuples, space);
@@ -481,7 +498,7 @@ FuzzOp Generator::Indexing(const std::string& m) {
   Shape full = is;
   full.push_back(k);
   const std::string ind = NewInputValues({it, full}, v, constant);
-  if (m == "gatherND") return Op(m, {{"input", Str(x)}, {"indices", Str(ind)}});
+  if (id == OpId::gatherND) return Op(m, {{"input", Str(x)}, {"indices", Str(ind)}});
   Shape us = is;
   us.insert(us.end(), d.shape.begin() + static_cast<long>(k), d.shape.end());
   const std::string upd = OperandOf({d.dataType, us});
@@ -489,7 +506,8 @@ FuzzOp Generator::Indexing(const std::string& m) {
 }
 
 FuzzOp Generator::Conv(const std::string& m) {
-  const bool transpose = m == "convTranspose2d";
+  const OpId id = MethodId(m);
+  const bool transpose = id == OpId::convTranspose2d;
   const std::string x = Src(Types(m, "input"), 4, 4);
   const OperandDescriptor d = DescOf(x);
   const bool nhwc = rng_.P(0.4);
@@ -591,8 +609,9 @@ FuzzOp Generator::Pool(const std::string& m) {
 }
 
 FuzzOp Generator::Recurrent(const std::string& m) {
-  const bool gru = m.rfind("gru", 0) == 0;
-  const bool cell = m.find("Cell") != std::string::npos;
+  const OpId id = MethodId(m);
+  const bool gru = id == OpId::gru || id == OpId::gruCell;
+  const bool cell = id == OpId::gruCell || id == OpId::lstmCell;
   const DataType t = PickType(Types(m, "input"));
   const uint64_t B = static_cast<uint64_t>(rng_.Range(1, 3));
   const uint64_t I = static_cast<uint64_t>(rng_.Range(1, 5));
