@@ -24,6 +24,8 @@
 
 namespace nnref {
 
+class GpuApplication;  // ops/gpu_interop.h
+
 // How a backend that offers the choice computes (the vulkan backend, `--vulkan-arithmetic`;
 // docs/vulkan.md#arithmetic-modes). kExact: near correct rounding (compensated sums, precise
 // transcendentals); kNative: as a production GPU backend does (float32 accumulation with fma(),
@@ -87,6 +89,13 @@ class Backend {
   // when none can (contexts created from options refuse importableToWebGPU with
   // NotSupportedError).
   virtual std::string GpuInterop() const { return ""; }
+  // An application of its own on this backend's kind of device, for timeline scripts' GPU
+  // interop steps (ops/gpu_interop.h), or null with `why` empty when the backend runs on no
+  // device (scripts then use a host-memory GPU device) and with `why` set when it cannot make one.
+  virtual std::shared_ptr<GpuApplication> MakeGpuApplication(std::string& why) const {
+    why.clear();
+    return nullptr;
+  }
   // A runner computing `graph` as a whole with `kernels` (this backend's, one per operator), or
   // null: the graph is then computed one kernel at a time (Graph::Compute).
   virtual std::shared_ptr<const GraphRunner> MakeGraphRunner(

@@ -16,6 +16,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ops/backend.h"
 
@@ -59,6 +60,25 @@ class GpuDevice {
   // std::runtime_error on a device error.
   virtual void ReleaseImportBuffer(const GpuBufferHandle& buffer, uint64_t fence,
                                    std::span<std::byte> out) = 0;
+};
+
+// An application on a GPU device, as a timeline script plays it (cases/timeline: its gpuWrite
+// and gpuRead steps are what the application's shaders would do with a rented buffer;
+// docs/case-format.md "GPU interop steps"). Made by Backend::MakeGpuApplication for a backend
+// that runs on devices (the vulkan backend: its own instance, device and queue, with the backend
+// adopted onto them as on any application's device), else a host-memory one (runner/).
+class GpuApplication {
+ public:
+  virtual ~GpuApplication() = default;
+  // The GPU device contexts are created from (createContext(gpuDevice)) and tensors rented to.
+  virtual std::shared_ptr<GpuDevice> device() const = 0;
+  // The application's device writes `bytes` (at most buffer.size) at the start of the rented
+  // buffer (Vulkan: a copy on its queue from a buffer of its own) and waits for it; the writes
+  // are then available to the return.
+  virtual void Write(const GpuBufferHandle& buffer, std::span<const std::byte> bytes) = 0;
+  // The rented buffer's first buffer.byte_length bytes as the application's device reads them
+  // (Vulkan: a copy on its queue into a buffer of its own).
+  virtual std::vector<std::byte> Read(const GpuBufferHandle& buffer) = 0;
 };
 
 }  // namespace nnref

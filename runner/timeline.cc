@@ -378,9 +378,11 @@ void Runner::CreateContext(const TimelineStep& s) {
   if (const Value* g = s.options ? s.options->Find("gpuDevice") : nullptr) {
     // createContext(gpuDevice): the named script GPU device (made on first use).
     if (!g->is_string() || g->str().empty()) Bad(s.field + ".options.gpuDevice", "must be a name");
-    std::future<webnn::Context> created = webnn::Context::Create(GpuDeviceNamed(g->str()), limits_);
+    const std::shared_ptr<GpuApplication> gpu =
+        GpuDeviceNamed(g->str(), s.field + ".options.gpuDevice");
+    std::future<webnn::Context> created = webnn::Context::Create(gpu->device(), limits_);
     contexts_.emplace(s.context, Settle(created));
-    log_ = "from GPU device '" + g->str() + "'";
+    log_ = "from GPU device '" + g->str() + "' (" + gpu->device()->Describe() + ")";
     return;
   }
   contexts_.emplace(s.context, webnn::Context::Create(o).get());
@@ -558,11 +560,10 @@ void Runner::CheckTensor(const TimelineStep& s) {
     }
     if (!ok || shape != t.shape()) diff += " shape is " + ShapeToString(t.shape()) + ";";
   }
-  const std::pair<const char*, bool> flags[] = {
-      {"readable", t.readable()},
-      {"writable", t.writable()},
-      {"constant", t.constant()},
-      {"importableToWebGPU", t.importableToWebGPU()}};
+  const std::pair<const char*, bool> flags[] = {{"readable", t.readable()},
+                                                {"writable", t.writable()},
+                                                {"constant", t.constant()},
+                                                {"importableToWebGPU", t.importableToWebGPU()}};
   for (const auto& [name, actual] : flags) {
     if (const Value* v = e.Find(name)) {
       if (!v->is_bool()) Bad(s.field + ".expected." + name, "must be true or false");

@@ -1,5 +1,6 @@
 // Timeline scripts: the GPU interop steps (docs/case-format.md "GPU interop steps";
-// docs/interop.md). The script's GPU device is host memory; gpuWrite and gpuRead are the
+// docs/interop.md). The script's GPU device is the backend's GpuApplication (vulkan: a device of
+// its own, gpuWrite and gpuRead copies on its queue) or host memory; gpuWrite and gpuRead are the
 // application's shaders writing and reading the rented buffer.
 #include <algorithm>
 #include <cstring>
@@ -42,9 +43,18 @@ void ScriptGpuDevice::Write(const GpuBufferHandle& buffer, std::span<const std::
   std::copy_n(bytes.begin(), std::min(bytes.size(), b.size()), b.begin());
 }
 
-std::shared_ptr<ScriptGpuDevice> Runner::GpuDeviceNamed(const std::string& name) {
-  std::shared_ptr<ScriptGpuDevice>& d = gpu_devices_[name];
-  if (!d) d = std::make_shared<ScriptGpuDevice>(gpu_devices_.size());
+std::shared_ptr<GpuApplication> Runner::GpuDeviceNamed(const std::string& name,
+                                                       const std::string& field) {
+  std::shared_ptr<GpuApplication>& d = gpu_devices_[name];
+  if (d) return d;
+  std::string why;
+  if (backend_) d = backend_->MakeGpuApplication(why);
+  if (!d && !why.empty()) {
+    gpu_devices_.erase(name);
+    Bad(field, "the " + std::string(backend_->name()) + " backend cannot make the GPU device '" +
+                   name + "': " + why);
+  }
+  if (!d) d = std::make_shared<ScriptGpuApplication>(gpu_devices_.size());
   return d;
 }
 
@@ -63,9 +73,10 @@ void Runner::ImportExternalBuffer(const TimelineStep& s) {
                      "' waits for work that waits for a GPU buffer the script has not returned "
                      "(it would never end)");
   }
-  const std::shared_ptr<ScriptGpuDevice> device = GpuDeviceNamed(s.gpu_device);
+  const std::shared_ptr<GpuApplication> device =
+      GpuDeviceNamed(s.gpu_device, s.field + ".gpuDevice");
   // Awaited at once: the import resolves once the work queued before it on the tensor has run.
-  std::future<webnn::ImportedBuffer> f = webnn::ImportExternalBuffer(device, t);
+  std::future<webnn::ImportedBuffer> f = webnn::ImportExternalBuffer(device->device(), t);
   webnn::ImportedBuffer b = Settle(f);
   log_ = "'" + s.gpu_buffer + "': " + std::to_string(b.handle().byte_length) + " bytes in " +
          std::to_string(b.handle().size);

@@ -55,10 +55,11 @@ std::vector<std::byte> MakeBuffer(const BufferSpec& spec, webnn::BufferType type
 // [EnforceRange] unsigned long and the MLOperandDataType enum, as WebIDL converts them.
 webnn::MLTensorDescriptor ConvertDescriptor(const Value& d, const std::string& what);
 
-// The GPU device of a timeline script (createContext's "gpuDevice" option): buffers in host
-// memory, written and read by the script's gpuWrite / gpuRead steps as the application's shaders
-// would (docs/interop.md; a Vulkan device is exercised by ops/vulkan/interop_test.cc and
-// docs/examples/interop.cc). Contexts created from it compute with the reference kernels.
+// The GPU device of a timeline script (createContext's "gpuDevice" option) when the backend runs
+// on no device: buffers in host memory, written and read by the script's gpuWrite / gpuRead steps
+// as the application's shaders would (docs/interop.md). Contexts created from it compute with the
+// reference kernels. On a backend with devices (vulkan) the script's GPU device is the backend's
+// GpuApplication instead (Backend::MakeGpuApplication): a device of its own, copies on its queue.
 class ScriptGpuDevice final : public GpuDevice {
  public:
   explicit ScriptGpuDevice(uint64_t identity) : identity_(identity) {}
@@ -78,6 +79,23 @@ class ScriptGpuDevice final : public GpuDevice {
   std::mutex mu_;
   std::map<uint64_t, std::vector<std::byte>> buffers_;
   uint64_t next_ = 1;
+};
+
+// The application of a ScriptGpuDevice.
+class ScriptGpuApplication final : public GpuApplication {
+ public:
+  explicit ScriptGpuApplication(uint64_t identity)
+      : device_(std::make_shared<ScriptGpuDevice>(identity)) {}
+  std::shared_ptr<GpuDevice> device() const override { return device_; }
+  void Write(const GpuBufferHandle& buffer, std::span<const std::byte> bytes) override {
+    device_->Write(buffer, bytes);
+  }
+  std::vector<std::byte> Read(const GpuBufferHandle& buffer) override {
+    return device_->Read(buffer);
+  }
+
+ private:
+  std::shared_ptr<ScriptGpuDevice> device_;
 };
 
 class Runner {
@@ -155,7 +173,9 @@ class Runner {
   void CheckTensor(const TimelineStep& s);
 
   // timeline_gpu.cc: GPU interop steps.
-  std::shared_ptr<ScriptGpuDevice> GpuDeviceNamed(const std::string& name);
+  // The script's GPU device of that name (made on first use); `field` names the step's field
+  // in errors.
+  std::shared_ptr<GpuApplication> GpuDeviceNamed(const std::string& name, const std::string& field);
   void ImportExternalBuffer(const TimelineStep& s);
   void GpuWrite(const TimelineStep& s);
   void GpuRead(const TimelineStep& s);
@@ -226,6 +246,9 @@ class Runner {
   std::shared_ptr<const Backend> backend_;  // every context's kernels (null: the reference)
   TimelineResult r_;
   std::string log_;  // the current step's log detail
+  // The script's GPU devices (GpuDeviceNamed), declared before the contexts created from them and
+  // everything computed on them, so that those are gone before a device is destroyed.
+  std::map<std::string, std::shared_ptr<GpuApplication>> gpu_devices_;
   std::map<std::string, webnn::Context> contexts_;
   std::map<std::string, webnn::Tensor> tensors_;
   std::map<std::string, GraphEntry> graphs_;
@@ -238,14 +261,13 @@ class Runner {
   std::map<std::string, webnn::GraphBuilder*> builders_;
   BuiltCase operands_;
   std::map<std::string, ScriptBuffer> buffers_;
-  // GPU interop: the script's GPU devices and the buffers rented to them (declared last, so that
-  // rentals still held at the end are returned while their contexts live).
+  // GPU interop: the buffers rented to the script's GPU devices (declared last, so that rentals
+  // still held at the end are returned while their contexts live).
   struct Rental {
     webnn::ImportedBuffer buffer;
-    std::shared_ptr<ScriptGpuDevice> device;
+    std::shared_ptr<GpuApplication> device;
     webnn::Tensor tensor;
   };
-  std::map<std::string, std::shared_ptr<ScriptGpuDevice>> gpu_devices_;
   std::map<std::string, Rental> rentals_;
   // The tensors whose work waits for an outstanding rental: the rented ones and those a
   // dispatch queued during the rental shares with them (best effort: reset to the rented ones

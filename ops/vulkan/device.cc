@@ -237,7 +237,21 @@ std::optional<std::vector<DeviceInfo>> ListDevices(std::string& why) {
 std::shared_ptr<Device> Device::Create(const DeviceOptions& options, std::string& why) {
   std::shared_ptr<Device> d(new Device());
   if (!d->Init(options, why)) return nullptr;
+  d->queue_mutex_ = &d->own_queue_mutex_;
   return d;
+}
+
+ExternalDevice Device::Share() {
+  ExternalDevice e;
+  e.instance = instance_;
+  e.physical_device = physical_;
+  e.device = device_;
+  e.queue_family_index = queue_family_;
+  e.queue_index = 0;
+  e.get_instance_proc_addr = api_.vkGetInstanceProcAddr;
+  e.queue_mutex = queue_mutex_;
+  e.shader_int64 = info_.shader_int64;
+  return e;
 }
 
 bool Device::Init(const DeviceOptions& options, std::string& why) {

@@ -184,6 +184,10 @@ class Device {
   // buffer into `out` and destroys the buffer. Throws std::runtime_error.
   void ReleaseImportBuffer(const ImportBuffer& buffer, VkFence fence, std::span<std::byte> out);
   VkDevice handle() const { return device_; }
+  // This device (made by Create) as an application's device that another Device can adopt
+  // (Adopt): the same instance, device and queue, both sides locking one mutex around their
+  // submissions. GpuApplication's Vulkan device (ops/vulkan/interop.cc) is made so.
+  ExternalDevice Share();
 
  private:
   Device() = default;
@@ -207,7 +211,8 @@ class Device {
   VkQueue queue_ = VK_NULL_HANDLE;
   uint32_t queue_family_ = 0;
   bool owned_ = true;                  // created here (else the application's: ExternalDevice)
-  std::mutex* queue_mutex_ = nullptr;  // ExternalDevice::queue_mutex
+  std::mutex* queue_mutex_ = nullptr;  // ExternalDevice::queue_mutex, or own_queue_mutex_
+  std::mutex own_queue_mutex_;         // a created device's queue (shared by Share)
   VkPhysicalDeviceMemoryProperties memory_{};
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;

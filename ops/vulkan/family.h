@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ops/backend.h"
+#include "ops/gpu_interop.h"
 #include "ops/vulkan/device.h"
 
 namespace nnref::vk {
@@ -92,6 +93,10 @@ std::shared_ptr<const GraphRunner> MakeGraphRunner(
 
 // The vulkan backend on `device` (an application's device adopted by ops/vulkan/interop.cc).
 std::shared_ptr<const Backend> MakeBackendOnDevice(std::shared_ptr<Device> device);
+// An application of its own on the device `options` choose (ops/gpu_interop.h, timeline scripts):
+// a device created as an application would, the backend adopted onto it (interop.cc). Null with
+// `why`.
+std::shared_ptr<GpuApplication> MakeGpuApplication(const DeviceOptions& options, std::string& why);
 
 // Why `device` cannot run the native arithmetic mode's tiled GEMM shaders (no subgroup ballot
 // operations in compute shaders), or "".

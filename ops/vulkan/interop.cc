@@ -2,7 +2,9 @@
 // (Device::Adopt) and the rented buffers (Device::CreateImportBuffer / ReleaseImportBuffer).
 #include "ops/vulkan/interop.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 
 #include "ops/vulkan/device.h"
@@ -53,6 +55,61 @@ class VulkanGpuDevice final : public GpuDevice {
   std::shared_ptr<const Backend> backend_;
 };
 
+// An application of its own (GpuApplication, for timeline scripts): a device the vulkan backend
+// creates as any application would (instance, device, queue), the backend adopted onto it as
+// onto an application's device, and the application's copies on its queue.
+class VulkanGpuApplication final : public GpuApplication {
+ public:
+  VulkanGpuApplication(std::shared_ptr<vk::Device> own, std::shared_ptr<GpuDevice> gpu)
+      : own_(std::move(own)), gpu_(std::move(gpu)) {}
+  // The adopted backend's objects go before the device they live on.
+  ~VulkanGpuApplication() override {
+    gpu_.reset();
+    own_.reset();
+  }
+  VulkanGpuApplication(const VulkanGpuApplication&) = delete;
+  VulkanGpuApplication& operator=(const VulkanGpuApplication&) = delete;
+
+  std::shared_ptr<GpuDevice> device() const override { return gpu_; }
+
+  void Write(const GpuBufferHandle& buffer, std::span<const std::byte> bytes) override {
+    if (bytes.size() > buffer.size) throw std::logic_error("vulkan: write larger than the buffer");
+    if (bytes.empty()) return;
+    HostBuffer source(*own_, bytes.size());
+    std::memcpy(source.b.mapped, bytes.data(), bytes.size());
+    // A copy on the application's queue into the rented buffer, then a barrier to the host (the
+    // return reads the buffer through its mapping).
+    vk::Device::Recording r;
+    r.downloads.push_back(
+        {source.b.buffer, FromInteger<VkBuffer>(buffer.buffer), 0, 0, bytes.size()});
+    own_->Execute(r);
+  }
+
+  std::vector<std::byte> Read(const GpuBufferHandle& buffer) override {
+    HostBuffer target(*own_, buffer.size);
+    vk::Device::Recording r;
+    r.downloads.push_back(
+        {FromInteger<VkBuffer>(buffer.buffer), target.b.buffer, 0, 0, buffer.size});
+    own_->Execute(r);
+    const auto* p = static_cast<const std::byte*>(target.b.mapped);
+    return std::vector<std::byte>(p, p + buffer.byte_length);
+  }
+
+ private:
+  // A host-visible buffer of the application's, destroyed with the scope.
+  struct HostBuffer {
+    HostBuffer(vk::Device& d, uint64_t bytes) : device(d), b(d.CreateBuffer(bytes, true)) {}
+    ~HostBuffer() { device.DestroyBuffer(b); }
+    HostBuffer(const HostBuffer&) = delete;
+    HostBuffer& operator=(const HostBuffer&) = delete;
+    vk::Device& device;
+    vk::Device::Buffer b;
+  };
+
+  std::shared_ptr<vk::Device> own_;
+  std::shared_ptr<GpuDevice> gpu_;
+};
+
 }  // namespace
 
 std::shared_ptr<GpuDevice> MakeVulkanGpuDevice(const VulkanDeviceHandles& h, std::string& why) {
@@ -75,5 +132,25 @@ std::shared_ptr<GpuDevice> MakeVulkanGpuDevice(const VulkanDeviceHandles& h, std
   if (!device) return nullptr;
   return std::make_shared<VulkanGpuDevice>(std::move(device));
 }
+
+namespace vk {
+
+std::shared_ptr<GpuApplication> MakeGpuApplication(const DeviceOptions& options, std::string& why) {
+  DeviceOptions own_options = options;
+  own_options.native = false;
+  std::shared_ptr<Device> own = Device::Create(own_options, why);
+  if (!own) return nullptr;
+  // The backend on the application's device, as MakeVulkanGpuDevice adopts it (the device's
+  // binding cap and staging choice carry over).
+  DeviceOptions adopted;
+  adopted.force_staging = options.force_staging;
+  adopted.max_binding = options.max_binding;
+  std::shared_ptr<Device> device = Device::Adopt(own->Share(), adopted, why);
+  if (!device) return nullptr;
+  return std::make_shared<VulkanGpuApplication>(
+      std::move(own), std::make_shared<VulkanGpuDevice>(std::move(device)));
+}
+
+}  // namespace vk
 
 }  // namespace nnref

@@ -132,6 +132,7 @@ class VulkanBackend final : public Backend {
       capped_ = o.max_binding > 0;
     }
     device_ = Device::Create(o, error_);
+    options_ = o;
   }
   // On a device adopted from an application (ops/vulkan/interop.h).
   explicit VulkanBackend(std::shared_ptr<Device> device) : device_(std::move(device)) {}
@@ -166,6 +167,14 @@ class VulkanBackend final : public Backend {
   }
 
   const std::shared_ptr<Device>& device() const { return device_; }
+
+  std::shared_ptr<GpuApplication> MakeGpuApplication(std::string& why) const override {
+    if (!device_) {
+      why = error_;
+      return nullptr;
+    }
+    return vk::MakeGpuApplication(options_, why);
+  }
 
   std::string GpuInterop() const override {
     return "contexts created from an application's Vulkan device (createContext(gpuDevice): "
@@ -230,7 +239,8 @@ class VulkanBackend final : public Backend {
  private:
   std::shared_ptr<Device> device_;
   std::string error_;
-  bool capped_ = false;  // NNREF_VULKAN_MAX_BINDING (test hook)
+  DeviceOptions options_;  // the device's (MakeGpuApplication makes another like it)
+  bool capped_ = false;    // NNREF_VULKAN_MAX_BINDING (test hook)
   // NNREF_VULKAN_PER_OPERATOR: no graph runner, every operator its own submission (comparisons).
   bool per_operator_ = false;
 };
