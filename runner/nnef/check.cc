@@ -214,7 +214,8 @@ class Checker {
     for (Assignment& a : g.body) {
       // 3.3.2: graph parameters are defined by 'external' (directly, one identifier), and every
       // external result is a graph parameter.
-      bool direct_external = a.rhs->kind == Expr::Kind::kInvocation && a.rhs->name == "external";
+      bool direct_external =
+          a.rhs->kind == Expr::Kind::kInvocation && ParseNnefOp(a.rhs->name) == NnefOp::kExternal;
       if (direct_external) {
         if (a.lhs.kind != LValue::Kind::kIdentifier || !params.count(a.lhs.name)) {
           Fail(a.lhs.loc,
@@ -666,9 +667,9 @@ class Checker {
     }
     const Fragment* f = it->second;
     if (scope_->fragment && f->standard &&
-        (name == "external" || name == "variable" || name == "update")) {
+        (f->id == NnefOp::kExternal || f->id == NnefOp::kVariable || f->id == NnefOp::kUpdate)) {
       Fail(l, "'" + name + "' is used inside fragment '" + scope_->fragment->name + "'",
-           name == "external"
+           f->id == NnefOp::kExternal
                ? "3.3.2 Identifier usage: the external operation must not be used in a fragment"
                : "3.3.2 Identifier usage: the variable and update operations must not be used "
                  "inside a fragment");
