@@ -226,7 +226,7 @@ class Checker {
         }
         externals.insert(a.lhs.name);
       } else {
-        if (const Expr* e = FindInvocation(*a.rhs, "external")) {
+        if (const Expr* e = FindInvocation(*a.rhs, NnefOp::kExternal)) {
           Fail(e->loc,
                "'external' must be the whole right-hand side of a graph parameter's "
                "assignment",
@@ -259,18 +259,20 @@ class Checker {
     scope_ = nullptr;
   }
 
-  static const Expr* FindInvocation(const Expr& e, std::string_view name) {
-    if (e.kind == Expr::Kind::kInvocation && e.name == name) return &e;
+  // The first invocation of `op` in `e` (names not yet resolved: the standard operations cannot
+  // be redefined, so the name decides).
+  static const Expr* FindInvocation(const Expr& e, NnefOp op) {
+    if (e.kind == Expr::Kind::kInvocation && ParseNnefOp(e.name) == op) return &e;
     for (const ExprPtr& i : e.items) {
       if (i) {
-        if (const Expr* r = FindInvocation(*i, name)) return r;
+        if (const Expr* r = FindInvocation(*i, op)) return r;
       }
     }
     for (const LoopIter& it : e.iters) {
-      if (const Expr* r = FindInvocation(*it.range, name)) return r;
+      if (const Expr* r = FindInvocation(*it.range, op)) return r;
     }
     for (const Argument& a : e.args) {
-      if (const Expr* r = FindInvocation(*a.value, name)) return r;
+      if (const Expr* r = FindInvocation(*a.value, op)) return r;
     }
     return nullptr;
   }
