@@ -339,7 +339,7 @@ int CheckModel(const NnefOptions& o) {
     }
   }
   for (const Invocation& inv : g.ops) {
-    if (inv.op != "variable") continue;
+    if (inv.id != nnef::NnefOp::kVariable) continue;
     const nnef::ArgValue* label = inv.Arg("label");
     if (label == nullptr) continue;
     const std::string path = (fs::path(dir) / (label->str + ".dat")).string();
@@ -490,7 +490,9 @@ CaseResult RunCase(const std::string& dir, const NnefOptions& o, const Engine& e
     const FlatGraph g = nnef::ParseModel(dir, ParseOptionsOf(case_options));
     // The per-operator table counts the case under its graph's last operation.
     for (const Invocation& inv : g.ops) {
-      if (inv.op != "external" && inv.op != "variable") r.op = "nnef " + inv.op;
+      if (inv.id != nnef::NnefOp::kExternal && inv.id != nnef::NnefOp::kVariable) {
+        r.op = "nnef " + inv.op;
+      }
     }
     if (expected_warning != nullptr &&
         std::none_of(g.warnings.begin(), g.warnings.end(), [&](const std::string& w) {
@@ -530,7 +532,8 @@ CaseResult RunCase(const std::string& dir, const NnefOptions& o, const Engine& e
     if (!o.actual.empty()) {
       // The reference's rejection is the case's; the other runtime must reject at that stage.
       if (!actual_error) {
-        return Fail("expected a " + *expected_error + " error, but the implementation gave outputs");
+        return Fail("expected a " + *expected_error +
+                    " error, but the implementation gave outputs");
       }
       if (*actual_error != *expected_error) {
         return Fail("expected a " + *expected_error + " error, the implementation rejected at " +
@@ -573,8 +576,9 @@ CaseResult RunCase(const std::string& dir, const NnefOptions& o, const Engine& e
       Judgement rule;
       rule.tolerance = tolerance ? *tolerance : ex->DefaultToleranceFor(name);
       if (given.shape() != it->second.data.shape()) {
-        return Fail("output '" + name + "': " + path + " has shape " + ShapeToString(given.shape()) +
-                    ", the reference's is " + ShapeToString(it->second.data.shape()));
+        return Fail("output '" + name + "': " + path + " has shape " +
+                    ShapeToString(given.shape()) + ", the reference's is " +
+                    ShapeToString(it->second.data.shape()));
       }
       OutputResult out = JudgeOutput(judge, name, rule, it->second.data, given, it->second,
                                      ReferenceSide::kExpected);
@@ -612,8 +616,9 @@ CaseResult RunCase(const std::string& dir, const NnefOptions& o, const Engine& e
 
 int RunCases(const NnefOptions& o) {
   if (!o.actual.empty() && (o.backend != "reference" || o.against_reference)) {
-    throw InputError("--actual judges another runtime's outputs against the reference: "
-                     "no --backend or --against-reference with it");
+    throw InputError(
+        "--actual judges another runtime's outputs against the reference: "
+        "no --backend or --against-reference with it");
   }
   if (!o.actual.empty() && !fs::is_directory(o.actual)) {
     throw InputError("--actual " + o.actual + ": not a directory (DIR/<case>/<output>.dat)");

@@ -121,6 +121,9 @@ struct Fragment {
   Loc loc;
   std::string file;       // the document, or "<standard library>"
   bool standard = false;  // from the built-in standard library
+  // The operation of a standard fragment the front end knows by name (nnef_ops.inc), parsed
+  // once when the standard library is loaded; nullopt for the other fragments.
+  std::optional<NnefOp> id;
   bool generic = false;
   std::optional<Prim> generic_default;
   std::vector<Param> params;

@@ -214,7 +214,8 @@ class Checker {
     for (Assignment& a : g.body) {
       // 3.3.2: graph parameters are defined by 'external' (directly, one identifier), and every
       // external result is a graph parameter.
-      bool direct_external = a.rhs->kind == Expr::Kind::kInvocation && a.rhs->name == "external";
+      bool direct_external =
+          a.rhs->kind == Expr::Kind::kInvocation && ParseNnefOp(a.rhs->name) == NnefOp::kExternal;
       if (direct_external) {
         if (a.lhs.kind != LValue::Kind::kIdentifier || !params.count(a.lhs.name)) {
           Fail(a.lhs.loc,
@@ -225,7 +226,7 @@ class Checker {
         }
         externals.insert(a.lhs.name);
       } else {
-        if (const Expr* e = FindInvocation(*a.rhs, "external")) {
+        if (const Expr* e = FindInvocation(*a.rhs, NnefOp::kExternal)) {
           Fail(e->loc,
                "'external' must be the whole right-hand side of a graph parameter's "
                "assignment",
@@ -258,18 +259,20 @@ class Checker {
     scope_ = nullptr;
   }
 
-  static const Expr* FindInvocation(const Expr& e, std::string_view name) {
-    if (e.kind == Expr::Kind::kInvocation && e.name == name) return &e;
+  // The first invocation of `op` in `e` (names not yet resolved: the standard operations cannot
+  // be redefined, so the name decides).
+  static const Expr* FindInvocation(const Expr& e, NnefOp op) {
+    if (e.kind == Expr::Kind::kInvocation && ParseNnefOp(e.name) == op) return &e;
     for (const ExprPtr& i : e.items) {
       if (i) {
-        if (const Expr* r = FindInvocation(*i, name)) return r;
+        if (const Expr* r = FindInvocation(*i, op)) return r;
       }
     }
     for (const LoopIter& it : e.iters) {
-      if (const Expr* r = FindInvocation(*it.range, name)) return r;
+      if (const Expr* r = FindInvocation(*it.range, op)) return r;
     }
     for (const Argument& a : e.args) {
-      if (const Expr* r = FindInvocation(*a.value, name)) return r;
+      if (const Expr* r = FindInvocation(*a.value, op)) return r;
     }
     return nullptr;
   }
@@ -666,9 +669,9 @@ class Checker {
     }
     const Fragment* f = it->second;
     if (scope_->fragment && f->standard &&
-        (name == "external" || name == "variable" || name == "update")) {
+        (f->id == NnefOp::kExternal || f->id == NnefOp::kVariable || f->id == NnefOp::kUpdate)) {
       Fail(l, "'" + name + "' is used inside fragment '" + scope_->fragment->name + "'",
-           name == "external"
+           f->id == NnefOp::kExternal
                ? "3.3.2 Identifier usage: the external operation must not be used in a fragment"
                : "3.3.2 Identifier usage: the variable and update operations must not be used "
                  "inside a fragment");

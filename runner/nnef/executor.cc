@@ -237,40 +237,78 @@ void Executor::Impl::Uses(const ArgValue& v, size_t op) {
 }
 
 void Executor::Impl::Op(const Invocation& inv) {
-  const std::string& op = inv.op;
   if (inv.custom) {
-    Fail(Stage::kExecute, "operation '" + op +
+    Fail(Stage::kExecute, "operation '" + inv.op +
                               "' is declared without a body and is not an NNEF primitive, so "
                               "it has no semantics to execute");
   }
-  if (Elementwise(op)) return;
-  if (op == "external") return External();
-  if (op == "constant") return Constant();
-  if (op == "variable") return Variable();
-  if (op == "conv") return Conv(false);
-  if (op == "deconv") return Conv(true);
-  if (op == "box") return Box(false);
-  if (op == "debox") return Box(true);
-  if (op == "argmax_pool") return ArgmaxPool();
-  if (op == "sample") return Sample();
-  if (op == "desample") return Desample();
-  if (op == "multilinear_upsample") return Upsample();
-  if (op == "reshape") return ReshapeOp();
-  if (op == "squeeze") return Squeeze();
-  if (op == "unsqueeze") return Unsqueeze();
-  if (op == "transpose") return Transpose();
-  if (op == "split") return Split();
-  if (op == "concat") return Concat();
-  if (op == "stack") return Stack();
-  if (op == "unstack") return Unstack();
-  if (op == "slice") return SliceOp();
-  if (op == "pad") return Pad();
-  if (op == "tile") return TileOp();
-  if (op == "avg_roi_pool") return RoiPool(false);
-  if (op == "max_roi_pool") return RoiPool(true);
-  if (op == "roi_resample") return RoiResample();
-  if (op == "update") return Update();
-  Fail(Stage::kExecute, "'" + op + "' is not a primitive of NNEF 1.0.2 chapter 4");
+  if (!inv.id) Fail(Stage::kExecute, "'" + inv.op + "' is not a primitive of NNEF 1.0.2 chapter 4");
+  const NnefOp op = *inv.id;
+  switch (NnefOpFamily(op)) {
+    case NnefFamily::kElementwise:
+    case NnefFamily::kReduce:
+    case NnefFamily::kMatmul:
+      return Elementwise(op);
+    default:
+      break;
+  }
+  switch (op) {
+    case NnefOp::kExternal:
+      return External();
+    case NnefOp::kConstant:
+      return Constant();
+    case NnefOp::kVariable:
+      return Variable();
+    case NnefOp::kConv:
+      return Conv(false);
+    case NnefOp::kDeconv:
+      return Conv(true);
+    case NnefOp::kBox:
+      return Box(false);
+    case NnefOp::kDebox:
+      return Box(true);
+    case NnefOp::kArgmaxPool:
+      return ArgmaxPool();
+    case NnefOp::kSample:
+      return Sample();
+    case NnefOp::kDesample:
+      return Desample();
+    case NnefOp::kMultilinearUpsample:
+      return Upsample();
+    case NnefOp::kReshape:
+      return ReshapeOp();
+    case NnefOp::kSqueeze:
+      return Squeeze();
+    case NnefOp::kUnsqueeze:
+      return Unsqueeze();
+    case NnefOp::kTranspose:
+      return Transpose();
+    case NnefOp::kSplit:
+      return Split();
+    case NnefOp::kConcat:
+      return Concat();
+    case NnefOp::kStack:
+      return Stack();
+    case NnefOp::kUnstack:
+      return Unstack();
+    case NnefOp::kSlice:
+      return SliceOp();
+    case NnefOp::kPad:
+      return Pad();
+    case NnefOp::kTile:
+      return TileOp();
+    case NnefOp::kAvgRoiPool:
+      return RoiPool(false);
+    case NnefOp::kMaxRoiPool:
+      return RoiPool(true);
+    case NnefOp::kRoiResample:
+      return RoiResample();
+    case NnefOp::kUpdate:
+      return Update();
+    default:
+      break;
+  }
+  Fail(Stage::kExecute, "'" + inv.op + "' is not a primitive of NNEF 1.0.2 chapter 4");
 }
 
 // ----- the Executor API ----------------------------------------------------------------------

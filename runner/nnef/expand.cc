@@ -58,11 +58,10 @@ bool IsNumericLiteral(const std::string& s, bool integer_only) {
 }
 
 // The standard compounds (chapter 4.9) whose expansion is tagged for atomic execution (see
-// CompoundInstance in ir.h); the executor decides which of them it runs on one kernel.
-bool IsAtomicCompound(const std::string& name) {
-  static const std::set<std::string, std::less<>> kAtomic = {
-      "sigmoid", "tanh", "softplus", "elu", "relu", "leaky_relu", "prelu", "softmax"};
-  return kAtomic.count(name) != 0;
+// CompoundInstance in ir.h): the kCompound rows of nnef_ops.inc; the executor decides which of
+// them it runs on one kernel.
+bool IsAtomicCompound(const std::optional<NnefOp>& id) {
+  return id && NnefOpFamily(*id) == NnefFamily::kCompound;
 }
 
 class Expander {
@@ -224,7 +223,8 @@ class Expander {
       }
     }
     Invocation inv;
-    inv.op = "copy";
+    inv.id = NnefOp::kCopy;
+    inv.op = NnefOpName(NnefOp::kCopy);
     inv.generic = true;
     inv.dtype = DTypeOf(v);
     inv.pos = SourcePos{doc_.file, stack_.back().loc.line, stack_.back().loc.column};
@@ -707,10 +707,10 @@ class Expander {
     stack_.push_back(Site{callee.name, &FileOf(f), loc});
     ArgValue out;
     int compound = -1;
-    if (callee.has_body && callee.standard && active_compound_ < 0 &&
-        IsAtomicCompound(callee.name)) {
+    if (callee.has_body && callee.standard && active_compound_ < 0 && IsAtomicCompound(callee.id)) {
       CompoundInstance c;
       c.name = callee.name;
+      c.id = *callee.id;
       for (size_t k = 0; k < callee.params.size(); ++k) {
         c.args.push_back(
             NamedValue{callee.params[k].name, values[k], callee.params[k].type.ContainsTensor()});
@@ -757,6 +757,7 @@ class Expander {
                                   const Frame& f, Loc loc, const LValue* hint) {
     Invocation inv;
     inv.op = callee.name;
+    if (callee.standard) inv.id = callee.id;
     inv.generic = callee.generic;
     inv.dtype = ToTensorType(b);
     inv.custom = !callee.standard;
@@ -774,7 +775,10 @@ class Expander {
       shapes.known = false;
     } else {
       try {
-        shapes = InferPrimitive(inv.op, inv.args, lookup, ShapeLimits{opt_.max_tensor_volume});
+        if (!inv.id) {
+          throw ArgumentError{"internal: no shape rule for primitive '" + inv.op + "'", "4"};
+        }
+        shapes = InferPrimitive(*inv.id, inv.args, lookup, ShapeLimits{opt_.max_tensor_volume});
       } catch (const ArgumentError& err) {
         Fail(&f, loc, inv.op + ": " + err.message, err.rule);
       }
@@ -861,7 +865,7 @@ class Expander {
   // Variables (4.1.3: a shared label means shared data and the same shape) and updates (4.8: a
   // variable is updated at most once per cycle).
   void CheckStateful(const Invocation& inv, const InferredShapes& shapes, const Frame& f, Loc loc) {
-    if (inv.op == "variable") {
+    if (inv.id == NnefOp::kVariable) {
       std::string key = Lower(inv.Arg("label")->str);
       const Extents& shape = shapes.results[0][0];
       auto it = variables_.find(key);
@@ -880,7 +884,7 @@ class Expander {
       }
       variable_ops_[static_cast<int>(g_.ops.size())] = key;
     }
-    if (inv.op == "update") {
+    if (inv.id == NnefOp::kUpdate) {
       const ArgValue& var = *inv.Arg("variable");
       int producer = var.kind == ArgValue::Kind::kTensor ? g_.tensors.at(var.str).producer : -1;
       auto it = variable_ops_.find(producer);

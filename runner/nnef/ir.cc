@@ -158,12 +158,17 @@ bool ArgValue::operator==(const ArgValue& o) const {
   return false;
 }
 
-const ArgValue* Invocation::Arg(std::string_view name) const {
+namespace {
+const ArgValue* FindArg(const std::vector<NamedValue>& args, std::string_view name) {
   for (const NamedValue& a : args) {
     if (a.name == name) return &a.value;
   }
   return nullptr;
 }
+}  // namespace
+
+const ArgValue* Invocation::Arg(std::string_view name) const { return FindArg(args, name); }
+const ArgValue* CompoundInstance::Arg(std::string_view param) const { return FindArg(args, param); }
 
 const TensorInfo& FlatGraph::Tensor(const std::string& id) const {
   auto it = tensors.find(id);
@@ -198,7 +203,8 @@ std::string FlatGraph::ToString() const {
       lhs += (i ? ", " : "") + op.results[i].value.ToString();
     }
     std::string line = "    " + lhs + " = " + op.op;
-    bool has_default_generic = op.op == "external" || op.op == "constant" || op.op == "variable";
+    // external, constant and variable declare <? = scalar>: the type is printed when not scalar.
+    bool has_default_generic = op.id && NnefOpFamily(*op.id) == NnefFamily::kIntroduce;
     if (op.generic && (op.custom || (has_default_generic && op.dtype != TensorType::kScalar))) {
       line += "<" + std::string(TensorTypeName(op.dtype)) + ">";
     }

@@ -8,10 +8,12 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "runner/nnef/error.h"
+#include "runner/nnef/nnef_op.h"
 
 namespace nnref::nnef {
 
@@ -66,7 +68,8 @@ struct NamedValue {
 // variable, the element-wise ops, conv, box, ..., update; or a custom operation declared without a
 // body in the document).
 struct Invocation {
-  std::string op;                          // primitive name, e.g. "conv"
+  std::string op;                          // primitive name, e.g. "conv" (for printing)
+  std::optional<NnefOp> id;                // the primitive; nullopt for custom operations
   TensorType dtype = TensorType::kScalar;  // value of the generic type ? (generic ops only)
   bool generic = false;                    // the operation is declared generic (<?>)
   // Every declared parameter, in declaration order, defaults substituted: tensor parameters hold
@@ -93,11 +96,14 @@ struct Invocation {
 // prelu it calls).
 struct CompoundInstance {
   std::string name;                 // "tanh"
+  NnefOp id = NnefOp::kTanh;        // the compound (NnefFamily::kCompound)
   std::vector<NamedValue> args;     // every parameter, defaults substituted (as Invocation::args)
   std::vector<NamedValue> results;  // every result (tensor identifiers, after renaming)
   SourcePos pos;                    // the document position the compound was invoked from
   size_t first_op = 0;              // its primitives are FlatGraph::ops[first_op, end_op)
   size_t end_op = 0;
+
+  const ArgValue* Arg(std::string_view param) const;  // nullptr when absent
 };
 
 // Every tensor of the graph, keyed by identifier.

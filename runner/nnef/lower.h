@@ -201,12 +201,12 @@ struct Executor::Impl {
   void Update();
 
   // ----- lower_elementwise.cc (4.2, 4.4, 4.7, 4.9) ------------------------------------------
-  // Returns true when the op was an element-wise NNEF primitive (and has been lowered).
-  bool Elementwise(const std::string& op);
+  // An element-wise primitive (4.2), a reduction (4.4) or matmul (4.7).
+  void Elementwise(NnefOp op);
   void Binary(BinaryOp op);
   void Comparison(LogicalOp op);
   void Select();
-  void Reduction(const std::string& op);
+  void Reduction(NnefOp op);
   Operand Transposed(const Value& v);
   void Matmul();
   // A compound group run atomically (chapter 4.9); false (nothing built) when it runs as its

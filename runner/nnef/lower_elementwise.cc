@@ -1,7 +1,7 @@
 // Lowering of the element-wise primitives (NNEF 1.0.2 4.2), the reductions (4.4), matmul (4.7)
 // and the compounds run atomically (4.9): WebNN operators where they compute the same thing,
 // the NNEF operators round, elu and argmax/argmin/all/any_reduce otherwise.
-#include <set>
+#include <optional>
 
 #include "ops/activations.h"
 #include "ops/cast_clamp_where.h"
@@ -17,37 +17,73 @@ namespace nnref::nnef {
 
 namespace {
 
-struct UnaryEntry {
-  const char* nnef;
-  UnaryOp op;
-};
-constexpr UnaryEntry kUnary[] = {
-    {"neg", UnaryOp::kNeg},   {"rcp", UnaryOp::kReciprocal}, {"exp", UnaryOp::kExp},
-    {"log", UnaryOp::kLog},   {"sin", UnaryOp::kSin},        {"cos", UnaryOp::kCos},
-    {"abs", UnaryOp::kAbs},   {"sign", UnaryOp::kSign},      {"floor", UnaryOp::kFloor},
-    {"ceil", UnaryOp::kCeil},
-};
+// The WebNN operator of an NNEF element-wise primitive that computes the same thing.
+std::optional<UnaryOp> UnaryOf(NnefOp op) {
+  switch (op) {
+    case NnefOp::kNeg:
+      return UnaryOp::kNeg;
+    case NnefOp::kRcp:
+      return UnaryOp::kReciprocal;
+    case NnefOp::kExp:
+      return UnaryOp::kExp;
+    case NnefOp::kLog:
+      return UnaryOp::kLog;
+    case NnefOp::kSin:
+      return UnaryOp::kSin;
+    case NnefOp::kCos:
+      return UnaryOp::kCos;
+    case NnefOp::kAbs:
+      return UnaryOp::kAbs;
+    case NnefOp::kSign:
+      return UnaryOp::kSign;
+    case NnefOp::kFloor:
+      return UnaryOp::kFloor;
+    case NnefOp::kCeil:
+      return UnaryOp::kCeil;
+    default:
+      return std::nullopt;
+  }
+}
 
-struct BinaryEntry {
-  const char* nnef;
-  BinaryOp op;
-};
-constexpr BinaryEntry kBinary[] = {{"add", BinaryOp::kAdd},
-                                   {"sub", BinaryOp::kSub},
-                                   {"mul", BinaryOp::kMul},
-                                   {"div", BinaryOp::kDiv},
-                                   {"pow", BinaryOp::kPow}};
+std::optional<BinaryOp> BinaryOf(NnefOp op) {
+  switch (op) {
+    case NnefOp::kAdd:
+      return BinaryOp::kAdd;
+    case NnefOp::kSub:
+      return BinaryOp::kSub;
+    case NnefOp::kMul:
+      return BinaryOp::kMul;
+    case NnefOp::kDiv:
+      return BinaryOp::kDiv;
+    case NnefOp::kPow:
+      return BinaryOp::kPow;
+    default:
+      return std::nullopt;
+  }
+}
 
-struct LogicalEntry {
-  const char* nnef;
-  LogicalOp op;
-};
-constexpr LogicalEntry kLogical[] = {
-    {"lt", LogicalOp::kLesser},        {"gt", LogicalOp::kGreater},
-    {"le", LogicalOp::kLesserOrEqual}, {"ge", LogicalOp::kGreaterOrEqual},
-    {"eq", LogicalOp::kEqual},         {"ne", LogicalOp::kNotEqual},
-    {"and", LogicalOp::kLogicalAnd},   {"or", LogicalOp::kLogicalOr},
-};
+std::optional<LogicalOp> LogicalOf(NnefOp op) {
+  switch (op) {
+    case NnefOp::kLt:
+      return LogicalOp::kLesser;
+    case NnefOp::kGt:
+      return LogicalOp::kGreater;
+    case NnefOp::kLe:
+      return LogicalOp::kLesserOrEqual;
+    case NnefOp::kGe:
+      return LogicalOp::kGreaterOrEqual;
+    case NnefOp::kEq:
+      return LogicalOp::kEqual;
+    case NnefOp::kNe:
+      return LogicalOp::kNotEqual;
+    case NnefOp::kAnd:
+      return LogicalOp::kLogicalAnd;
+    case NnefOp::kOr:
+      return LogicalOp::kLogicalOr;
+    default:
+      return std::nullopt;
+  }
+}
 
 // The tensor identifiers in an argument value.
 void TensorIds(const ArgValue& v, std::vector<std::string>& out) {
@@ -57,52 +93,43 @@ void TensorIds(const ArgValue& v, std::vector<std::string>& out) {
 
 }  // namespace
 
-bool Executor::Impl::Elementwise(const std::string& op) {
-  for (const UnaryEntry& e : kUnary) {
-    if (op == e.nnef) {
-      const Value x = Arg("x");
-      Define(Result(), Web([&] { return ElementwiseUnary(builder, e.op, x.operand); }),
-             TensorType::kScalar);
-      return true;
-    }
-  }
-  for (const BinaryEntry& e : kBinary) {
-    if (op == e.nnef) {
-      Binary(e.op);
-      return true;
-    }
-  }
-  for (const LogicalEntry& e : kLogical) {
-    if (op == e.nnef) {
-      Comparison(e.op);
-      return true;
-    }
-  }
-  if (op == "copy") {
-    const Value x = Arg("x", current->dtype);
-    Define(Result(), Copy(x.operand), x.type);
-  } else if (op == "not") {
-    const Value x = Arg("x", TensorType::kLogical);
-    Define(Result(), Web([&] {
-             return ElementwiseLogical(builder, LogicalOp::kLogicalNot, x.operand, std::nullopt);
-           }),
-           TensorType::kLogical);
-  } else if (op == "round") {
-    // NNEF round is floor(x + 0.5); WebNN roundEven rounds halves to even: the NNEF operator.
+void Executor::Impl::Elementwise(NnefOp op) {
+  if (const std::optional<UnaryOp> u = UnaryOf(op)) {
     const Value x = Arg("x");
-    Define(Result(), Web([&] { return NnefRound(builder, x.operand); }), TensorType::kScalar);
-  } else if (op == "select") {
-    Select();
-  } else if (op == "sum_reduce" || op == "max_reduce" || op == "min_reduce" ||
-             op == "argmax_reduce" || op == "argmin_reduce" || op == "all_reduce" ||
-             op == "any_reduce") {
-    Reduction(op);
-  } else if (op == "matmul") {
-    Matmul();
-  } else {
-    return false;
+    Define(Result(), Web([&] { return ElementwiseUnary(builder, *u, x.operand); }),
+           TensorType::kScalar);
+    return;
   }
-  return true;
+  if (const std::optional<BinaryOp> b = BinaryOf(op)) return Binary(*b);
+  if (const std::optional<LogicalOp> l = LogicalOf(op)) return Comparison(*l);
+  if (NnefOpFamily(op) == NnefFamily::kReduce) return Reduction(op);
+  switch (op) {
+    case NnefOp::kCopy: {
+      const Value x = Arg("x", current->dtype);
+      Define(Result(), Copy(x.operand), x.type);
+      return;
+    }
+    case NnefOp::kNot: {
+      const Value x = Arg("x", TensorType::kLogical);
+      Define(Result(), Web([&] {
+               return ElementwiseLogical(builder, LogicalOp::kLogicalNot, x.operand, std::nullopt);
+             }),
+             TensorType::kLogical);
+      return;
+    }
+    case NnefOp::kRound: {
+      // NNEF round is floor(x + 0.5); WebNN roundEven rounds halves to even: the NNEF operator.
+      const Value x = Arg("x");
+      Define(Result(), Web([&] { return NnefRound(builder, x.operand); }), TensorType::kScalar);
+      return;
+    }
+    case NnefOp::kSelect:
+      return Select();
+    case NnefOp::kMatmul:
+      return Matmul();
+    default:
+      Fail(Stage::kExecute, "'" + current->op + "' is not a primitive of NNEF 1.0.2 chapter 4");
+  }
 }
 
 // 4.2.2
@@ -137,31 +164,31 @@ void Executor::Impl::Select() {
 }
 
 // 4.4
-void Executor::Impl::Reduction(const std::string& op) {
-  const bool logical = op == "all_reduce" || op == "any_reduce";
+void Executor::Impl::Reduction(NnefOp op) {
+  const bool logical = op == NnefOp::kAllReduce || op == NnefOp::kAnyReduce;
   const Value x = Arg("input", logical ? TensorType::kLogical : TensorType::kScalar);
   std::vector<size_t> axes = AxesArg("axes", S(x).size());
   std::sort(axes.begin(), axes.end());
   Operand result{};
   TensorType type = logical ? TensorType::kLogical : TensorType::kScalar;
-  if (op == "argmax_reduce" || op == "argmin_reduce" || logical) {
+  if (op == NnefOp::kArgmaxReduce || op == NnefOp::kArgminReduce || logical) {
     // WebNN's argMax/argMin take one axis and no NaN reading; reduceMin/Max have no logical
     // type: the NNEF reductions.
     type = logical ? TensorType::kLogical : TensorType::kInteger;
     NnefReduceAttributes a;
-    a.op = op == "argmax_reduce"   ? NnefReduceOp::kArgmax
-           : op == "argmin_reduce" ? NnefReduceOp::kArgmin
-           : op == "all_reduce"    ? NnefReduceOp::kAll
-                                   : NnefReduceOp::kAny;
+    a.op = op == NnefOp::kArgmaxReduce   ? NnefReduceOp::kArgmax
+           : op == NnefOp::kArgminReduce ? NnefReduceOp::kArgmin
+           : op == NnefOp::kAllReduce    ? NnefReduceOp::kAll
+                                         : NnefReduceOp::kAny;
     for (size_t k : axes) a.axes.push_back(static_cast<uint32_t>(k));
     result = Web([&] { return NnefReduce(builder, x.operand, a); });
   } else if (axes.empty()) {
     result = Copy(x.operand);
   } else {
     ReduceOp r = ReduceOp::kSum;
-    if (op == "sum_reduce" && Logical("normalize")) r = ReduceOp::kMean;
-    if (op == "max_reduce") r = ReduceOp::kMax;
-    if (op == "min_reduce") r = ReduceOp::kMin;
+    if (op == NnefOp::kSumReduce && Logical("normalize")) r = ReduceOp::kMean;
+    if (op == NnefOp::kMaxReduce) r = ReduceOp::kMax;
+    if (op == NnefOp::kMinReduce) r = ReduceOp::kMin;
     MLReduceOptions o;
     // emplace, not `= std::vector<uint32_t>()`: GCC 12 at -O2 with the sanitizers reports the
     // assigned optional<vector> as maybe-uninitialized (a false positive).
@@ -211,9 +238,9 @@ void Executor::Impl::Matmul() {
 // operator elu (ops/nnef_elementwise.h: expm1, rounded once) for the same -0 reason. Returns false
 // (nothing built) when the group runs as primitives.
 bool Executor::Impl::Compound(const CompoundInstance& c) {
-  static const std::set<std::string, std::less<>> kAtomic = {"sigmoid", "tanh", "softplus", "elu",
-                                                             "softmax"};
-  if (kAtomic.count(c.name) == 0 || c.results.size() != 1 || !c.results[0].value.is_tensor()) {
+  const bool atomic = c.id == NnefOp::kSigmoid || c.id == NnefOp::kTanh ||
+                      c.id == NnefOp::kSoftplus || c.id == NnefOp::kElu || c.id == NnefOp::kSoftmax;
+  if (!atomic || c.results.size() != 1 || !c.results[0].value.is_tensor()) {
     return false;
   }
   const std::string& result = c.results[0].value.str;
@@ -243,10 +270,7 @@ bool Executor::Impl::Compound(const CompoundInstance& c) {
   if (!produced || info == graph.tensors.end() || info->second.dtype != TensorType::kScalar) {
     return false;
   }
-  const ArgValue* x = nullptr;
-  for (const NamedValue& a : c.args) {
-    if (a.name == "x") x = &a.value;
-  }
+  const ArgValue* x = c.Arg("x");
   if (x == nullptr) return false;
   if (x->is_tensor()) {
     const auto t = tensors.find(x->str);
@@ -255,11 +279,8 @@ bool Executor::Impl::Compound(const CompoundInstance& c) {
     return false;
   }
   std::optional<uint32_t> axis;
-  if (c.name == "softmax") {
-    const ArgValue* axes = nullptr;
-    for (const NamedValue& a : c.args) {
-      if (a.name == "axes") axes = &a.value;
-    }
+  if (c.id == NnefOp::kSoftmax) {
+    const ArgValue* axes = c.Arg("axes");
     if (axes == nullptr || axes->kind != ArgValue::Kind::kArray || axes->items.size() != 1 ||
         axes->items[0].kind != ArgValue::Kind::kInteger || !x->is_tensor()) {
       return false;  // several axes (or none): the primitives
@@ -272,6 +293,7 @@ bool Executor::Impl::Compound(const CompoundInstance& c) {
   }
   Invocation& inv = compound_ops.emplace_back();
   inv.op = c.name;
+  inv.id = c.id;
   inv.args = c.args;
   inv.results = c.results;
   inv.pos = c.pos;
@@ -279,17 +301,23 @@ bool Executor::Impl::Compound(const CompoundInstance& c) {
   current = &inv;
   const Value v = TensorOf(*x, TensorType::kScalar);
   Operand y{};
-  if (c.name == "sigmoid") {
-    y = Web([&] { return Sigmoid(builder, v.operand); });
-  } else if (c.name == "tanh") {
-    y = Web([&] { return Tanh(builder, v.operand); });
-  } else if (c.name == "softplus") {
-    y = Web([&] { return Softplus(builder, v.operand); });
-  } else if (c.name == "elu") {
-    // NNEF elu has no alpha (WebNN elu with alpha 1) but keeps -0 and NaN as its select does.
-    y = Web([&] { return NnefElu(builder, v.operand); });
-  } else {
-    y = Web([&] { return Softmax(builder, v.operand, *axis); });
+  switch (c.id) {
+    case NnefOp::kSigmoid:
+      y = Web([&] { return Sigmoid(builder, v.operand); });
+      break;
+    case NnefOp::kTanh:
+      y = Web([&] { return Tanh(builder, v.operand); });
+      break;
+    case NnefOp::kSoftplus:
+      y = Web([&] { return Softplus(builder, v.operand); });
+      break;
+    case NnefOp::kElu:
+      // NNEF elu has no alpha (WebNN elu with alpha 1) but keeps -0 and NaN as its select does.
+      y = Web([&] { return NnefElu(builder, v.operand); });
+      break;
+    default:  // softmax
+      y = Web([&] { return Softmax(builder, v.operand, *axis); });
+      break;
   }
   Define(result, y, TensorType::kScalar);
   current = nullptr;

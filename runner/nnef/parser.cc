@@ -25,7 +25,10 @@ const StandardLibrary& Standard() {
   static const StandardLibrary lib = [] {
     StandardLibrary l;
     l.doc = ParseLibrary(kStandardLibraryText, kStandardLibraryFile);
-    for (auto& f : l.doc.fragments) f->standard = true;
+    for (auto& f : l.doc.fragments) {
+      f->standard = true;
+      f->id = ParseNnefOp(f->name);
+    }
     CheckDocument(l.doc, FragmentTable{}, &l.table, nullptr);
     return l;
   }();

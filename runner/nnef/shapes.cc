@@ -4,6 +4,8 @@
 #include <map>
 #include <set>
 
+#include "ops/nnef_resample.h"
+
 namespace nnref::nnef {
 namespace {
 
@@ -38,8 +40,8 @@ int64_t CeilDiv(int64_t a, int64_t b) { return -FloorDiv(-a, b); }
 // Reads the arguments of one primitive invocation.
 class Args {
  public:
-  Args(const std::string& op, const std::vector<NamedValue>& args, const ShapeLookup& lookup)
-      : op_(op), args_(args), lookup_(lookup) {}
+  Args(const std::vector<NamedValue>& args, const ShapeLookup& lookup)
+      : args_(args), lookup_(lookup) {}
 
   const ArgValue& Get(std::string_view name) const {
     for (const NamedValue& a : args_) {
@@ -83,7 +85,6 @@ class Args {
     return false;
   }
 
-  const std::string& op_;
   const std::vector<NamedValue>& args_;
   const ShapeLookup& lookup_;
 };
@@ -94,20 +95,21 @@ void CheckPositive(const Extents& s, const std::string& what, const std::string&
   }
 }
 
-void CheckBorder(const std::string& border, std::initializer_list<const char*> allowed,
+void CheckBorder(const std::string& border, std::initializer_list<Border> allowed,
                  const std::string& rule) {
+  const std::optional<Border> b = ParseBorder(border);
   std::string list;
-  for (const char* a : allowed) {
-    if (border == a) return;
-    list += (list.empty() ? "'" : ", '") + std::string(a) + "'";
+  for (Border a : allowed) {
+    if (b == a) return;
+    list += (list.empty() ? "'" : ", '") + std::string(BorderName(a)) + "'";
   }
   Bad("border '" + border + "' is not one of " + list, rule);
 }
 
-const std::initializer_list<const char*> kBorders4 = {"constant", "replicate", "reflect",
-                                                      "reflect-even"};
-const std::initializer_list<const char*> kBorders5 = {"ignore", "constant", "replicate", "reflect",
-                                                      "reflect-even"};
+const std::initializer_list<Border> kBorders4 = {Border::kConstant, Border::kReplicate,
+                                                 Border::kReflect, Border::kReflectEven};
+const std::initializer_list<Border> kBorders5 = {
+    Border::kIgnore, Border::kConstant, Border::kReplicate, Border::kReflect, Border::kReflectEven};
 
 // Common sliding-window parameter lists (4.3): each of padding/stride/dilation has `n` items or
 // none.
@@ -158,6 +160,13 @@ Extents WindowShape(const Extents& in, size_t first, const Extents& sizes, const
   return out;
 }
 
+// multilinear_upsample and roi_resample: the method must be one of the three of 4.3.4.
+void CheckMethod(const std::string& method, const std::string& rule) {
+  if (!ParseUpsampleMethod(method)) {
+    Bad("method '" + method + "' is not one of 'asymmetric', 'symmetric', 'aligned'", rule);
+  }
+}
+
 void CheckOutputShapeLength(const Extents& output_shape, size_t rank, const std::string& rule) {
   if (!output_shape.empty() && output_shape.size() != rank) {
     Bad("the length of output_shape must equal the rank of input (" + std::to_string(rank) +
@@ -190,14 +199,12 @@ InferredShapes One(Extents s) {
 
 // ---- the rules, one function per family ----
 
-InferredShapes Introduce(const std::string& op, const Args& a, const ShapeLimits& lim) {
-  std::string rule = op == "external"   ? "4.1.1 external"
-                     : op == "constant" ? "4.1.2 constant"
-                                        : "4.1.3 variable";
+InferredShapes Introduce(NnefOp op, const Args& a, const ShapeLimits& lim) {
+  const std::string rule = NnefRule(op);
   Extents shape = a.Ints("shape");
   CheckPositive(shape, "shape", rule + ": items in shape must be strictly positive");
   int64_t volume = CheckedVolume(shape, lim.max_volume);
-  if (op == "constant") {
+  if (op == NnefOp::kConstant) {
     size_t n = a.Get("value").items.size();
     if (static_cast<int64_t>(n) != volume && n != 1) {
       Bad("value has " + std::to_string(n) + " items; it needs " + std::to_string(volume) +
@@ -205,7 +212,7 @@ InferredShapes Introduce(const std::string& op, const Args& a, const ShapeLimits
           rule + ": the length of value must equal the volume implied by shape or must be 1");
     }
   }
-  if (op == "variable") {
+  if (op == NnefOp::kVariable) {
     const std::string& label = a.String("label");
     if (label.empty()) Bad("label must not be empty", rule);
     for (char c : label) {
@@ -221,9 +228,8 @@ InferredShapes Introduce(const std::string& op, const Args& a, const ShapeLimits
   return One(shape);
 }
 
-InferredShapes Elementwise(const std::string& op, const Args& a,
-                           const std::vector<NamedValue>& args) {
-  if (op == "select") {
+InferredShapes Elementwise(NnefOp op, const Args& a, const std::vector<NamedValue>& args) {
+  if (op == NnefOp::kSelect) {
     const Extents& c = *a.Shape("condition");
     const Extents& t = *a.Shape("true_value");
     const Extents& f = *a.Shape("false_value");
@@ -248,9 +254,9 @@ InferredShapes Elementwise(const std::string& op, const Args& a,
   return One(*r);
 }
 
-InferredShapes Conv(const std::string& op, const Args& a) {
-  bool reverse = op == "deconv";
-  std::string rule = reverse ? "4.3.1 deconv" : "4.3.1 conv";
+InferredShapes Conv(NnefOp op, const Args& a) {
+  bool reverse = op == NnefOp::kDeconv;
+  const std::string rule = NnefRule(op);
   const Extents& in = *a.Shape("input");
   const Extents& filter = *a.Shape("filter");
   const Extents& bias = *a.Shape("bias");
@@ -322,10 +328,9 @@ InferredShapes Conv(const std::string& op, const Args& a) {
   return One(out);
 }
 
-InferredShapes BoxLike(const std::string& op, const Args& a, const ShapeLimits& lim) {
-  bool reverse = op == "debox" || op == "desample";
-  std::string rule = "4.3.2 " + op;
-  if (op == "argmax_pool" || op == "sample" || op == "desample") rule = "4.3.3 " + op;
+InferredShapes BoxLike(NnefOp op, const Args& a, const ShapeLimits& lim) {
+  bool reverse = op == NnefOp::kDebox || op == NnefOp::kDesample;
+  const std::string rule = NnefRule(op);
   const Extents& in = *a.Shape("input");
   Extents size = a.Ints("size");
   // One size entry per relevant dimension: all of them, or (reading) only the trailing ones, as
@@ -346,9 +351,9 @@ InferredShapes BoxLike(const std::string& op, const Args& a, const ShapeLimits& 
                             ": the length of padding, stride and dilation must equal the rank "
                             "of input (the length of size) or 0");
   const std::string& border = a.String("border");
-  if (op == "desample") {
-    CheckBorder(border, {"constant"}, rule + ": border must be 'constant'");
-  } else if (op == "sample") {
+  if (op == NnefOp::kDesample) {
+    CheckBorder(border, {Border::kConstant}, rule + ": border must be 'constant'");
+  } else if (op == NnefOp::kSample) {
     // 'ignore' is accepted as well: the standard max_pool passes its border (AlexNet uses
     // 'ignore') through max_pool_with_index to sample, whose indices come from argmax_pool with
     // the same border, so every sampled position lies inside the input.
@@ -362,12 +367,12 @@ InferredShapes BoxLike(const std::string& op, const Args& a, const ShapeLimits& 
     CheckOutputShapeLength(output_shape, in.size(), rule + ": output_shape");
   }
   Extents out = WindowShape(in, lead, size, w, reverse, output_shape);
-  if (op == "sample" || op == "desample") {
+  if (op == NnefOp::kSample || op == NnefOp::kDesample) {
     const Extents& index = *a.Shape("index");
-    const Extents& want = op == "sample" ? out : in;
+    const Extents& want = op == NnefOp::kSample ? out : in;
     if (index != want) {
       Bad("the shape of index " + Str(index) + " must be " + Str(want) +
-              (op == "sample" ? " (the output shape)" : " (the input shape)"),
+              (op == NnefOp::kSample ? " (the output shape)" : " (the input shape)"),
           rule +
               ": the shape of index must be the same as that of output for sample and that "
               "of input for desample");
@@ -377,7 +382,7 @@ InferredShapes BoxLike(const std::string& op, const Args& a, const ShapeLimits& 
 }
 
 InferredShapes Upsample(const Args& a) {
-  std::string rule = "4.3.4 multilinear_upsample";
+  const std::string rule = NnefRule(NnefOp::kMultilinearUpsample);
   const Extents& in = *a.Shape("input");
   if (in.size() < 2) Bad("input must have rank >= 2, got " + Str(in), rule);
   Extents factor = a.Ints("factor");
@@ -390,20 +395,18 @@ InferredShapes Upsample(const Args& a) {
   }
   CheckPositive(factor, "factor", rule + ": the items in factor must be strictly positive");
   const std::string& method = a.String("method");
-  if (method != "symmetric" && method != "asymmetric" && method != "aligned") {
-    Bad("method '" + method + "' is not one of 'asymmetric', 'symmetric', 'aligned'", rule);
-  }
+  CheckMethod(method, rule);
   CheckBorder(a.String("border"), kBorders4, rule + ": border");
   Extents out = in;
   for (size_t i = 0; i < factor.size(); ++i) out[i + 2] = Mul(in[i + 2], factor[i], "extent");
   return One(out);
 }
 
-InferredShapes Reduce(const std::string& op, const Args& a) {
+InferredShapes Reduce(NnefOp op, const Args& a) {
   const Extents& in = *a.Shape("input");
   Extents axes = a.Ints("axes");
   CheckAxes(axes, in.size(), "axes",
-            "4.4 " + op +
+            NnefRule(op) +
                 ": items in axes must be unique, non-negative and less than the rank "
                 "of input");
   Extents out = in;
@@ -412,7 +415,7 @@ InferredShapes Reduce(const std::string& op, const Args& a) {
 }
 
 InferredShapes Reshape(const Args& a, const ShapeLimits& lim) {
-  std::string rule = "4.5.1 reshape";
+  const std::string rule = NnefRule(NnefOp::kReshape);
   const Extents& in = *a.Shape("input");
   auto rank = static_cast<int64_t>(in.size());
   int64_t start = a.Int("axis_start");
@@ -471,11 +474,11 @@ InferredShapes Reshape(const Args& a, const ShapeLimits& lim) {
   return One(out);
 }
 
-InferredShapes SqueezeLike(const std::string& op, const Args& a) {
-  std::string rule = "4.5.1 " + op;
+InferredShapes SqueezeLike(NnefOp op, const Args& a) {
+  const std::string rule = NnefRule(op);
   const Extents& in = *a.Shape("input");
   Extents axes = a.Ints("axes");
-  if (op == "squeeze") {
+  if (op == NnefOp::kSqueeze) {
     CheckAxes(axes, in.size(), "axes",
               rule + ": items in axes must be non-negative and less than the rank of input");
     Extents out;
@@ -502,7 +505,7 @@ InferredShapes SqueezeLike(const std::string& op, const Args& a) {
 }
 
 InferredShapes Transpose(const Args& a) {
-  std::string rule = "4.5.2 transpose";
+  const std::string rule = NnefRule(NnefOp::kTranspose);
   const Extents& in = *a.Shape("input");
   Extents axes = a.Ints("axes");
   if (axes.size() > in.size()) {
@@ -518,7 +521,7 @@ InferredShapes Transpose(const Args& a) {
 }
 
 InferredShapes Split(const Args& a) {
-  std::string rule = "4.5.3 split";
+  const std::string rule = NnefRule(NnefOp::kSplit);
   const Extents& in = *a.Shape("value");
   int64_t axis = a.Int("axis");
   Extents ratios = a.Ints("ratios");
@@ -546,38 +549,39 @@ InferredShapes Split(const Args& a) {
   return r;
 }
 
-InferredShapes Concat(const std::string& op, const Args& a, const ShapeLimits& lim) {
-  std::string rule = "4.5.3 " + op;
+InferredShapes Concat(NnefOp op, const Args& a, const ShapeLimits& lim) {
+  const std::string rule = NnefRule(op);
+  const bool concat = op == NnefOp::kConcat;  // else stack
   const ArgValue& values = a.Get("values");
   if (values.items.empty()) Bad("values must not be empty", rule);
   const Extents& first = *a.ShapeOf(values.items[0]);
   int64_t axis = a.Int("axis");
   auto rank = static_cast<int64_t>(first.size());
-  int64_t limit = op == "stack" ? rank + 1 : rank;
+  int64_t limit = concat ? rank : rank + 1;
   if (axis < 0 || axis >= limit) {
     Bad("axis " + std::to_string(axis) + " is out of range [0, " + std::to_string(limit) + ")",
-        rule + (op == "stack" ? ": axis must be less than the rank of the output"
-                              : ": axis must be non-negative and less than the rank of values"));
+        rule + (concat ? ": axis must be non-negative and less than the rank of values"
+                       : ": axis must be less than the rank of the output"));
   }
   int64_t sum = 0;
   for (const ArgValue& v : values.items) {
     const Extents& s = *a.ShapeOf(v);
     bool ok = s.size() == first.size();
     for (size_t i = 0; ok && i < s.size(); ++i) {
-      if (op == "concat" && static_cast<int64_t>(i) == axis) continue;
+      if (concat && static_cast<int64_t>(i) == axis) continue;
       ok = s[i] == first[i];
     }
     if (!ok) {
       Bad("shapes " + Str(first) + " and " + Str(s) +
-              (op == "concat" ? " differ outside the concatenation axis" : " differ"),
-          rule + (op == "concat" ? ": the ranks must be equal and the shapes equal in all "
-                                   "dimensions other than axis"
-                                 : ": all values must have the same shape"));
+              (concat ? " differ outside the concatenation axis" : " differ"),
+          rule + (concat ? ": the ranks must be equal and the shapes equal in all dimensions "
+                           "other than axis"
+                         : ": all values must have the same shape"));
     }
-    if (op == "concat") sum = Add(sum, s[static_cast<size_t>(axis)], "concatenated extent");
+    if (concat) sum = Add(sum, s[static_cast<size_t>(axis)], "concatenated extent");
   }
   Extents out = first;
-  if (op == "concat") {
+  if (concat) {
     out[static_cast<size_t>(axis)] = sum;
   } else {
     out.insert(out.begin() + axis, static_cast<int64_t>(values.items.size()));
@@ -587,7 +591,7 @@ InferredShapes Concat(const std::string& op, const Args& a, const ShapeLimits& l
 }
 
 InferredShapes Unstack(const Args& a) {
-  std::string rule = "4.5.3 unstack";
+  const std::string rule = NnefRule(NnefOp::kUnstack);
   const Extents& in = *a.Shape("value");
   int64_t axis = a.Int("axis");
   if (axis < 0 || axis >= static_cast<int64_t>(in.size())) {
@@ -602,7 +606,7 @@ InferredShapes Unstack(const Args& a) {
 }
 
 InferredShapes Slice(const Args& a) {
-  std::string rule = "4.5.4 slice";
+  const std::string rule = NnefRule(NnefOp::kSlice);
   const Extents& in = *a.Shape("input");
   Extents axes = a.Ints("axes");
   Extents begin = a.Ints("begin");
@@ -640,7 +644,7 @@ InferredShapes Slice(const Args& a) {
 }
 
 InferredShapes Pad(const Args& a, const ShapeLimits& lim) {
-  std::string rule = "4.5.5 pad";
+  const std::string rule = NnefRule(NnefOp::kPad);
   const Extents& in = *a.Shape("input");
   auto padding = a.Pairs("padding");
   if (padding.size() != in.size()) {
@@ -665,7 +669,7 @@ InferredShapes Pad(const Args& a, const ShapeLimits& lim) {
 }
 
 InferredShapes Tile(const Args& a, const ShapeLimits& lim) {
-  std::string rule = "4.5.6 tile";
+  const std::string rule = NnefRule(NnefOp::kTile);
   const Extents& in = *a.Shape("input");
   Extents repeats = a.Ints("repeats");
   if (repeats.size() != in.size()) {
@@ -680,8 +684,8 @@ InferredShapes Tile(const Args& a, const ShapeLimits& lim) {
   return One(out);
 }
 
-InferredShapes Roi(const std::string& op, const Args& a, const ShapeLimits& lim) {
-  std::string rule = (op == "roi_resample" ? "4.6.2 " : "4.6.1 ") + op;
+InferredShapes Roi(NnefOp op, const Args& a, const ShapeLimits& lim) {
+  const std::string rule = NnefRule(op);
   const Extents& in = *a.Shape("input");
   const Extents& rois = *a.Shape("rois");
   const Extents& bi = *a.Shape("batch_index");
@@ -703,11 +707,9 @@ InferredShapes Roi(const std::string& op, const Args& a, const ShapeLimits& lim)
         rule + ": output_size must have an entry for each spatial dimension");
   }
   CheckPositive(size, "output_size", rule + ": the items in output_size must be positive");
-  if (op == "roi_resample") {
+  if (op == NnefOp::kRoiResample) {
     const std::string& method = a.String("method");
-    if (method != "symmetric" && method != "asymmetric" && method != "aligned") {
-      Bad("method '" + method + "' is not one of 'asymmetric', 'symmetric', 'aligned'", rule);
-    }
+    CheckMethod(method, rule);
   }
   Extents out = {n, in[1]};
   out.insert(out.end(), size.begin(), size.end());
@@ -716,7 +718,7 @@ InferredShapes Roi(const std::string& op, const Args& a, const ShapeLimits& lim)
 }
 
 InferredShapes Matmul(const Args& a, const ShapeLimits& lim) {
-  std::string rule = "4.7 matmul";
+  const std::string rule = NnefRule(NnefOp::kMatmul);
   const Extents& A = *a.Shape("A");
   const Extents& B = *a.Shape("B");
   if (A.size() < 2 || A.size() != B.size()) {
@@ -845,54 +847,78 @@ ResolvedWindowAxis ResolveWindowAxis(int64_t in, int64_t size, int64_t stride, i
   return w;
 }
 
-InferredShapes InferPrimitive(const std::string& op, const std::vector<NamedValue>& args,
+InferredShapes InferPrimitive(NnefOp op, const std::vector<NamedValue>& args,
                               const ShapeLookup& lookup, const ShapeLimits& limits) {
-  Args a(op, args, lookup);
-  if (op == "external" || op == "constant" || op == "variable") return Introduce(op, a, limits);
+  Args a(args, lookup);
+  const NnefFamily family = NnefOpFamily(op);
+  if (family == NnefFamily::kIntroduce) return Introduce(op, a, limits);
   if (a.AnyUnknown()) {
     InferredShapes r;
     r.known = false;
-    if (op == "split") {
+    if (op == NnefOp::kSplit) {
       r.results.emplace_back(a.Get("ratios").items.size());
     } else {
-      r.results.emplace_back(op == "unstack" ? 0 : 1);
+      r.results.emplace_back(op == NnefOp::kUnstack ? 0 : 1);
     }
     return r;
   }
-  static const std::set<std::string, std::less<>> kElementwise = {
-      "copy", "neg",   "rcp",  "exp",   "log", "sin", "cos", "abs", "sign",
-      "not",  "floor", "ceil", "round", "add", "sub", "mul", "div", "pow",
-      "lt",   "gt",    "le",   "ge",    "eq",  "ne",  "and", "or",  "select"};
-  if (kElementwise.count(op)) return Elementwise(op, a, args);
-  if (op == "conv" || op == "deconv") return Conv(op, a);
-  if (op == "box" || op == "debox" || op == "argmax_pool" || op == "sample" || op == "desample") {
-    return BoxLike(op, a, limits);
+  switch (family) {
+    case NnefFamily::kElementwise:
+      return Elementwise(op, a, args);
+    case NnefFamily::kReduce:
+      return Reduce(op, a);
+    case NnefFamily::kRoi:
+      return Roi(op, a, limits);
+    case NnefFamily::kMatmul:
+      return Matmul(a, limits);
+    default:
+      break;
   }
-  if (op == "multilinear_upsample") return Upsample(a);
-  if (op.ends_with("_reduce")) return Reduce(op, a);
-  if (op == "reshape") return Reshape(a, limits);
-  if (op == "squeeze" || op == "unsqueeze") return SqueezeLike(op, a);
-  if (op == "transpose") return Transpose(a);
-  if (op == "split") return Split(a);
-  if (op == "concat" || op == "stack") return Concat(op, a, limits);
-  if (op == "unstack") return Unstack(a);
-  if (op == "slice") return Slice(a);
-  if (op == "pad") return Pad(a, limits);
-  if (op == "tile") return Tile(a, limits);
-  if (op == "avg_roi_pool" || op == "max_roi_pool" || op == "roi_resample") {
-    return Roi(op, a, limits);
-  }
-  if (op == "matmul") return Matmul(a, limits);
-  if (op == "update") {
-    const Extents& var = *a.Shape("variable");
-    const Extents& value = *a.Shape("value");
-    if (var != value) {
-      Bad("the shape of value " + Str(value) + " must equal the shape of variable " + Str(var),
-          "4.8 update: the rank and shape of value must equal the shape of variable");
+  switch (op) {
+    case NnefOp::kConv:
+    case NnefOp::kDeconv:
+      return Conv(op, a);
+    case NnefOp::kBox:
+    case NnefOp::kDebox:
+    case NnefOp::kArgmaxPool:
+    case NnefOp::kSample:
+    case NnefOp::kDesample:
+      return BoxLike(op, a, limits);
+    case NnefOp::kMultilinearUpsample:
+      return Upsample(a);
+    case NnefOp::kReshape:
+      return Reshape(a, limits);
+    case NnefOp::kSqueeze:
+    case NnefOp::kUnsqueeze:
+      return SqueezeLike(op, a);
+    case NnefOp::kTranspose:
+      return Transpose(a);
+    case NnefOp::kSplit:
+      return Split(a);
+    case NnefOp::kConcat:
+    case NnefOp::kStack:
+      return Concat(op, a, limits);
+    case NnefOp::kUnstack:
+      return Unstack(a);
+    case NnefOp::kSlice:
+      return Slice(a);
+    case NnefOp::kPad:
+      return Pad(a, limits);
+    case NnefOp::kTile:
+      return Tile(a, limits);
+    case NnefOp::kUpdate: {
+      const Extents& var = *a.Shape("variable");
+      const Extents& value = *a.Shape("value");
+      if (var != value) {
+        Bad("the shape of value " + Str(value) + " must equal the shape of variable " + Str(var),
+            NnefRule(op) + ": the rank and shape of value must equal the shape of variable");
+      }
+      return One(var);
     }
-    return One(var);
+    default:
+      break;
   }
-  Bad("internal: no shape rule for primitive '" + op + "'", "4");
+  Bad("internal: no shape rule for primitive '" + std::string(NnefOpName(op)) + "'", "4");
 }
 
 }  // namespace nnref::nnef

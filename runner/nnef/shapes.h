@@ -60,8 +60,9 @@ struct InferredShapes {
 };
 
 // Checks the argument validity rules of primitive `op` and computes its result shapes. `args`
-// holds every declared parameter in declaration order. Throws ArgumentError.
-InferredShapes InferPrimitive(const std::string& op, const std::vector<NamedValue>& args,
+// holds every declared parameter in declaration order. Throws ArgumentError (also for an
+// operation without a shape rule: the compounds).
+InferredShapes InferPrimitive(NnefOp op, const std::vector<NamedValue>& args,
                               const ShapeLookup& lookup, const ShapeLimits& limits);
 
 // Volume of `s`; throws ArgumentError when it exceeds `limit` (or overflows).
