@@ -53,14 +53,26 @@ int main(int argc, char** argv) {
       "--device", run.device,
       "with --backend " + device_backends + ": the device index of `nnref devices` (default 0)");
   // --vulkan-arithmetic (BackendOptions::arithmetic; docs/vulkan.md#arithmetic-modes).
-  const std::map<std::string, nnref::Arithmetic> arithmetic_names{
-      {"exact", nnref::Arithmetic::kExact}, {"native", nnref::Arithmetic::kNative}};
+  // The value is checked and turned into the enum's number here (a CheckedTransformer would print
+  // the uint8_t enum values as characters in --help and in its error).
+  const CLI::Validator arithmetic_names(
+      [](std::string& v) -> std::string {
+        if (v == "exact")
+          v = std::to_string(static_cast<int>(nnref::Arithmetic::kExact));
+        else if (v == "native")
+          v = std::to_string(static_cast<int>(nnref::Arithmetic::kNative));
+        else
+          return "must be exact or native, not '" + v + "'";
+        return "";
+      },
+      "", "arithmetic");
   const std::string arithmetic_help =
       "with --backend vulkan: exact (default; near correctly rounded: compensated sums, precise "
       "functions) or native (as a production GPU backend: float32 accumulation with fma, tiled "
       "shaders), judged by the same tolerances";
   run_cmd->add_option("--vulkan-arithmetic", run.arithmetic, arithmetic_help)
-      ->transform(CLI::CheckedTransformer(arithmetic_names));
+      ->transform(arithmetic_names)
+      ->option_text("exact|native");
   run_cmd->add_flag("--allow-unavailable-backend", run.allow_unavailable_backend,
                     "with --backend: when the backend cannot run (no loader, no driver, no such "
                     "--device, validation layer missing), skip its graph cases instead of "
@@ -237,7 +249,8 @@ int main(int argc, char** argv) {
       "--device", nnef.device,
       "with --backend " + device_backends + ": the device index of `nnref devices` (default 0)");
   nnef_cmd->add_option("--vulkan-arithmetic", nnef.arithmetic, arithmetic_help)
-      ->transform(CLI::CheckedTransformer(arithmetic_names));
+      ->transform(arithmetic_names)
+      ->option_text("exact|native");
   nnef_cmd->add_option("--inject-fault", nnef.inject_fault,
                        "test hook: with --backend, set element ELEMENT of every OP output of the "
                        "lowered graph to VALUE (OP:ELEMENT:VALUE)");
@@ -256,7 +269,8 @@ int main(int argc, char** argv) {
   fuzz_cmd->add_option("--threads", fuzz.threads, "worker threads (default: every core)");
   fuzz_cmd->add_option("--device", fuzz.device, "with --backend vulkan: the device index");
   fuzz_cmd->add_option("--vulkan-arithmetic", fuzz.arithmetic, arithmetic_help)
-      ->transform(CLI::CheckedTransformer(arithmetic_names));
+      ->transform(arithmetic_names)
+      ->option_text("exact|native");
   fuzz_cmd->add_option("--inject-fault", fuzz.inject_fault,
                        "test hook: OP:ELEMENT:VALUE as for run (the shrinker must find OP)");
   fuzz_cmd->add_flag("--no-shrink", fuzz.no_shrink, "write failing graphs as generated");
