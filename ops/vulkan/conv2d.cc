@@ -134,7 +134,10 @@ class Conv2dKernel final : public Kernel {
         // An implicit GEMM per group: M = output channels per group, N = output pixels.
         const uint64_t m = a_.transposed ? filter.shape()[fo] : desc.shape[ia.channel] / groups;
         const uint64_t n = desc.shape[ia.batch] * desc.shape[ia.height] * desc.shape[ia.width];
-        DispatchGemmTiles(*device_, Shader::kConv2dNative, params, views, result, groups, m, n);
+        // float16 accumulated in float16_t where the device has shaderFloat16.
+        const bool half = desc.dataType == DataType::kFloat16 && device_->float16_native();
+        DispatchGemmTiles(*device_, half ? Shader::kConv2dNativeF16 : Shader::kConv2dNative,
+                          params, views, result, groups, m, n);
       } else {
         Dispatch(*device_, Shader::kConv2d, params, views, result);
       }
