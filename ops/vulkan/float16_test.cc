@@ -8,6 +8,8 @@
 // the float32 path. The data are chosen so that every product and every float32 partial sum is
 // exact (multiples of 1/8 below 4: products of at most 11 significant bits), so that the
 // expected bits do not depend on whether the driver fuses a float16 fma or rounds its product.
+#include "numerics/float16.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -19,7 +21,6 @@
 #include <string>
 #include <vector>
 
-#include "numerics/float16.h"
 #include "ops/activations.h"
 #include "ops/conv2d.h"
 #include "ops/elementwise_binary.h"
@@ -106,8 +107,7 @@ const Make kMatmul = [](GraphBuilder& g, const std::vector<Operand>& in) {
 TEST_CASE("vulkan float16: the backend line names the float16 path") {
   REQUIRE_FALSE(Half()->Unavailable());
   REQUIRE_FALSE(Wide()->Unavailable());
-  CHECK(Half()->Describe().find("float16 computed in float16: shaderFloat16") !=
-        std::string::npos);
+  CHECK(Half()->Describe().find("float16 computed in float16: shaderFloat16") != std::string::npos);
   CHECK(Wide()->Describe().find("float16 computed in float32: NNREF_VULKAN_FLOAT16=float32") !=
         std::string::npos);
   setenv("NNREF_VULKAN_FLOAT16", "native", 1);  // explicit: the same as the default here
@@ -182,8 +182,8 @@ void CheckMatmulSteps(size_t M, size_t K, size_t N) {
 
 TEST_CASE("vulkan float16: matmul accumulated in float16 step by step") {
   CheckMatmulSteps(5, 200, 3);
-  CheckMatmulSteps(20, 37, 70);   // ragged k step (8), several column tiles
-  CheckMatmulSteps(130, 64, 9);   // more than one row tile
+  CheckMatmulSteps(20, 37, 70);  // ragged k step (8), several column tiles
+  CheckMatmulSteps(130, 64, 9);  // more than one row tile
 }
 
 // gemm: the float16 sum, then alpha sum + beta c in float32, rounded once.
@@ -235,8 +235,8 @@ TEST_CASE("vulkan float16: conv2d accumulated in float16 step by step") {
         for (size_t c = 0; c < C; ++c) {
           for (size_t ky = 0; ky < KH; ++ky) {
             for (size_t kx = 0; kx < KW; ++kx) {
-              const double p = xv[(c * H_ + oy + ky) * W + ox + kx] *
-                               wv[((o * C + c) * KH + ky) * KW + kx];
+              const double p =
+                  xv[(c * H_ + oy + ky) * W + ox + kx] * wv[((o * C + c) * KH + ky) * KW + kx];
               acc = H(acc + p);
               exact += p;
             }

@@ -37,9 +37,9 @@ enum class Shader : uint8_t {
                          // workgroup per run
   // The native mode's float16 variants (NNVK_FLOAT16: the Float16 capability, run only on a
   // device with shaderFloat16 enabled, Device::float16_native()).
-  kElementwiseF16,    // elementwise.comp: float16 arithmetic in float16_t
-  kMatmulNativeF16,   // matmul_native.comp: float16 matmul/gemm accumulated in float16_t
-  kConv2dNativeF16,   // conv2d_native.comp: float16 conv2d/convTranspose2d likewise
+  kElementwiseF16,   // elementwise.comp: float16 arithmetic in float16_t
+  kMatmulNativeF16,  // matmul_native.comp: float16 matmul/gemm accumulated in float16_t
+  kConv2dNativeF16,  // conv2d_native.comp: float16 conv2d/convTranspose2d likewise
   kCount
 };
 
