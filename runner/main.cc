@@ -69,7 +69,8 @@ int main(int argc, char** argv) {
   const std::string arithmetic_help =
       "with --backend vulkan: exact (default; near correctly rounded: compensated sums, precise "
       "functions) or native (as a production GPU backend: float32 accumulation with fma, tiled "
-      "shaders), judged by the same tolerances";
+      "shaders, float16 in float16 where the device has shaderFloat16; NNREF_VULKAN_FLOAT16="
+      "float32 widens it), judged by the same tolerances";
   run_cmd->add_option("--vulkan-arithmetic", run.arithmetic, arithmetic_help)
       ->transform(arithmetic_names)
       ->option_text("exact|native");

@@ -5,6 +5,7 @@
 #include "ops/arg_cumulative.h"
 
 #include "ops/vulkan/family.h"
+#include "ops/vulkan/record.h"
 #include "ops/vulkan/shaders/params.h"
 
 namespace nnref::vk {
@@ -18,16 +19,38 @@ struct ArgCumulativeParams {
   bool exclusive = false, reversed = false;  // cumulativeSum
 };
 
-class ArgCumulativeKernel final : public Kernel {
+class ArgCumulativeKernel final : public RecordableKernel {
  public:
   ArgCumulativeKernel(std::shared_ptr<Device> device, OpId op, const ArgCumulativeParams& a,
                       Shader shader)
-      : device_(std::move(device)), op_(op), a_(a), shader_(shader) {}
+      : RecordableKernel(std::move(device)), op_(op), a_(a), shader_(shader) {}
+
+  // Recorded when the axis is the last one (the input is not moved, nor is cumulativeSum's
+  // result).
+  std::string NeedsHost(std::span<const OperandDescriptor> in, std::span<const OperandDescriptor>,
+                        std::span<const bool>) const override {
+    if (a_.axis + 1 == in[0].shape.size()) return "";
+    return "the axis is not the last one: the input is moved on the host" +
+           std::string(op_ == OpId::cumulativeSum ? " (and the result moved back)" : "");
+  }
+
+  // The axis is last: each run is dense.
+  void Emit(Sink& sink, std::span<const OperandValue* const>, std::span<const OperandDescriptor> in,
+            std::span<const OperandDescriptor> out) const override {
+    const OperandDescriptor& desc = out[0];
+    const uint64_t count = desc.ElementCount();
+    if (count == 0) return;
+    std::vector<uint32_t> params = Params(in[0], desc);
+    std::vector<Source> sources;
+    sources.push_back(Source::Input(0));
+    sink.Run(shader_, params, std::move(sources), 0, WordGroups(desc));
+  }
 
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
-    const OperandDescriptor& desc = out[0];
     const Tensor& input = in[0]->data;
+    if (a_.axis + 1 == input.rank()) return RecordableKernel::Compute(in, out);
+    const OperandDescriptor& desc = out[0];
     const uint32_t rank = static_cast<uint32_t>(input.rank());
     std::vector<uint32_t> perm, inverse(rank);
     for (uint32_t axis = 0; axis < rank; ++axis) {
@@ -39,26 +62,32 @@ class ArgCumulativeKernel final : public Kernel {
     const bool cumulative = op_ == OpId::cumulativeSum;
     Tensor result = cumulative ? Tensor::Allocate(desc.dataType, moved.shape())
                                : Tensor::Allocate(desc.dataType, desc.shape);
-    const uint64_t count = desc.ElementCount();
-    if (count > 0) {
+    if (desc.ElementCount() > 0) {
       const std::vector<std::byte> data = moved.Bytes();
       const Bytes views[] = {data};
-      std::vector<uint32_t> params(NNVK_REDUCE_P_WORDS, 0);
-      params[NNVK_REDUCE_P_TYPE] = static_cast<uint32_t>(input.dtype());
-      params[NNVK_REDUCE_P_OP] =
-          cumulative ? NNVK_REDUCE_CUMSUM : (a_.is_max ? NNVK_REDUCE_ARG_MAX : NNVK_REDUCE_ARG_MIN);
-      params[NNVK_REDUCE_P_RUN] = static_cast<uint32_t>(input.shape()[a_.axis]);
-      params[NNVK_REDUCE_P_COUNT] = static_cast<uint32_t>(count);
-      params[NNVK_REDUCE_P_CUM_FLAGS] =
-          (a_.exclusive ? NNVK_REDUCE_EXCLUSIVE : 0u) | (a_.reversed ? NNVK_REDUCE_REVERSED : 0u);
-      params[NNVK_REDUCE_P_OUT_TYPE] = static_cast<uint32_t>(desc.dataType);
+      const std::vector<uint32_t> params = Params({input.dtype(), input.shape()}, desc);
       Dispatch(*device_, shader_, params, views, result);
     }
     return OneOutput(cumulative ? result.Permute(inverse).Contiguous() : result);
   }
 
  private:
-  std::shared_ptr<Device> device_;
+  // reduce.comp's parameters: runs along the axis (moved last), `count` outputs.
+  std::vector<uint32_t> Params(const OperandDescriptor& input,
+                               const OperandDescriptor& desc) const {
+    const bool cumulative = op_ == OpId::cumulativeSum;
+    std::vector<uint32_t> params(NNVK_REDUCE_P_WORDS, 0);
+    params[NNVK_REDUCE_P_TYPE] = static_cast<uint32_t>(input.dataType);
+    params[NNVK_REDUCE_P_OP] =
+        cumulative ? NNVK_REDUCE_CUMSUM : (a_.is_max ? NNVK_REDUCE_ARG_MAX : NNVK_REDUCE_ARG_MIN);
+    params[NNVK_REDUCE_P_RUN] = static_cast<uint32_t>(input.shape[a_.axis]);
+    params[NNVK_REDUCE_P_COUNT] = static_cast<uint32_t>(desc.ElementCount());
+    params[NNVK_REDUCE_P_CUM_FLAGS] =
+        (a_.exclusive ? NNVK_REDUCE_EXCLUSIVE : 0u) | (a_.reversed ? NNVK_REDUCE_REVERSED : 0u);
+    params[NNVK_REDUCE_P_OUT_TYPE] = static_cast<uint32_t>(desc.dataType);
+    return params;
+  }
+
   OpId op_;
   ArgCumulativeParams a_;
   Shader shader_;

@@ -308,6 +308,18 @@ bool Device::Init(const DeviceOptions& options, std::string& why) {
   api_.vkGetPhysicalDeviceMemoryProperties(physical_, &memory_);
   staging_ = options.force_staging || !info_.unified_memory;
   native_ = options.native;
+  if (!options.float16.empty() && options.float16 != "native" && options.float16 != "float32") {
+    why = "NNREF_VULKAN_FLOAT16 is '" + options.float16 +
+          "': it must be 'native' (float16 computed in float16, needs shaderFloat16) or 'float32' "
+          "(float16 widened to float32), or unset (native where the device has shaderFloat16)";
+    return false;
+  }
+  if (native_ && options.float16 == "native" && !info_.shader_float16) {
+    why = "NNREF_VULKAN_FLOAT16=native: " + info_.name +
+          " has no shaderFloat16 (unset it, or set it to float32)";
+    return false;
+  }
+  float16_native_ = native_ && info_.shader_float16 && options.float16 != "float32";
   if (options.max_binding > 0 && options.max_binding < info_.max_storage_buffer_range) {
     info_.max_storage_buffer_range = options.max_binding;
   }
@@ -339,8 +351,14 @@ bool Device::Init(const DeviceOptions& options, std::string& why) {
   VkPhysicalDeviceFeatures enabled{};
   enabled.shaderInt64 = info_.shader_int64 ? VK_TRUE : VK_FALSE;
   enabled.shaderFloat64 = info_.shader_float64 ? VK_TRUE : VK_FALSE;
+  // shaderFloat16 (Vulkan 1.2, VkPhysicalDeviceShaderFloat16Int8Features) only when the native
+  // mode computes float16 natively: the *F16 shader variants declare the Float16 capability.
+  VkPhysicalDeviceShaderFloat16Int8Features f16{};
+  f16.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES;
+  f16.shaderFloat16 = VK_TRUE;
   VkDeviceCreateInfo di{};
   di.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+  if (float16_native_) di.pNext = &f16;
   di.queueCreateInfoCount = 1;
   di.pQueueCreateInfos = &qi;
   di.pEnabledFeatures = &enabled;
@@ -501,6 +519,10 @@ VkPipeline Device::Pipeline(Shader shader, std::span<const uint32_t> spec) {
   VkPipeline& p = pipelines_[{shader, std::vector<uint32_t>(spec.begin(), spec.end())}];
   if (p != VK_NULL_HANDLE) return p;
   const ShaderCode& code = Code(shader);
+  if (code.needs_float16 && !float16_native_) {
+    throw std::runtime_error(std::string(code.name) +
+                             " needs shaderFloat16, which this device does not have enabled");
+  }
   VkShaderModuleCreateInfo si{};
   si.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
   si.codeSize = code.count * sizeof(uint32_t);

@@ -71,6 +71,10 @@ struct DeviceOptions {
   // The backend's arithmetic mode (BackendOptions::arithmetic): the families pick their shaders
   // by it (docs/vulkan.md#arithmetic-modes).
   bool native = false;
+  // NNREF_VULKAN_FLOAT16 in the native mode: "native" (float16 computed in float16, needs
+  // shaderFloat16), "float32" (float16 widened to float32), or "" (native where the device has
+  // shaderFloat16, else float32). Another value, or "native" without shaderFloat16: no device.
+  std::string float16;
 };
 
 // An application's device the backend runs on without creating or destroying it (a context
@@ -116,6 +120,10 @@ class Device {
   bool staging() const { return staging_; }
   // Native arithmetic (float32 accumulation, tiled shaders) rather than exact (compensated).
   bool native() const { return native_; }
+  // The native mode computes float16 in float16 (shaderFloat16 enabled; the *F16 shader
+  // variants: element-wise arithmetic in float16_t, GEMM accumulators in float16_t) rather than
+  // widened to float32 (docs/vulkan.md#arithmetic-modes).
+  bool float16_native() const { return float16_native_; }
   // Validation messages seen so far (warnings and errors of the validation layer).
   uint64_t validation_messages() const { return messages_.load(); }
   // Queue submissions and fence waits so far (Run: one each per dispatch; Execute: one each per
@@ -223,6 +231,7 @@ class Device {
   DeviceInfo info_;
   bool staging_ = false;
   bool native_ = false;
+  bool float16_native_ = false;
   std::atomic<uint64_t> messages_{0};
   std::atomic<uint64_t> submissions_{0}, fence_waits_{0};
   VkDescriptorPool graph_pool_ = VK_NULL_HANDLE;  // Execute's sets

@@ -266,8 +266,19 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
     why = "unexpected operand count";
     return nullptr;
   }
-  return std::make_shared<ElementwiseKernel>(*entry, node, device,
-                                             wide ? Shader::kElementwise64 : Shader::kElementwise);
+  // The native mode's float16 arithmetic in float16_t (shaderFloat16; the shader decides per
+  // operator which ones, docs/vulkan.md#arithmetic-modes).
+  bool half = false;
+  for (const auto* ids : {&node.inputs, &node.outputs}) {
+    for (OperandId id : *ids) half = half || graph.operand(id).desc.dataType == DataType::kFloat16;
+  }
+  Shader shader = Shader::kElementwise;
+  if (wide) {
+    shader = Shader::kElementwise64;
+  } else if (half && device->float16_native()) {
+    shader = Shader::kElementwiseF16;
+  }
+  return std::make_shared<ElementwiseKernel>(*entry, node, device, shader);
 }
 
 // Every operator of the family but quantizeLinear and dequantizeLinear, whose blockwise

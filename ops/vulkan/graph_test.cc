@@ -18,12 +18,16 @@
 #include <vector>
 
 #include "ops/activations.h"
+#include "ops/arg_cumulative.h"
+#include "ops/conv2d.h"
 #include "ops/data_movement.h"
 #include "ops/elementwise_binary.h"
 #include "ops/elementwise_unary.h"
 #include "ops/matmul_gemm.h"
 #include "ops/normalization.h"
+#include "ops/pool2d.h"
 #include "ops/reduction.h"
+#include "ops/resample2d.h"
 #include "ops/softmax.h"
 #include "ops/vulkan/vulkan_backend.h"
 
@@ -190,6 +194,86 @@ TEST_CASE("vulkan graph: an operator that needs the host splits the command buff
   for (const char* name : {"mid", "out"}) {
     CAPTURE(name);
     CHECK(SameBits(graph.at(name).data, per_op.at(name).data));
+  }
+}
+
+// conv2d, relu, maxPool2d, resample2d, conv2d again, averagePool2d, argMax and cumulativeSum
+// (over the last axis) in one graph: recorded, with the per-operator path's bits. In the native
+// mode on a CPU device (lavapipe) conv2d runs the direct GEMM variant, which moves an nchw input
+// channels-last on the host: the first conv2d (its input a graph input, on the host) is recorded
+// all the same, the second (its input computed on the device) runs alone, saying why.
+TEST_CASE("vulkan graph: conv2d, pools, resample2d, argMax and cumulativeSum recorded") {
+  for (const bool native : {false, true}) {
+    CAPTURE(native);
+    const std::shared_ptr<const Backend> backend = MakeBackend(native);
+    GraphBuilder b;
+    const Operand x = b.Input("x", {DataType::kFloat32, {1, 8, 6, 6}});
+    const Operand w = b.Constant({DataType::kFloat32, {8, 8, 3, 3}},
+                                 Values(DataType::kFloat32, {8, 8, 3, 3}, 7, 0.25f));
+    MLConv2dOptions conv;
+    conv.padding = std::vector<uint32_t>{1, 1, 1, 1};
+    const Operand c1 = Conv2d(b, x, w, conv);
+    const Operand r = Relu(b, c1);
+    MLPool2dOptions pool;
+    pool.windowDimensions = std::vector<uint32_t>{2, 2};
+    pool.strides = std::vector<uint32_t>{2, 2};
+    const Operand p = MaxPool2d(b, r, pool);
+    MLResample2dOptions resample;
+    resample.scales = std::vector<float>{2.0f, 2.0f};
+    const Operand up = Resample2d(b, p, resample);
+    const Operand c2 = Conv2d(b, up, w, conv);
+    MLPool2dOptions avg;
+    avg.windowDimensions = std::vector<uint32_t>{3, 3};
+    avg.padding = std::vector<uint32_t>{1, 1, 1, 1};
+    const Operand a = AveragePool2d(b, c2, avg);
+    const Operand arg = ArgMax(b, a, 3);
+    const Operand cum = CumulativeSum(b, a, 3);
+    const std::shared_ptr<const Graph> graph =
+        b.Build({{"up", up}, {"avg", a}, {"arg", arg}, {"cum", cum}});
+    std::map<std::string, Tensor> feeds;
+    feeds["x"] = Values(DataType::kFloat32, {1, 8, 6, 6}, 8, 2.0f);
+    std::string why;
+    const std::optional<BackendGraph> compiled = CompileForBackend(*graph, backend, why);
+    REQUIRE_MESSAGE(compiled, why);
+    REQUIRE(compiled->runner);
+    const std::vector<std::string> schedule = compiled->runner->Schedule();
+    REQUIRE(schedule.size() == 8);
+    for (size_t i = 0; i < schedule.size(); ++i) {
+      CAPTURE(schedule[i]);
+      if (native && i == 4) {
+        CHECK(schedule[i] ==
+              "4 conv2d: per operator: the direct GEMM variant moves the input "
+              "channels last on the host");
+      } else {
+        CHECK(schedule[i].find(": recorded") != std::string::npos);
+      }
+    }
+    const std::map<std::string, OperandValue> per_op = graph->Compute(feeds, {}, compiled->kernels);
+    const VulkanCounters before = VulkanBackendCounters(*backend);
+    const std::map<std::string, OperandValue> result = ComputeOnBackend(*graph, *compiled, feeds);
+    const VulkanCounters after = VulkanBackendCounters(*backend);
+    // One submission; in the native mode three (before the second conv2d, it, after it).
+    CHECK(after.submissions - before.submissions == (native ? 3u : 1u));
+    for (const char* name : {"up", "avg", "arg", "cum"}) {
+      CAPTURE(name);
+      CHECK(SameBits(result.at(name).data, per_op.at(name).data));
+    }
+    // argMax and cumulativeSum of the average pool's rows, computed here from its values.
+    const Tensor& avg_t = per_op.at("avg").data;
+    const Tensor& arg_t = per_op.at("arg").data;
+    const Tensor& cum_t = per_op.at("cum").data;
+    REQUIRE(arg_t.shape() == Shape{1, 8, 6});
+    for (size_t row = 0; row < 48; ++row) {
+      size_t best = 0;
+      double sum = 0;
+      for (size_t i = 0; i < 6; ++i) {
+        const float v = avg_t.At<float>(row * 6 + i);
+        if (v > avg_t.At<float>(row * 6 + best)) best = i;
+        sum += double{v};
+        CHECK(std::abs(double{cum_t.At<float>(row * 6 + i)} - sum) <= 1e-6 * (1 + std::abs(sum)));
+      }
+      CHECK(arg_t.At<int32_t>(row) == static_cast<int32_t>(best));
+    }
   }
 }
 

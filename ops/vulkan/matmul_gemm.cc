@@ -111,8 +111,10 @@ class MatmulKernel final : public RecordableKernel {
         sink.Run(Shader::kMatmulNative, params, std::move(sources), 0,
                  GemmDirectGroups(device_->info(), batches, M, N / 4), spec);
       } else if (device_->native()) {
-        sink.Run(Shader::kMatmulNative, params, std::move(sources), 0,
-                 GemmTileGroups(device_->info(), batches, M, N));
+        // float16 accumulated in float16_t where the device has shaderFloat16.
+        const bool half = desc.dataType == DataType::kFloat16 && device_->float16_native();
+        sink.Run(half ? Shader::kMatmulNativeF16 : Shader::kMatmulNative, params,
+                 std::move(sources), 0, GemmTileGroups(device_->info(), batches, M, N));
       } else {
         sink.Run(Shader::kMatmul, params, std::move(sources), 0, WordGroups(desc));
       }

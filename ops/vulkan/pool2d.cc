@@ -5,55 +5,57 @@
 #include "ops/pool2d.h"
 
 #include "ops/vulkan/family.h"
+#include "ops/vulkan/record.h"
 #include "ops/vulkan/shaders/params.h"
 
 namespace nnref::vk {
 
 namespace {
 
-class Pool2dKernel final : public Kernel {
+class Pool2dKernel final : public RecordableKernel {
  public:
   Pool2dKernel(std::shared_ptr<Device> device, uint32_t op, const Pool2dAttributes& a,
                Shader shader)
-      : device_(std::move(device)), op_(op), a_(a), shader_(shader) {}
+      : RecordableKernel(std::move(device)), op_(op), a_(a), shader_(shader) {}
 
-  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
-                                    std::span<const OperandDescriptor> out) const override {
+  // The input is read dense in its own layout: nothing on the host.
+  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
+                        std::span<const bool>) const override {
+    return "";
+  }
+
+  void Emit(Sink& sink, std::span<const OperandValue* const>, std::span<const OperandDescriptor> in,
+            std::span<const OperandDescriptor> out) const override {
     const OperandDescriptor& desc = out[0];
-    Tensor result = Tensor::Allocate(desc.dataType, desc.shape);
-    const uint64_t count = desc.ElementCount();
-    if (count > 0) {
-      const Tensor& input = in[0]->data;
-      const ImageAxes ia = a_.image;
-      const auto u = [](uint64_t v) { return static_cast<uint32_t>(v); };
-      const auto s = [](int64_t v) { return static_cast<uint32_t>(v); };
-      std::vector<uint32_t> params(NNVK_POOL_P_WORDS, 0);
-      params[NNVK_POOL_P_TYPE] = u(static_cast<uint64_t>(desc.dataType));
-      params[NNVK_POOL_P_OP] = op_;
-      params[NNVK_POOL_P_BATCHES] = u(desc.shape[ia.batch]);
-      params[NNVK_POOL_P_CHANNELS] = u(desc.shape[ia.channel]);
-      params[NNVK_POOL_P_IN_H] = u(input.shape()[ia.height]);
-      params[NNVK_POOL_P_IN_W] = u(input.shape()[ia.width]);
-      params[NNVK_POOL_P_OUT_H] = u(desc.shape[ia.height]);
-      params[NNVK_POOL_P_OUT_W] = u(desc.shape[ia.width]);
-      params[NNVK_POOL_P_WIN_H] = s(a_.window_height);
-      params[NNVK_POOL_P_WIN_W] = s(a_.window_width);
-      params[NNVK_POOL_P_PAD_TOP] = s(a_.pad_top);
-      params[NNVK_POOL_P_PAD_LEFT] = s(a_.pad_left);
-      params[NNVK_POOL_P_STRIDE_H] = s(a_.stride_height);
-      params[NNVK_POOL_P_STRIDE_W] = s(a_.stride_width);
-      params[NNVK_POOL_P_DIL_H] = s(a_.dilation_height);
-      params[NNVK_POOL_P_DIL_W] = s(a_.dilation_width);
-      params[NNVK_POOL_P_NHWC] = ia.channel == 3 ? 1u : 0u;
-      const std::vector<std::byte> data = input.Bytes();
-      const Bytes views[] = {data};
-      Dispatch(*device_, shader_, params, views, result);
-    }
-    return OneOutput(std::move(result));
+    if (desc.ElementCount() == 0) return;
+    const Shape& input = in[0].shape;
+    const ImageAxes ia = a_.image;
+    const auto u = [](uint64_t v) { return static_cast<uint32_t>(v); };
+    const auto s = [](int64_t v) { return static_cast<uint32_t>(v); };
+    std::vector<uint32_t> params(NNVK_POOL_P_WORDS, 0);
+    params[NNVK_POOL_P_TYPE] = u(static_cast<uint64_t>(desc.dataType));
+    params[NNVK_POOL_P_OP] = op_;
+    params[NNVK_POOL_P_BATCHES] = u(desc.shape[ia.batch]);
+    params[NNVK_POOL_P_CHANNELS] = u(desc.shape[ia.channel]);
+    params[NNVK_POOL_P_IN_H] = u(input[ia.height]);
+    params[NNVK_POOL_P_IN_W] = u(input[ia.width]);
+    params[NNVK_POOL_P_OUT_H] = u(desc.shape[ia.height]);
+    params[NNVK_POOL_P_OUT_W] = u(desc.shape[ia.width]);
+    params[NNVK_POOL_P_WIN_H] = s(a_.window_height);
+    params[NNVK_POOL_P_WIN_W] = s(a_.window_width);
+    params[NNVK_POOL_P_PAD_TOP] = s(a_.pad_top);
+    params[NNVK_POOL_P_PAD_LEFT] = s(a_.pad_left);
+    params[NNVK_POOL_P_STRIDE_H] = s(a_.stride_height);
+    params[NNVK_POOL_P_STRIDE_W] = s(a_.stride_width);
+    params[NNVK_POOL_P_DIL_H] = s(a_.dilation_height);
+    params[NNVK_POOL_P_DIL_W] = s(a_.dilation_width);
+    params[NNVK_POOL_P_NHWC] = ia.channel == 3 ? 1u : 0u;
+    std::vector<Source> sources;
+    sources.push_back(Source::Input(0));
+    sink.Run(shader_, params, std::move(sources), 0, WordGroups(desc));
   }
 
  private:
-  std::shared_ptr<Device> device_;
   uint32_t op_;
   Pool2dAttributes a_;
   Shader shader_;

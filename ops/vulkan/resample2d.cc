@@ -3,45 +3,48 @@
 #include "ops/resample2d.h"
 
 #include "ops/vulkan/family.h"
+#include "ops/vulkan/record.h"
 #include "ops/vulkan/shaders/params.h"
 
 namespace nnref::vk {
 
 namespace {
 
-class Resample2dKernel final : public Kernel {
+class Resample2dKernel final : public RecordableKernel {
  public:
   Resample2dKernel(std::shared_ptr<Device> device, const Resample2dAttributes& a)
-      : device_(std::move(device)), a_(a) {}
+      : RecordableKernel(std::move(device)), a_(a) {}
 
-  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
-                                    std::span<const OperandDescriptor> out) const override {
+  // The input is read dense in its own shape: nothing on the host.
+  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
+                        std::span<const bool>) const override {
+    return "";
+  }
+
+  void Emit(Sink& sink, std::span<const OperandValue* const>, std::span<const OperandDescriptor> in,
+            std::span<const OperandDescriptor> out) const override {
     const OperandDescriptor& desc = out[0];
-    Tensor result = Tensor::Allocate(desc.dataType, desc.shape);
     const uint64_t count = desc.ElementCount();
-    if (count > 0) {
-      const Tensor& input = in[0]->data;
-      const Strides dense = ContiguousStrides(input.shape());
-      std::vector<uint32_t> params(NNVK_RESAMPLE_P_WORDS, 0);
-      params[NNVK_RESAMPLE_P_TYPE] = static_cast<uint32_t>(desc.dataType);
-      params[NNVK_RESAMPLE_P_LINEAR] = a_.mode == MLInterpolationMode::kLinear ? 1 : 0;
-      params[NNVK_RESAMPLE_P_COUNT] = static_cast<uint32_t>(count);
-      params[NNVK_RESAMPLE_P_AXIS_Y] = static_cast<uint32_t>(a_.axis_y);
-      params[NNVK_RESAMPLE_P_AXIS_X] = static_cast<uint32_t>(a_.axis_x);
-      for (size_t d = 0; d < 4; ++d) {
-        params[NNVK_RESAMPLE_P_OUT + d] = static_cast<uint32_t>(desc.shape[d]);
-        params[NNVK_RESAMPLE_P_IN + d] = static_cast<uint32_t>(input.shape()[d]);
-        params[NNVK_RESAMPLE_P_STRIDES + d] = static_cast<uint32_t>(dense[d]);
-      }
-      const std::vector<std::byte> data = input.Bytes();
-      const Bytes views[] = {data};
-      Dispatch(*device_, Shader::kResample, params, views, result);
+    if (count == 0) return;
+    const Shape& input = in[0].shape;
+    const Strides dense = ContiguousStrides(input);
+    std::vector<uint32_t> params(NNVK_RESAMPLE_P_WORDS, 0);
+    params[NNVK_RESAMPLE_P_TYPE] = static_cast<uint32_t>(desc.dataType);
+    params[NNVK_RESAMPLE_P_LINEAR] = a_.mode == MLInterpolationMode::kLinear ? 1 : 0;
+    params[NNVK_RESAMPLE_P_COUNT] = static_cast<uint32_t>(count);
+    params[NNVK_RESAMPLE_P_AXIS_Y] = static_cast<uint32_t>(a_.axis_y);
+    params[NNVK_RESAMPLE_P_AXIS_X] = static_cast<uint32_t>(a_.axis_x);
+    for (size_t d = 0; d < 4; ++d) {
+      params[NNVK_RESAMPLE_P_OUT + d] = static_cast<uint32_t>(desc.shape[d]);
+      params[NNVK_RESAMPLE_P_IN + d] = static_cast<uint32_t>(input[d]);
+      params[NNVK_RESAMPLE_P_STRIDES + d] = static_cast<uint32_t>(dense[d]);
     }
-    return OneOutput(std::move(result));
+    std::vector<Source> sources;
+    sources.push_back(Source::Input(0));
+    sink.Run(Shader::kResample, params, std::move(sources), 0, WordGroups(desc));
   }
 
  private:
-  std::shared_ptr<Device> device_;
   Resample2dAttributes a_;
 };
 

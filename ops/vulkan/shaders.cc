@@ -71,25 +71,41 @@ const uint32_t kNormalizationNative[] = {
 #include "ops/vulkan/shaders/normalization_native.spv.inc"
 };
 
+const uint32_t kElementwiseF16[] = {
+#include "ops/vulkan/shaders/elementwise_f16.spv.inc"
+};
+const uint32_t kMatmulNativeF16[] = {
+#include "ops/vulkan/shaders/matmul_native_f16.spv.inc"
+};
+const uint32_t kConv2dNativeF16[] = {
+#include "ops/vulkan/shaders/conv2d_native_f16.spv.inc"
+};
+
 const ShaderCode kCodes[] = {
-    {"elementwise.comp", kElementwise, std::size(kElementwise), false},
-    {"elementwise.comp (NNVK_INT64)", kElementwise64, std::size(kElementwise64), true},
-    {"matmul.comp", kMatmul, std::size(kMatmul), false},
-    {"conv2d.comp", kConv2d, std::size(kConv2d), false},
-    {"pool2d.comp", kPool2d, std::size(kPool2d), false},
-    {"pool2d.comp (NNVK_INT64)", kPool2d64, std::size(kPool2d64), true},
-    {"reduce.comp", kReduce, std::size(kReduce), false},
-    {"reduce.comp (NNVK_INT64)", kReduce64, std::size(kReduce64), true},
-    {"layout.comp", kLayout, std::size(kLayout), false},
-    {"gather.comp", kGather, std::size(kGather), false},
-    {"resample.comp", kResample, std::size(kResample), false},
-    {"rnn.comp", kRnn, std::size(kRnn), false},
-    {"nnef.comp", kNnef, std::size(kNnef), false},
-    {"nnef_quantize.comp", kNnefQuantize, std::size(kNnefQuantize), false},
-    {"matmul_native.comp", kMatmulNative, std::size(kMatmulNative), false},
-    {"conv2d_native.comp", kConv2dNative, std::size(kConv2dNative), false},
-    {"softmax_native.comp", kSoftmaxNative, std::size(kSoftmaxNative), false},
-    {"normalization_native.comp", kNormalizationNative, std::size(kNormalizationNative), false},
+    {"elementwise.comp", kElementwise, std::size(kElementwise), false, false},
+    {"elementwise.comp (NNVK_INT64)", kElementwise64, std::size(kElementwise64), true, false},
+    {"matmul.comp", kMatmul, std::size(kMatmul), false, false},
+    {"conv2d.comp", kConv2d, std::size(kConv2d), false, false},
+    {"pool2d.comp", kPool2d, std::size(kPool2d), false, false},
+    {"pool2d.comp (NNVK_INT64)", kPool2d64, std::size(kPool2d64), true, false},
+    {"reduce.comp", kReduce, std::size(kReduce), false, false},
+    {"reduce.comp (NNVK_INT64)", kReduce64, std::size(kReduce64), true, false},
+    {"layout.comp", kLayout, std::size(kLayout), false, false},
+    {"gather.comp", kGather, std::size(kGather), false, false},
+    {"resample.comp", kResample, std::size(kResample), false, false},
+    {"rnn.comp", kRnn, std::size(kRnn), false, false},
+    {"nnef.comp", kNnef, std::size(kNnef), false, false},
+    {"nnef_quantize.comp", kNnefQuantize, std::size(kNnefQuantize), false, false},
+    {"matmul_native.comp", kMatmulNative, std::size(kMatmulNative), false, false},
+    {"conv2d_native.comp", kConv2dNative, std::size(kConv2dNative), false, false},
+    {"softmax_native.comp", kSoftmaxNative, std::size(kSoftmaxNative), false, false},
+    {"normalization_native.comp", kNormalizationNative, std::size(kNormalizationNative), false,
+     false},
+    {"elementwise.comp (NNVK_FLOAT16)", kElementwiseF16, std::size(kElementwiseF16), false, true},
+    {"matmul_native.comp (NNVK_FLOAT16)", kMatmulNativeF16, std::size(kMatmulNativeF16), false,
+     true},
+    {"conv2d_native.comp (NNVK_FLOAT16)", kConv2dNativeF16, std::size(kConv2dNativeF16), false,
+     true},
 };
 static_assert(std::size(kCodes) == static_cast<size_t>(Shader::kCount));
 }  // namespace

@@ -35,6 +35,11 @@ enum class Shader : uint8_t {
   kSoftmaxNative,        // softmax_native.comp: one workgroup per run
   kNormalizationNative,  // normalization_native.comp: instance/layerNormalization, one
                          // workgroup per run
+  // The native mode's float16 variants (NNVK_FLOAT16: the Float16 capability, run only on a
+  // device with shaderFloat16 enabled, Device::float16_native()).
+  kElementwiseF16,   // elementwise.comp: float16 arithmetic in float16_t
+  kMatmulNativeF16,  // matmul_native.comp: float16 matmul/gemm accumulated in float16_t
+  kConv2dNativeF16,  // conv2d_native.comp: float16 conv2d/convTranspose2d likewise
   kCount
 };
 
@@ -42,7 +47,8 @@ struct ShaderCode {
   const char* name;
   const uint32_t* words;
   size_t count;
-  bool needs_int64;  // declares the Int64 capability
+  bool needs_int64;    // declares the Int64 capability
+  bool needs_float16;  // declares the Float16 capability (shaderFloat16)
 };
 
 const ShaderCode& Code(Shader shader);

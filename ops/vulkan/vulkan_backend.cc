@@ -113,6 +113,16 @@ std::string DeviceFacts(const DeviceInfo& d) {
   return text;
 }
 
+// How the native mode computes float16 on device `d`, for nnref devices: "float16
+// (shaderFloat16)", or "float32 (...)" with the reason.
+std::string NativeFloat16Path(const DeviceInfo& d) {
+  const char* env = std::getenv("NNREF_VULKAN_FLOAT16");
+  const std::string choice = env == nullptr ? "" : env;
+  if (!d.shader_float16) return "float32 (no shaderFloat16)";
+  if (choice == "float32") return "float32 (NNREF_VULKAN_FLOAT16=float32)";
+  return "float16 (shaderFloat16)";
+}
+
 bool EnvFlag(const char* name) {
   const char* v = std::getenv(name);
   return v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
@@ -127,6 +137,7 @@ class VulkanBackend final : public Backend {
     o.force_staging = EnvFlag("NNREF_VULKAN_STAGING");
     per_operator_ = EnvFlag("NNREF_VULKAN_PER_OPERATOR");
     o.native = options.arithmetic == Arithmetic::kNative;
+    if (const char* f16 = std::getenv("NNREF_VULKAN_FLOAT16")) o.float16 = f16;
     if (const char* cap = std::getenv("NNREF_VULKAN_MAX_BINDING")) {
       o.max_binding = std::strtoull(cap, nullptr, 10);
       capped_ = o.max_binding > 0;
@@ -149,8 +160,15 @@ class VulkanBackend final : public Backend {
                 ? ", bindings capped at " + std::to_string(d.max_storage_buffer_range) + " bytes"
                 : "") +
            "; " + DeviceFacts(d) + "; " +
-           (device_->native() ? "native arithmetic (float32 accumulation, tiled matmul/gemm/conv)"
-                              : "exact arithmetic (compensated sums, precise functions)") +
+           (!device_->native()
+                ? "exact arithmetic (compensated sums, precise functions)"
+                : std::string("native arithmetic (float32 accumulation, tiled matmul/gemm/conv; ") +
+                      (device_->float16_native()
+                           ? "float16 computed in float16: shaderFloat16"
+                           : (d.shader_float16 ? "float16 computed in float32: "
+                                                 "NNREF_VULKAN_FLOAT16=float32"
+                                               : "float16 computed in float32: no shaderFloat16")) +
+                      ")") +
            ")";
   }
 
@@ -288,6 +306,8 @@ std::optional<std::vector<DeviceReport>> ListVulkanDevices(std::string& why) {
             {"maxStorageBufferRange", "maxStorageBufferRange",
              uint64_t{d.max_storage_buffer_range}},
             {"unifiedMemory", "unified memory (device-local, host-visible)", d.unified_memory},
+            // How --vulkan-arithmetic native computes float16 on it (NNREF_VULKAN_FLOAT16).
+            {"nativeFloat16", "native arithmetic computes float16 in", vk::NativeFloat16Path(d)},
         }});
     // The float controls (VkPhysicalDeviceFloatControlsProperties, Vulkan 1.2), by their names.
     const vk::DeviceInfo::FloatControls& f = d.float_controls;

@@ -42,7 +42,8 @@ grep -q "; exact arithmetic (compensated sums, precise functions))$" <<<"$out" |
   fail "backend line does not name the default exact arithmetic: $out"
 out=$("$nnref" run backend_chain.json --backend vulkan --vulkan-arithmetic native \
   --against-reference 2>&1) || fail "vulkan native run of the chain: $out"
-grep -q "; native arithmetic (float32 accumulation, tiled matmul/gemm/conv))$" <<<"$out" ||
+grep -q "; native arithmetic (float32 accumulation, tiled matmul/gemm/conv; float16 computed in \(float16\|float32\): [^)]*))$" \
+  <<<"$out" ||
   fail "backend line does not name the native arithmetic: $out"
 grep -q "^1 passed, 0 failed" <<<"$out" || fail "vulkan native chain summary: $out"
 out=$("$nnref" run backend_chain.json --backend vulkan --vulkan-arithmetic fast 2>&1)
@@ -62,6 +63,28 @@ if grep -q "^  shaderDenormPreserveFloat32: no" <<<"$devices"; then
 else
   grep -q "may be flushed" <<<"$out" && fail "backend line says flushed, device preserves: $out"
 fi
+# The native mode names its float16 path, as nnref devices does (docs/vulkan.md#arithmetic-modes).
+path=$(sed -n 's/^  native arithmetic computes float16 in: //p' <<<"$devices" | head -1)
+[ -n "$path" ] || fail "nnref devices lacks the native float16 path: $devices"
+out=$("$nnref" run backend_chain.json --backend vulkan --vulkan-arithmetic native 2>&1) ||
+  fail "native run of the chain: $out"
+if [ "$f16" = yes ]; then
+  [ "$path" = "float16 (shaderFloat16)" ] || fail "devices: float16 path $path with shaderFloat16"
+  grep -q "float16 computed in float16: shaderFloat16))" <<<"$out" || fail "native line: $out"
+  out=$(NNREF_VULKAN_FLOAT16=float32 "$nnref" run backend_chain.json --backend vulkan \
+    --vulkan-arithmetic native 2>&1) || fail "native float32 run of the chain: $out"
+  grep -q "float16 computed in float32: NNREF_VULKAN_FLOAT16=float32))" <<<"$out" ||
+    fail "native float32 line: $out"
+  out=$(NNREF_VULKAN_FLOAT16=float32 "$nnref" devices 2>&1)
+  grep -q "^  native arithmetic computes float16 in: float32 (NNREF_VULKAN_FLOAT16=float32)" \
+    <<<"$out" || fail "devices with NNREF_VULKAN_FLOAT16=float32: $out"
+else
+  grep -q "float16 computed in float32: no shaderFloat16))" <<<"$out" || fail "native line: $out"
+fi
+out=$(NNREF_VULKAN_FLOAT16=half "$nnref" run backend_chain.json --backend vulkan \
+  --vulkan-arithmetic native 2>&1); rc=$?
+[ $rc -eq 2 ] || fail "NNREF_VULKAN_FLOAT16=half exits $rc, want 2: $out"
+grep -q "NNREF_VULKAN_FLOAT16 is 'half'" <<<"$out" || fail "NNREF_VULKAN_FLOAT16=half: $out"
 report=$(mktemp)
 trap 'rm -f "$report"' EXIT
 "$nnref" run backend_chain.json --backend vulkan --report "$report" >/dev/null 2>&1 ||

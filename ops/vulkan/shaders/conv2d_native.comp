@@ -16,6 +16,9 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_EXT_control_flow_attributes : require
+#ifdef NNVK_FLOAT16
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#endif
 
 #include "codes.h"
 #include "params.h"

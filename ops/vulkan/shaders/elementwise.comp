@@ -16,6 +16,9 @@
 #define IVAL int
 #define UVAL uint
 #endif
+#ifdef NNVK_FLOAT16
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#endif
 
 #include "codes.h"
 #include "params.h"
@@ -140,6 +143,78 @@ IVAL BinaryI(uint op, IVAL a, IVAL b, bool uns) {
   }
   return a;
 }
+
+#ifdef NNVK_FLOAT16
+// The native mode's float16 variant (a device with shaderFloat16): float16 operands to a float16
+// result are computed in float16_t by the operators below, as a production GPU backend's float16
+// kernels do: the arithmetic (add, sub, mul, div, max, min, prelu; abs, neg, sqrt, reciprocal,
+// ceil, floor, roundEven, sign, identity, relu), clamp, and the activations made of it (linear
+// as one fma and leakyRelu, with alpha and beta cast to float16 as the spec's builder steps do;
+// hardSwish, softsign), every operation rounded to float16. The functions (exp, log, tanh, erf, the trigonometric ones, pow and the
+// activations built on them) keep the float32 path: their float16 builtins are no more accurate
+// than float32 ones rounded.
+float16_t Half(uint bits) { return unpackFloat2x16(bits & 0xffffu).x; }
+uint HalfBits(float16_t h) { return packFloat2x16(f16vec2(h, float16_t(0.0))) & 0xffffu; }
+
+bool HalfArithmetic(uint kind, uint op) {
+  if (kind == NNVK_KIND_CLAMP) return true;
+  if (kind == NNVK_KIND_BINARY) return op != NNVK_POW;
+  if (kind != NNVK_KIND_UNARY) return false;
+  switch (op) {
+    case NNVK_ABS: case NNVK_CEIL: case NNVK_FLOOR: case NNVK_IDENTITY: case NNVK_NEG:
+    case NNVK_RECIPROCAL: case NNVK_ROUND_EVEN: case NNVK_SIGN: case NNVK_SQRT:
+    case NNVK_HARD_SWISH: case NNVK_LEAKY_RELU: case NNVK_RELU: case NNVK_SOFTSIGN:
+    case NNVK_LINEAR:
+      return true;
+  }
+  return false;
+}
+
+float16_t BinaryH(uint op, float16_t a, float16_t b) {
+  switch (op) {
+    case NNVK_ADD: return a + b;
+    case NNVK_SUB: return a - b;
+    case NNVK_MUL: return a * b;
+    case NNVK_DIV: return a / b;
+    case NNVK_MAX:
+    case NNVK_MIN: {
+      if (isnan(a)) return a;
+      if (isnan(b)) return b;
+      const bool want_max = op == NNVK_MAX;
+      if (a == b) return (HalfBits(a) >= 0x8000u) == want_max ? b : a;  // max(-0, +0) = +0
+      return (a > b) == want_max ? a : b;
+    }
+    case NNVK_PRELU: return a >= float16_t(0.0) ? a : a * b;
+  }
+  return a;
+}
+
+float16_t UnaryH(uint op, float16_t x, float16_t alpha, float16_t beta) {
+  const float16_t zero = float16_t(0.0), one = float16_t(1.0);
+  switch (op) {
+    case NNVK_ABS: return abs(x);
+    case NNVK_CEIL: return ceil(x);
+    case NNVK_FLOOR: return floor(x);
+    case NNVK_IDENTITY: return x;
+    case NNVK_NEG: return -x;
+    case NNVK_RECIPROCAL: return one / x;
+    case NNVK_ROUND_EVEN: return roundEven(x);
+    case NNVK_SIGN: return x > zero ? one : (x < zero ? -one : x);
+    case NNVK_SQRT: return sqrt(x);
+    case NNVK_HARD_SWISH:
+      return x * (min(max(x + float16_t(3.0), zero), float16_t(6.0)) / float16_t(6.0));
+    case NNVK_LEAKY_RELU: return x >= zero ? x : alpha * x;
+    case NNVK_RELU: return x > zero ? x : (isnan(x) ? x : zero);
+    case NNVK_SOFTSIGN: return x / (one + abs(x));
+    // A GPU's fused float16 fma (alpha x not rounded, so it cannot overflow alone: case
+    // linear.float16.intermediate_overflow, 2 x 60000 - 64992), written with float32 operations:
+    // lavapipe's float16 fma() rounds the product to float16 (Infinity there). The product of
+    // two halves is exact in float32; the sum rounds in float32, then to float16.
+    case NNVK_LINEAR: return float16_t(float(alpha) * float(x) + float(beta));
+  }
+  return x;
+}
+#endif
 
 // The native arithmetic mode's log: the builtin, with subnormal inputs scaled by 2^24 first
 // (lavapipe's builtin reads a subnormal's exponent field as if normal: log(1e-45) gave -88.03
@@ -294,6 +369,22 @@ uvec2 Compute(uint e) {
     const IVAL v = AsInt(ra, t);
     return IsFloat(out_t) ? FromFloat(IntToFloat(v, t), out_t) : FromInt(v);
   }
+#ifdef NNVK_FLOAT16
+  if (t == NNVK_F16 && out_t == NNVK_F16 && HalfArithmetic(kind, op)) {
+    const float16_t a = Half(ra.x);
+    float16_t r;
+    if (kind == NNVK_KIND_BINARY) {
+      r = BinaryH(op, a, Half(Raw(1u, t, off1).x));
+    } else if (kind == NNVK_KIND_CLAMP) {
+      const float16_t lo = Half(p[NNVK_P_MIN]), hi = Half(p[NNVK_P_MAX]);
+      r = a < lo ? lo : a;
+      r = r > hi ? hi : r;
+    } else {
+      r = UnaryH(op, a, float16_t(alpha), float16_t(beta));
+    }
+    return uvec2(HalfBits(r), 0u);
+  }
+#endif
   if (IsFloat(t)) {
     const float a = AsFloat(ra, t);
     float r;

@@ -8,7 +8,10 @@
 // before the next step. With subgroups of 8 to 64 invocations (SubgroupGemm) a subgroup owns
 // NNVK_SG_ROWS rows by NNVK_SG_COLS x S columns, each row's A value read by one lane and
 // broadcast; otherwise (SharedGemm) 32 x 32 tiles of 4 x 4 blocks read from shared memory.
-// float16 inputs are widened to float32 when staged. No compensation and no `precise`: the
+// float16 inputs are widened to float32 when staged (exact). The accumulators are NNVK_ACC:
+// float32, or float16_t in the NNVK_FLOAT16 variants (float16 operands on a device with
+// shaderFloat16: each fma rounds to float16, as a GPU's float16 GEMM does; the includer enables
+// GL_EXT_shader_explicit_arithmetic_types_float16). No compensation and no `precise`: the
 // driver may fuse and reorder as it would for any shader; the result is judged by the
 // tolerances (the sum bound).
 //
@@ -33,6 +36,12 @@
 //   void DirectGemm();                              // the NNVK_GEMM_DIRECT variant
 // with the bindings of native_io.glsl (binding 0 = params p, 1..3 = inputs, 4 = output).
 #include "native_io.glsl"
+
+#ifdef NNVK_FLOAT16
+#define NNVK_ACC float16_t
+#else
+#define NNVK_ACC float
+#endif
 
 layout(constant_id = 0) const uint kGemmVariant = NNVK_GEMM_TILED;
 // Specialization constant 1, an option of the includer's direct variant: matmul_native.comp: 1
@@ -123,8 +132,8 @@ void SubgroupGemm(uvec3 shape) {
     const uint batch = g / per_batch;
     GemmBatchSetup(batch);
     const uint m0 = ((g % per_batch) / tiles_n) * rows, n0 = ((g % per_batch) % tiles_n) * cols;
-    float acc[NNVK_SG_ROWS][NNVK_SG_COLS];
-    const float init = InitialSum();
+    NNVK_ACC acc[NNVK_SG_ROWS][NNVK_SG_COLS];
+    const NNVK_ACC init = NNVK_ACC(InitialSum());
     [[unroll]] for (uint i = 0u; i < NNVK_SG_ROWS; ++i) {
       [[unroll]] for (uint c = 0u; c < NNVK_SG_COLS; ++c) acc[i][c] = init;
     }
@@ -146,9 +155,9 @@ void SubgroupGemm(uvec3 shape) {
         [[unroll]] for (uint h = 0u; h < NNVK_SG_ROWS / 8u; ++h) {
 #define NNVK_ROW(I)                                                                  \
   {                                                                                   \
-    const float ai = subgroupBroadcast(a[h], I);                                      \
-    [[unroll]] for (uint c = 0u; c < NNVK_SG_COLS; ++c) {                                        \
-      acc[8u * h + I][c] = fma(ai, b[c], acc[8u * h + I][c]);                         \
+    const NNVK_ACC ai = NNVK_ACC(subgroupBroadcast(a[h], I));                         \
+    [[unroll]] for (uint c = 0u; c < NNVK_SG_COLS; ++c) {                             \
+      acc[8u * h + I][c] = fma(ai, NNVK_ACC(b[c]), acc[8u * h + I][c]);               \
     }                                                                                 \
   }
           NNVK_ROW(0u) NNVK_ROW(1u) NNVK_ROW(2u) NNVK_ROW(3u)
@@ -163,7 +172,7 @@ void SubgroupGemm(uvec3 shape) {
       if (m >= shape.x) continue;
       [[unroll]] for (uint c = 0u; c < NNVK_SG_COLS; ++c) {
         const uint n = n0 + lane + S * c;
-        if (n < shape.y) StoreC(batch, m, n, acc[i][c]);
+        if (n < shape.y) StoreC(batch, m, n, float(acc[i][c]));
       }
     }
   }
@@ -181,8 +190,8 @@ void SharedGemm(uvec3 shape) {
     const uint batch = g / per_batch;
     GemmBatchSetup(batch);
     const uint m0 = ((g % per_batch) / tiles_n) * T, n0 = ((g % per_batch) % tiles_n) * T;
-    float acc[NNVK_SMALL_BLOCK][NNVK_SMALL_BLOCK];
-    const float init = InitialSum();
+    NNVK_ACC acc[NNVK_SMALL_BLOCK][NNVK_SMALL_BLOCK];
+    const NNVK_ACC init = NNVK_ACC(InitialSum());
     [[unroll]] for (uint i = 0u; i < NNVK_SMALL_BLOCK; ++i) {
       [[unroll]] for (uint j = 0u; j < NNVK_SMALL_BLOCK; ++j) acc[i][j] = init;
     }
@@ -195,7 +204,7 @@ void SharedGemm(uvec3 shape) {
         [[unroll]] for (uint i = 0u; i < NNVK_SMALL_BLOCK; ++i) a[i] = tile[kk][ty + 8u * i];
         [[unroll]] for (uint j = 0u; j < NNVK_SMALL_BLOCK; ++j) b[j] = tile[kk][NNVK_MAX_ROWS + tx + 8u * j];
         [[unroll]] for (uint i = 0u; i < NNVK_SMALL_BLOCK; ++i) {
-          [[unroll]] for (uint j = 0u; j < NNVK_SMALL_BLOCK; ++j) acc[i][j] = fma(a[i], b[j], acc[i][j]);
+          [[unroll]] for (uint j = 0u; j < NNVK_SMALL_BLOCK; ++j) acc[i][j] = fma(NNVK_ACC(a[i]), NNVK_ACC(b[j]), acc[i][j]);
         }
       }
       barrier();
@@ -205,7 +214,7 @@ void SharedGemm(uvec3 shape) {
       if (m >= shape.x) continue;
       [[unroll]] for (uint j = 0u; j < NNVK_SMALL_BLOCK; ++j) {
         const uint n = n0 + tx + 8u * j;
-        if (n < shape.y) StoreC(batch, m, n, acc[i][j]);
+        if (n < shape.y) StoreC(batch, m, n, float(acc[i][j]));
       }
     }
   }
