@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "ops/activations.h"
+#include "ops/backend_testing.h"
 #include "ops/conv2d.h"
 #include "ops/elementwise_binary.h"
 #include "ops/matmul_gemm.h"
@@ -57,23 +58,6 @@ const std::shared_ptr<const Backend>& Wide() {
 }
 
 using Make = std::function<Operand(GraphBuilder&, const std::vector<Operand>&)>;
-
-Tensor RunOn(const std::shared_ptr<const Backend>& backend, const std::vector<Tensor>& inputs,
-             const Make& make) {
-  GraphBuilder builder;
-  std::vector<Operand> ops;
-  std::map<std::string, Tensor> feeds;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const std::string name = "in" + std::to_string(i);
-    ops.push_back(builder.Input(name, {inputs[i].dtype(), inputs[i].shape()}));
-    feeds[name] = inputs[i];
-  }
-  const std::shared_ptr<const Graph> graph = builder.Build({{"out", make(builder, ops)}});
-  std::string why;
-  const std::optional<BackendGraph> compiled = CompileForBackend(*graph, backend, why);
-  REQUIRE_MESSAGE(compiled, why);
-  return graph->Compute(feeds, {}, compiled->kernels).at("out").data;
-}
 
 double H(double x) { return Float16::FromDouble(x).ToDouble(); }
 

@@ -19,6 +19,7 @@
 
 #include "ops/activations.h"
 #include "ops/arg_cumulative.h"
+#include "ops/backend_testing.h"
 #include "ops/conv2d.h"
 #include "ops/data_movement.h"
 #include "ops/elementwise_binary.h"
@@ -277,25 +278,6 @@ TEST_CASE("vulkan graph: conv2d, pools, resample2d, argMax and cumulativeSum rec
   }
 }
 
-// One operator built by `make` on inputs of the given tensors (inputs named in0, in1, ...; the
-// tensors `constants` as constants), computed on `backend` (which must compile it).
-Tensor RunOne(const std::shared_ptr<const Backend>& backend, const std::vector<Tensor>& inputs,
-              const std::function<Operand(GraphBuilder&, const std::vector<Operand>&)>& make) {
-  GraphBuilder builder;
-  std::vector<Operand> ops;
-  std::map<std::string, Tensor> feeds;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const std::string name = "in" + std::to_string(i);
-    ops.push_back(builder.Input(name, {inputs[i].dtype(), inputs[i].shape()}));
-    feeds[name] = inputs[i];
-  }
-  const std::shared_ptr<const Graph> graph = builder.Build({{"out", make(builder, ops)}});
-  std::string why;
-  const std::optional<BackendGraph> compiled = CompileForBackend(*graph, backend, why);
-  REQUIRE_MESSAGE(compiled, why);
-  return graph->Compute(feeds, {}, compiled->kernels).at("out").data;
-}
-
 // Whether `make` on tensors of these shapes cannot be compiled on `backend` (a refusal).
 std::string Refusal(
     const std::shared_ptr<const Backend>& backend, const std::vector<Shape>& shapes,
@@ -401,8 +383,8 @@ TEST_CASE("vulkan split: matmul, gemm, softmax, reductions and normalizations cu
                    }});
     for (const Op& op : ops) {
       CAPTURE(op.name);
-      const Tensor cut = RunOne(capped, op.inputs, op.make);
-      const Tensor uncut = RunOne(whole, op.inputs, op.make);
+      const Tensor cut = RunOn(capped, op.inputs, op.make);
+      const Tensor uncut = RunOn(whole, op.inputs, op.make);
       CHECK(SameBits(cut, uncut));
     }
     // Refused with the reason: a transpose (not cut by rows), softmax over axis 0 (its runs span

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "numerics/float16.h"
+#include "ops/backend_testing.h"
 #include "ops/conv2d.h"
 #include "ops/conv_transpose2d.h"
 #include "ops/elementwise_unary.h"
@@ -53,25 +54,6 @@ const std::shared_ptr<const Backend>& Exact() {
 }
 
 using Make = std::function<Operand(GraphBuilder&, const std::vector<Operand>&)>;
-
-// Builds one output with `make` from inputs of the given tensors and computes it on `backend`
-// (which must cover it).
-Tensor RunOn(const std::shared_ptr<const Backend>& backend, const std::vector<Tensor>& inputs,
-             const Make& make) {
-  GraphBuilder builder;
-  std::vector<Operand> ops;
-  std::map<std::string, Tensor> feeds;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const std::string name = "in" + std::to_string(i);
-    ops.push_back(builder.Input(name, {inputs[i].dtype(), inputs[i].shape()}));
-    feeds[name] = inputs[i];
-  }
-  const std::shared_ptr<const Graph> graph = builder.Build({{"out", make(builder, ops)}});
-  std::string why;
-  const std::optional<BackendGraph> compiled = CompileForBackend(*graph, backend, why);
-  REQUIRE_MESSAGE(compiled, why);
-  return graph->Compute(feeds, {}, compiled->kernels).at("out").data;
-}
 
 // Deterministic values in [-scale, scale), rounded to `type`; `values` receives the rounded
 // values (as double) so that the expected sums use exactly what the device sees.

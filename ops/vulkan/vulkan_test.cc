@@ -17,6 +17,7 @@
 
 #include "numerics/float16.h"
 #include "ops/activations.h"
+#include "ops/backend_testing.h"
 #include "ops/cast_clamp_where.h"
 #include "ops/data_movement.h"
 #include "ops/elementwise_binary.h"
@@ -38,26 +39,6 @@ std::shared_ptr<const Backend> TheBackend() {
     return MakeVulkanBackend();
   }();
   return backend;
-}
-
-// Builds one output with `make` from inputs of the given tensors, compiles it for the vulkan
-// backend (which must cover it) and computes it.
-Tensor RunOn(const std::shared_ptr<const Backend>& backend, const std::vector<Tensor>& inputs,
-             const std::function<Operand(GraphBuilder&, const std::vector<Operand>&)>& make) {
-  GraphBuilder builder;
-  std::vector<Operand> ops;
-  std::map<std::string, Tensor> feeds;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const std::string name = "in" + std::to_string(i);
-    ops.push_back(builder.Input(name, {inputs[i].dtype(), inputs[i].shape()}));
-    feeds[name] = inputs[i];
-  }
-  const Operand out = make(builder, ops);
-  const std::shared_ptr<const Graph> graph = builder.Build({{"out", out}});
-  std::string why;
-  const std::optional<BackendGraph> compiled = CompileForBackend(*graph, backend, why);
-  REQUIRE_MESSAGE(compiled, why);
-  return graph->Compute(feeds, {}, compiled->kernels).at("out").data;
 }
 
 Tensor Run(const std::vector<Tensor>& inputs,
