@@ -74,6 +74,20 @@ uint64_t ExactDifference(T e, T a) {
   }
 }
 
+// One side a nonzero subnormal of the type, the other a zero: what an implementation (or a device)
+// that flushes subnormals to zero gives (nnref keeps them: docs/numerics.md).
+template <typename T>
+bool FlushedSubnormal(T e, T a) {
+  if constexpr (kIsFloatStorage<T>) {
+    const double tiny = std::is_same_v<T, float> ? 0x1p-126 : 0x1p-14;  // smallest normal
+    const double de = ToDouble(e), da = ToDouble(a);
+    const auto subnormal = [&](double v) { return v != 0 && std::fabs(v) < tiny; };
+    return (subnormal(de) && da == 0) || (subnormal(da) && de == 0);
+  } else {
+    return false;
+  }
+}
+
 template <typename T>
 bool SignsDiffer(T e, T a) {
   if constexpr (kIsFloatStorage<T>) {
@@ -162,7 +176,7 @@ Comparison CompareTensors(const Tensor& expected, const Tensor& actual, const Te
         // Value or NaN: the reference's value, or a NaN on the other side (the implementation's
         // result, or in `run` the case's expected data).
         if (lat == Latitude::kValueOrNaN &&
-            (reference == ReferenceSide::kExpected   ? IsNaN(a)
+            (reference == ReferenceSide::kExpected ? IsNaN(a)
              : reference == ReferenceSide::kActual ? IsNaN(e)
                                                    : IsNaN(a) || IsNaN(e))) {
           ++c.nan_accepted;
@@ -196,10 +210,13 @@ Comparison CompareTensors(const Tensor& expected, const Tensor& actual, const Te
           continue;
         }
         ++c.mismatches;
+        const bool flushed = FlushedSubnormal(e, a);
+        c.flushed_subnormals += flushed;
         if (c.first.size() < max_reported) {
           c.first.push_back({i, CoordinatesOf(expected.shape(), i), ElementText(expected, i),
                              ElementText(actual, i), ud, ad, SignsDiffer(e, a), integer,
-                             ExactDifference(e, a), sum_bound.empty() ? 0.0 : sum_bound[i]});
+                             ExactDifference(e, a), sum_bound.empty() ? 0.0 : sum_bound[i],
+                             flushed});
         }
       }
     }

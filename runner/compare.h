@@ -28,6 +28,8 @@ struct Mismatch {
   bool integer = false;     // integer data: `ulp` and `abs` are both the difference (rounded)
   uint64_t difference = 0;  // integer data: the exact |actual - expected|
   double sum_bound = 0;     // the element's sum bound, when it had one (runner/sum_bound.h)
+  // One side a nonzero subnormal, the other zero: a subnormal flushed to zero.
+  bool flushed_subnormal = false;
 };
 
 // Histogram bins of per-element ULP (for integers: absolute) distances: bin 0 holds 0, bin b
@@ -47,6 +49,8 @@ struct Comparison {
   // Elements beyond the ULP and absolute bounds but within their sum bound (runner/sum_bound.h):
   // an operand-type accumulator's error where the terms cancel.
   uint64_t sum_bound_accepted = 0;
+  // Mismatches where one side is a nonzero subnormal and the other zero (flushed subnormals).
+  uint64_t flushed_subnormals = 0;
   double max_ulp = 0;
   double max_abs = 0;
   double sum_ulp = 0;     // over the compared elements with a finite ULP distance

@@ -45,6 +45,9 @@ Value ComparisonJson(const Comparison& c, const std::string& tolerance) {
   if (c.sum_bound_accepted) {
     m.emplace_back("sumBoundAccepted", Num(static_cast<double>(c.sum_bound_accepted)));
   }
+  if (c.flushed_subnormals) {
+    m.emplace_back("flushedSubnormals", Num(static_cast<double>(c.flushed_subnormals)));
+  }
   m.emplace_back("tolerance", Value::Str(tolerance));
   if (c.first.empty()) {
     m.emplace_back("firstMismatch", Value());

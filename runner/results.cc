@@ -59,6 +59,7 @@ std::string MismatchLines(const Comparison& c) {
       std::snprintf(buf, sizeof buf, ", bound %.6g", m.sum_bound);
       detail += buf;
     }
+    if (m.flushed_subnormal) detail += "; a subnormal flushed to zero";
     s += "      at " + m.coordinates + " (index " + std::to_string(m.index) + "): expected " +
          m.expected + ", got " + m.actual + " (" + detail + ")\n";
   }
@@ -112,6 +113,13 @@ void PrintResult(const CaseResult& r, bool verbose, std::ostream& out) {
     }
     if (o.cmp.implementation_defined) {
       out << "; " << o.cmp.implementation_defined << " implementation-defined skipped";
+    }
+    if (o.cmp.flushed_subnormals) {
+      // nnref keeps subnormals (docs/numerics.md); a device that may flush them says so on the
+      // backend line (vulkan: "float32 subnormals may be flushed to zero").
+      out << "; " << o.cmp.flushed_subnormals
+          << " of them a subnormal against zero (flushed subnormals: the spec's arithmetic keeps "
+             "them)";
     }
     if (o.cmp.one_of_accepted) {
       out << "; " << o.cmp.one_of_accepted << " accepted as another value of their set";

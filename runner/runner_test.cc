@@ -197,6 +197,32 @@ TEST_CASE("comparison: tolerance, NaN, signed zero, and latitude") {
   CHECK(c.implementation_defined == 1);
 }
 
+TEST_CASE("a subnormal against zero is counted as a flushed subnormal, either way round") {
+  // float32: 2^-130 is subnormal (below 2^-126), 2^-120 is normal; float16: 2^-20 is subnormal
+  // (below 2^-14).
+  Tensor e = Tensor::Allocate(DataType::kFloat32, {4});
+  Tensor a = Tensor::Allocate(DataType::kFloat32, {4});
+  const float ev[] = {0x1p-130f, 0.0f, 0x1p-120f, -0x1p-149f};
+  const float av[] = {0.0f, 0x1p-140f, 0.0f, -0.0f};
+  for (int i = 0; i < 4; ++i) {
+    e.base<float>()[i] = ev[i];
+    a.base<float>()[i] = av[i];
+  }
+  const Comparison c = CompareTensors(e, a, Tensor(), Tolerance::Ulp(0));
+  CHECK(c.mismatches == 4);
+  CHECK(c.flushed_subnormals == 3);  // [0], [1] and [3]; [2] is a normal number against 0
+  REQUIRE(c.first.size() == 4);
+  CHECK(c.first[0].flushed_subnormal);
+  CHECK(!c.first[2].flushed_subnormal);
+  Tensor e16 = Tensor::Allocate(DataType::kFloat16, {2});
+  Tensor a16 = Tensor::Allocate(DataType::kFloat16, {2});
+  e16.base<Float16>()[0] = Float16::FromDouble(0x1p-20);  // subnormal
+  e16.base<Float16>()[1] = Float16::FromDouble(0x1p-13);  // normal
+  a16.base<Float16>()[0] = Float16::FromDouble(0.0);
+  a16.base<Float16>()[1] = Float16::FromDouble(0.0);
+  CHECK(CompareTensors(e16, a16, Tensor(), Tolerance::Ulp(0)).flushed_subnormals == 1);
+}
+
 TEST_CASE("value-or-NaN: NaN is accepted on the side that is not the reference's") {
   // The reference gives 1 (pow(1, NaN) in C) and marks it value-or-NaN; the other side is NaN
   // (Math.pow). In `check` the reference is `expected`, in `run` it is `actual`.
