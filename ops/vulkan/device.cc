@@ -574,6 +574,7 @@ Device::Buffer& Device::Slot(std::vector<Buffer>& slots, size_t slot, VkDeviceSi
 }
 
 Device::Buffer Device::CreateBuffer(VkDeviceSize size, bool host) {
+  ++buffers_created_;
   Buffer b;
   VkBufferCreateInfo bi{};
   bi.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
@@ -827,8 +828,9 @@ void Device::Execute(const Recording& r) {
               VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
     }
     if (rd.barrier) {
-      // The dispatch reads what an earlier one of this segment wrote.
-      barrier(VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT,
+      // The dispatch reads what an earlier one of this segment wrote, or writes a buffer an
+      // earlier one read or wrote (graph.cc shares buffers between intermediates).
+      barrier(VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
               VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
     }
     api_.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines[d]);

@@ -130,6 +130,8 @@ class Device {
   // recorded segment), for tests of graph execution.
   uint64_t submissions() const { return submissions_.load(); }
   uint64_t fence_waits() const { return fence_waits_.load(); }
+  // Buffers made by CreateBuffer so far (graph execution's buffers, for tests of their reuse).
+  uint64_t buffers_created() const { return buffers_created_.load(); }
 
   // --- Graph execution (graph.cc; docs/vulkan.md#graph-execution) ---
   struct Buffer {
@@ -233,7 +235,7 @@ class Device {
   bool native_ = false;
   bool float16_native_ = false;
   std::atomic<uint64_t> messages_{0};
-  std::atomic<uint64_t> submissions_{0}, fence_waits_{0};
+  std::atomic<uint64_t> submissions_{0}, fence_waits_{0}, buffers_created_{0};
   VkDescriptorPool graph_pool_ = VK_NULL_HANDLE;  // Execute's sets
   uint32_t graph_pool_sets_ = 0;
 

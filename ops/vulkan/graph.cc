@@ -30,7 +30,6 @@ class VulkanGraphRunner final : public GraphRunner {
                     std::span<const std::shared_ptr<const Kernel>> kernels)
       : device_(std::move(device)), kernels_(kernels.begin(), kernels.end()) {
     const size_t n = graph.operand_count();
-    buffers_.resize(n);
     resident_.assign(n, false);
     packed_.resize(graph.operators().size());
     need_host_.assign(n, false);
@@ -65,6 +64,7 @@ class VulkanGraphRunner final : public GraphRunner {
       for (OperandId id : node.outputs) on_host[id.value] = true;
     }
     for (const auto& [name, id] : graph.outputs()) need_host_[id.value] = true;
+    AssignSlots(graph);
   }
 
   ~VulkanGraphRunner() override {
@@ -79,7 +79,7 @@ class VulkanGraphRunner final : public GraphRunner {
 
   std::map<std::string, OperandValue> Compute(
       const Graph& graph, const std::map<std::string, Tensor>& inputs) const override {
-    if (graph.operators().size() != kernels_.size() || graph.operand_count() != buffers_.size()) {
+    if (graph.operators().size() != kernels_.size() || graph.operand_count() != slot_of_.size()) {
       throw std::logic_error("vulkan graph runner: not the graph it was made for");
     }
     std::lock_guard<std::mutex> lock(mutex_);
@@ -88,6 +88,76 @@ class VulkanGraphRunner final : public GraphRunner {
   }
 
  private:
+  // The device buffer of each operand (docs/vulkan.md#graph-execution): an intermediate that a
+  // recorded operator writes and only recorded operators read (never brought back to the host)
+  // shares a buffer with intermediates whose lives do not overlap it (from the operator writing
+  // it to the last one reading it), the largest first-fit; every other operand (inputs,
+  // constants, graph outputs, what the host reads or writes) has a buffer of its own.
+  void AssignSlots(const Graph& graph) {
+    const size_t n = graph.operand_count();
+    const size_t ops = graph.operators().size();
+    constexpr size_t kNever = static_cast<size_t>(-1);
+    std::vector<size_t> def(n, kNever), last(n, kNever);
+    for (size_t index = 0; index < ops; ++index) {
+      const OperatorNode& node = graph.operators()[index];
+      for (OperandId id : node.inputs) last[id.value] = index;
+      for (OperandId id : node.outputs) def[id.value] = index;
+    }
+    slot_of_.assign(n, kNever);
+    std::vector<uint64_t> slot_bytes;
+    std::vector<size_t> free_after;  // per shared slot: the last operator reading its holder
+    std::vector<bool> shared;
+    const auto bytes_of = [&](size_t i) {
+      return Padded(graph.operand({static_cast<uint32_t>(i)}).desc.ByteLength());
+    };
+    for (size_t index = 0; index < ops; ++index) {
+      for (OperandId id : graph.operators()[index].outputs) {
+        const size_t i = id.value;
+        const bool poolable = recorded_[index] && !need_host_[i] && last[i] != kNever &&
+                              def[i] == index && last[i] > index;
+        if (!poolable) continue;
+        // A slot whose holder's last reader comes before this operator: the smallest that fits,
+        // else the largest (grown).
+        size_t best = kNever;
+        for (size_t k = 0; k < slot_bytes.size(); ++k) {
+          if (!shared[k] || free_after[k] >= index) continue;
+          if (best == kNever) {
+            best = k;
+            continue;
+          }
+          const bool fits = slot_bytes[k] >= bytes_of(i),
+                     best_fits = slot_bytes[best] >= bytes_of(i);
+          if ((fits && (!best_fits || slot_bytes[k] < slot_bytes[best])) ||
+              (!fits && !best_fits && slot_bytes[k] > slot_bytes[best])) {
+            best = k;
+          }
+        }
+        if (best == kNever) {
+          best = slot_bytes.size();
+          slot_bytes.push_back(0);
+          free_after.push_back(0);
+          shared.push_back(true);
+        }
+        slot_bytes[best] = std::max(slot_bytes[best], bytes_of(i));
+        free_after[best] = last[i];
+        slot_of_[i] = best;
+        ++pooled_;
+      }
+    }
+    for (size_t i = 0; i < n; ++i) {
+      if (slot_of_[i] != kNever) continue;
+      slot_of_[i] = slot_bytes.size();
+      slot_bytes.push_back(bytes_of(i));
+      free_after.push_back(0);
+      shared.push_back(false);
+    }
+    slot_bytes_ = std::move(slot_bytes);
+    shared_ = std::move(shared);
+    buffers_.resize(slot_bytes_.size());
+  }
+
+  Device::Buffer& Buf(uint32_t id) const { return buffers_[slot_of_[id]]; }
+
   // One binding of a pending dispatch: an operand's buffer, a node's packed buffer, or bytes in
   // the arena.
   struct Binding {
@@ -176,6 +246,7 @@ class VulkanGraphRunner final : public GraphRunner {
       p.spec.assign(spec.begin(), spec.end());
       p.groups = groups;
       p.bindings.push_back(Arena(std::as_bytes(params)));
+      std::vector<size_t> reads;  // the buffers (slots) the dispatch reads
       for (const Source& s : inputs) {
         if (s.operand < 0 && !s.packed.empty()) {
           // The inputs copied one after the other into the node's packed buffer on the device.
@@ -198,14 +269,22 @@ class VulkanGraphRunner final : public GraphRunner {
         }
         const uint32_t id = node_->inputs.at(static_cast<size_t>(s.operand)).value;
         OnDevice(id);
-        if (dirty_.count(id) != 0) p.barrier = true;
+        reads.push_back(r_.slot_of_[id]);
+        if (dirty_.count(reads.back()) != 0) p.barrier = true;  // read after write
         p.bindings.push_back(Binding{id, -1, 0, 0});
       }
       const uint32_t out = node_->outputs.at(output).value;
       Allocate(out);
       p.bindings.push_back(Binding{out, -1, 0, 0});
-      if (p.barrier) dirty_.clear();  // a global barrier: every earlier write is visible
-      dirty_.insert(out);
+      // A buffer shared with an earlier intermediate: write after its reads or its write.
+      const size_t out_slot = r_.slot_of_[out];
+      if (dirty_.count(out_slot) != 0 || read_.count(out_slot) != 0) p.barrier = true;
+      if (p.barrier) {  // a global barrier: every earlier access is done, every write visible
+        dirty_.clear();
+        read_.clear();
+      }
+      read_.insert(reads.begin(), reads.end());
+      dirty_.insert(out_slot);
       written_.push_back(out);
       on_device_[out] = true;
       pending_.push_back(std::move(p));
@@ -245,10 +324,9 @@ class VulkanGraphRunner final : public GraphRunner {
     }
 
     Device::Buffer& Allocate(uint32_t id) {
-      Device::Buffer& b = r_.buffers_[id];
-      if (b.buffer == VK_NULL_HANDLE) {
-        b = device_.CreateBuffer(Padded(graph_.operand({id}).desc.ByteLength()), false);
-      }
+      Device::Buffer& b = r_.Buf(id);
+      if (b.buffer == VK_NULL_HANDLE)
+        b = device_.CreateBuffer(r_.slot_bytes_[r_.slot_of_[id]], false);
       return b;
     }
 
@@ -295,8 +373,7 @@ class VulkanGraphRunner final : public GraphRunner {
         for (const auto& [id, bytes] : uploads_) {
           if (!bytes.empty())
             std::memcpy(static_cast<std::byte*>(up.mapped) + offset, bytes.data(), bytes.size());
-          rec.uploads.push_back(
-              {up.buffer, r_.buffers_[id].buffer, offset, 0, Padded(bytes.size())});
+          rec.uploads.push_back({up.buffer, r_.Buf(id).buffer, offset, 0, Padded(bytes.size())});
           offset += Padded(bytes.size());
         }
       }
@@ -314,7 +391,7 @@ class VulkanGraphRunner final : public GraphRunner {
           down = device_.CreateBuffer(std::max<uint64_t>(down_total, 2 * down.size), true);
         }
         for (const auto& [id, offset] : downloads) {
-          rec.downloads.push_back({r_.buffers_[id].buffer, down.buffer, 0, offset,
+          rec.downloads.push_back({r_.Buf(id).buffer, down.buffer, 0, offset,
                                    Padded(graph_.operand({id}).desc.ByteLength())});
         }
       }
@@ -326,7 +403,7 @@ class VulkanGraphRunner final : public GraphRunner {
         d.barrier = p.barrier;
         for (const PackedCopy& c : p.copies) {
           d.copies.push_back(
-              {r_.buffers_[c.operand].buffer, r_.packed_[c.node].buffer, 0, c.offset, c.size});
+              {r_.Buf(c.operand).buffer, r_.packed_[c.node].buffer, 0, c.offset, c.size});
         }
         const auto range = [&](const Binding& b) {
           if (b.packed >= 0) {
@@ -334,7 +411,7 @@ class VulkanGraphRunner final : public GraphRunner {
             return Device::Range{buf.buffer, 0, buf.size};
           }
           if (b.operand < 0) return Device::Range{arena.buffer, b.offset, b.size};
-          const Device::Buffer& buf = r_.buffers_[static_cast<size_t>(b.operand)];
+          const Device::Buffer& buf = r_.Buf(static_cast<uint32_t>(b.operand));
           return Device::Range{buf.buffer, 0, buf.size};
         };
         // Unused input bindings: the parameters again (never read).
@@ -351,7 +428,7 @@ class VulkanGraphRunner final : public GraphRunner {
         const uint64_t bytes = desc.ByteLength();
         const void* from = device_.staging()
                                ? static_cast<const std::byte*>(r_.download_.mapped) + offset
-                               : r_.buffers_[id].mapped;
+                               : r_.Buf(id).mapped;
         if (bytes > 0) std::memcpy(t.buffer()->data(), from, bytes);
         values_[id].data = std::move(t);
         on_host_[id] = true;
@@ -361,6 +438,7 @@ class VulkanGraphRunner final : public GraphRunner {
       constants_.clear();
       written_.clear();
       dirty_.clear();
+      read_.clear();
       arena_.clear();
     }
 
@@ -377,7 +455,8 @@ class VulkanGraphRunner final : public GraphRunner {
     std::vector<std::pair<uint32_t, std::vector<std::byte>>> uploads_;  // staging only
     std::vector<uint32_t> written_;
     std::vector<uint32_t> constants_;  // uploaded in this segment
-    std::set<uint32_t> dirty_;  // written since the last barrier
+    std::set<size_t> dirty_;           // buffers (slots) written since the last barrier
+    std::set<size_t> read_;            // buffers (slots) read since the last barrier
   };
 
   std::shared_ptr<Device> device_;
@@ -386,9 +465,13 @@ class VulkanGraphRunner final : public GraphRunner {
   std::vector<bool> need_host_;  // graph outputs and inputs of operators run alone
   std::vector<std::string> schedule_;
   mutable std::mutex mutex_;  // one Compute at a time: the buffers are shared
-  // Kept between runs (the shapes do not change): one buffer per operand, the arena of
-  // parameters and host-made inputs, the staging buffers.
-  mutable std::vector<Device::Buffer> buffers_;
+  // Kept between runs (the shapes do not change): the operands' buffers (slots, AssignSlots), the
+  // arena of parameters and host-made inputs, the staging buffers.
+  std::vector<size_t> slot_of_;                  // per operand
+  std::vector<uint64_t> slot_bytes_;             // per slot
+  std::vector<bool> shared_;                     // per slot: shared by intermediates
+  size_t pooled_ = 0;                            // intermediates in shared slots
+  mutable std::vector<Device::Buffer> buffers_;  // per slot
   // The constants already on the device: uploaded once, by the first run that reads them.
   mutable std::vector<bool> resident_;
   mutable std::vector<Device::Buffer> packed_;  // per operator: concat's inputs packed

@@ -278,7 +278,8 @@ std::shared_ptr<const Backend> MakeVulkanBackend(const BackendOptions& options) 
 VulkanCounters VulkanBackendCounters(const Backend& backend) {
   const auto* vulkan = dynamic_cast<const vk::VulkanBackend*>(&backend);
   if (vulkan == nullptr || !vulkan->device()) return {};
-  return {vulkan->device()->submissions(), vulkan->device()->fence_waits()};
+  return {vulkan->device()->submissions(), vulkan->device()->fence_waits(),
+          vulkan->device()->buffers_created()};
 }
 
 std::optional<std::vector<DeviceReport>> ListVulkanDevices(std::string& why) {

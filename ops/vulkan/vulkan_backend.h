@@ -26,6 +26,7 @@ std::shared_ptr<const Backend> MakeVulkanBackend(const BackendOptions& options =
 struct VulkanCounters {
   uint64_t submissions = 0;
   uint64_t fence_waits = 0;
+  uint64_t buffers_created = 0;  // device buffers made (graph execution's, staging, arenas)
 };
 VulkanCounters VulkanBackendCounters(const Backend& backend);
 
