@@ -359,26 +359,35 @@ void GemmImpl(size_t m, size_t n, size_t k, const GemmOperands* problems, size_t
   const size_t nr = NR(), kc = DepthBlock(k);
   const size_t m_panels = (m + kMR - 1) / kMR, n_panels = (n + nr - 1) / nr;
   const size_t threads = pool->threads();
-  // Small products run on the caller. Others are cut into tiles of whole panels: blocks of at
-  // most kMC rows and kNC columns, then more blocks (of the longer side) until there are about 8
-  // tiles per thread, which the threads take one after another (which thread computes a tile
-  // never changes its bits).
+  // Small products run on the caller. The output of each problem is cut into strips of whole
+  // panels, and each strip into chunks of consecutive panels along it (tiles), which the threads
+  // claim one after another (which thread computes a tile never changes its bits):
+  //  - by columns (the usual case): a strip is a block of at most kMC rows (blocks of even size),
+  //    its units the column panels;
+  //  - by rows (threads, B a view, fewer than 8 column panels per thread and more row panels):
+  //    a strip is a block of at most kNC columns, its units the row panels.
+  // One thread cuts a strip into even chunks of at most a cache block (kNC columns, kMC rows).
+  // Threads claim guided chunks: what is left over all strips divided by twice the threads (at
+  // least one panel, at most that even chunk, within one strip), so the first tiles are large and
+  // the last ones single panels: the threads finish within about a panel of each other, where
+  // tiles of equal size left a thread idle for half a tile on average.
   const bool parallel = threads > 1 && count * m * n * k >= (size_t{1} << 16);
-  size_t m_blocks = (m_panels + kMC / kMR - 1) / (kMC / kMR);
-  size_t n_blocks = (n_panels + kNC / nr - 1) / (kNC / nr);
-  if (parallel) {
-    while (count * m_blocks * n_blocks < 8 * threads) {
-      const size_t rows = (m_panels + m_blocks - 1) / m_blocks * kMR;
-      const size_t cols = (n_panels + n_blocks - 1) / n_blocks * nr;
-      const bool can_m = m_blocks < m_panels, can_n = n_blocks < n_panels;
-      if (!can_m && !can_n) break;
-      if (can_m && (rows >= cols || !can_n)) {
-        ++m_blocks;
-      } else {
-        ++n_blocks;
-      }
-    }
+  bool view_b = true;
+  for (size_t t = 0; t < count; ++t) {
+    view_b = view_b && problems[t].indirect_b == nullptr && problems[t].pack_b == nullptr;
   }
+  const bool by_rows = parallel && view_b && n_panels < 8 * threads && m_panels > n_panels;
+  const size_t m_cap = kMC / kMR, n_cap = kNC / nr;
+  const size_t m_blocks = by_rows ? 1 : (m_panels + m_cap - 1) / m_cap;
+  const size_t n_blocks = by_rows ? (n_panels + n_cap - 1) / n_cap : 1;
+  const size_t units = by_rows ? m_panels : n_panels;  // per strip
+  const size_t cap = by_rows ? m_cap : n_cap;
+  const size_t even = (units + (units + cap - 1) / cap - 1) / ((units + cap - 1) / cap);
+  const size_t strips = count * (by_rows ? n_blocks : m_blocks), total = strips * units;
+  // Whether an operand's panels meet several tiles: A's rows several column chunks, B's columns
+  // several row chunks (or row blocks).
+  const bool shared_a = by_rows ? n_blocks > 1 : (parallel ? n_panels > 1 : n_panels > n_cap);
+  const bool shared_b = by_rows ? m_panels > 1 : m_blocks > 1;
   // Operands that several tiles would pack again are packed once, ahead of the tiles, on the
   // threads: A when its rows meet several column blocks, B (a view) when it meets several row
   // blocks. Constant operands come packed (PackGemmA / PackGemmB).
@@ -394,14 +403,14 @@ void GemmImpl(size_t m, size_t n, size_t k, const GemmOperands* problems, size_t
     const GemmOperands& g = problems[t];
     if (Fits(g.packed_a, kMR, kc, m, k) && g.packed_a->scale == a_scale) {
       sources[t].a = g.packed_a->panels.data();
-    } else if (n_blocks > 1) {
+    } else if (shared_a) {
       jobs.push_back({t, false, nullptr});
       scratch_size += m_panels * kMR * k;
     }
     if (g.indirect_b != nullptr) continue;
     if (Fits(g.packed_b, nr, kc, n, k)) {
       sources[t].b = g.packed_b->panels.data();
-    } else if (g.pack_b == nullptr && m_blocks > 1) {
+    } else if (g.pack_b == nullptr && shared_b) {
       jobs.push_back({t, true, nullptr});
       scratch_size += n_panels * nr * k;
     }
@@ -439,9 +448,9 @@ void GemmImpl(size_t m, size_t n, size_t k, const GemmOperands* problems, size_t
       // Panels are taken one at a time (A and B panels differ in size, and a thread may start
       // late on a loaded machine).
       std::atomic<size_t> next_unit{0};
-      const size_t units = first.back();
-      pool->ParallelFor(std::min<size_t>(threads, units), 1, [&](size_t, size_t) {
-        for (size_t u = next_unit.fetch_add(1); u < units; u = next_unit.fetch_add(1)) {
+      const size_t panels = first.back();
+      pool->ParallelFor(std::min<size_t>(threads, panels), 1, [&](size_t, size_t) {
+        for (size_t u = next_unit.fetch_add(1); u < panels; u = next_unit.fetch_add(1)) {
           pack(u, u + 1);
         }
       });
@@ -449,22 +458,43 @@ void GemmImpl(size_t m, size_t n, size_t k, const GemmOperands* problems, size_t
       pack(0, first.back());
     }
   }
-  const size_t per_problem = m_blocks * n_blocks, tasks = count * per_problem;
   std::atomic<size_t> next{0};
-  const auto work = [&](size_t, size_t) {
-    for (size_t t = next.fetch_add(1); t < tasks; t = next.fetch_add(1)) {
-      const size_t problem = t / per_problem;
-      const size_t mb = (t % per_problem) / n_blocks, nb = t % n_blocks;
-      Tile(problems[problem], sources[problem], m, n, k, kc, mb * m_panels / m_blocks,
-           (mb + 1) * m_panels / m_blocks, nb * n_panels / n_blocks,
-           (nb + 1) * n_panels / n_blocks, a_scale);
+  // Claims the next chunk [u0, u1) of the units of all strips (strip u0 / units).
+  const auto claim = [&](size_t& u0, size_t& u1) {
+    size_t pos = next.load(std::memory_order_relaxed);
+    for (;;) {
+      if (pos >= total) return false;
+      const size_t strip_end = (pos / units + 1) * units;
+      const size_t size =
+          parallel ? std::clamp<size_t>((total - pos) / (2 * threads), 1, even) : even;
+      const size_t end = std::min(strip_end, pos + size);
+      if (next.compare_exchange_weak(pos, end, std::memory_order_relaxed)) {
+        u0 = pos;
+        u1 = end;
+        return true;
+      }
     }
   };
-  if (!parallel || tasks == 1) {
+  const auto work = [&](size_t, size_t) {
+    size_t u0 = 0, u1 = 0;
+    while (claim(u0, u1)) {
+      const size_t strip = u0 / units, first = u0 % units, last = first + (u1 - u0);
+      if (by_rows) {
+        const size_t problem = strip / n_blocks, nb = strip % n_blocks;
+        Tile(problems[problem], sources[problem], m, n, k, kc, first, last,
+             nb * n_panels / n_blocks, (nb + 1) * n_panels / n_blocks, a_scale);
+      } else {
+        const size_t problem = strip / m_blocks, mb = strip % m_blocks;
+        Tile(problems[problem], sources[problem], m, n, k, kc, mb * m_panels / m_blocks,
+             (mb + 1) * m_panels / m_blocks, first, last, a_scale);
+      }
+    }
+  };
+  if (!parallel || total == 1) {
     work(0, 1);
     return;
   }
-  pool->ParallelFor(std::min<size_t>(threads, tasks), 1, work);
+  pool->ParallelFor(threads, 1, work);
 }
 
 }  // namespace HWY_NAMESPACE
