@@ -134,6 +134,24 @@ class Conv2dKernel final : public Kernel {
         float* dst = direct ? yb : grid_out;
         const int64_t ld = direct ? spatial : grid;
         std::vector<GemmOperands> problems;
+        // The grid's extra columns are dropped as each tile is done (in cache, on its thread):
+        // grid column q of a group's product is output pixel (q / row, q % row) when q % row < ow.
+        std::vector<TileFn> crops;
+        crops.reserve(static_cast<size_t>(groups));
+        for (int64_t grp = 0; grp < groups; ++grp) {
+          crops.push_back([=, &y](size_t row0, size_t rows, size_t col0, size_t cols) {
+            const auto q0 = static_cast<int64_t>(col0), q1 = static_cast<int64_t>(col0 + cols);
+            for (size_t r = row0; r < row0 + rows; ++r) {
+              const int64_t oc = grp * ocg + static_cast<int64_t>(r);
+              const float* src = grid_out + oc * grid;
+              float* o = yb + oc * spatial;
+              for (int64_t oy = q0 / row; oy * row < q1 && oy < y.height; ++oy) {
+                const int64_t lo = std::max(q0, oy * row), hi = std::min(q1, oy * row + y.width);
+                if (lo < hi) std::copy(src + lo, src + hi, o + oy * y.width + (lo - oy * row));
+              }
+            }
+          });
+        }
         for (int64_t grp = 0; grp < groups; ++grp) {
           bs[static_cast<size_t>(grp)] = {padded + grp * icg * plane, offsets.data()};
           problems.push_back({{f->w.data() + grp * ocg * kg, kg, 1},
@@ -143,23 +161,11 @@ class Conv2dKernel final : public Kernel {
                               nullptr,
                               panels(grp),
                               nullptr,
-                              &bs[static_cast<size_t>(grp)]});
+                              &bs[static_cast<size_t>(grp)],
+                              direct ? nullptr : &crops[static_cast<size_t>(grp)]});
         }
         Gemm(static_cast<size_t>(ocg), static_cast<size_t>(grid), static_cast<size_t>(kg),
              problems, 1.0, *config_.pool);
-        if (!direct) {  // drop the grid's extra columns
-          config_.pool->ParallelFor(static_cast<size_t>(y.channels), 4,
-                                    [&](size_t begin, size_t end) {
-                                      for (size_t oc = begin; oc < end; ++oc) {
-                                        const float* src = grid_out + oc * grid;
-                                        float* o = yb + static_cast<int64_t>(oc) * spatial;
-                                        for (int64_t oy = 0; oy < y.height; ++oy) {
-                                          std::copy(src + oy * row, src + oy * row + y.width,
-                                                    o + oy * y.width);
-                                        }
-                                      }
-                                    });
-        }
       }
       return FinishBias(in, nhwc, y, result);
     }

@@ -338,6 +338,7 @@ void Tile(const GemmOperands& g, const Sources& s, size_t m, size_t n, size_t k,
       }
     }
   }
+  if (g.after_tile != nullptr) (*g.after_tile)(row0, rows, col0, cols);
 }
 
 bool Fits(const PackedOperand* p, size_t unit, size_t kc, size_t outer, size_t k) {
