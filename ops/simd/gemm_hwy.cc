@@ -365,19 +365,18 @@ void GemmImpl(size_t m, size_t n, size_t k, const GemmOperands* problems, size_t
   // claim one after another (which thread computes a tile never changes its bits):
   //  - by columns (the usual case): a strip is a block of at most kMC rows (blocks of even size),
   //    its units the column panels;
-  //  - by rows (threads, B a view, fewer than 8 column panels per thread and more row panels):
-  //    a strip is a block of at most kNC columns, its units the row panels.
+  //  - by rows (threads, fewer than 8 column panels per thread and more row panels, B not packed
+  //    per tile): a strip is a block of at most kNC columns, its units the row panels (a view B
+  //    is packed ahead of the tiles; a B read in place needs nothing).
   // One thread cuts a strip into even chunks of at most a cache block (kNC columns, kMC rows).
   // Threads claim guided chunks: what is left over all strips divided by twice the threads (at
   // least one panel, at most that even chunk, within one strip), so the first tiles are large and
   // the last ones single panels: the threads finish within about a panel of each other, where
   // tiles of equal size left a thread idle for half a tile on average.
   const bool parallel = threads > 1 && count * m * n * k >= (size_t{1} << 16);
-  bool view_b = true;
-  for (size_t t = 0; t < count; ++t) {
-    view_b = view_b && problems[t].indirect_b == nullptr && problems[t].pack_b == nullptr;
-  }
-  const bool by_rows = parallel && view_b && n_panels < 8 * threads && m_panels > n_panels;
+  bool packs_b = false;  // B packed per tile from a PackBFn: never by rows (each chunk would)
+  for (size_t t = 0; t < count; ++t) packs_b = packs_b || problems[t].pack_b != nullptr;
+  const bool by_rows = parallel && !packs_b && n_panels < 8 * threads && m_panels > n_panels;
   const size_t m_cap = kMC / kMR, n_cap = kNC / nr;
   const size_t m_blocks = by_rows ? 1 : (m_panels + m_cap - 1) / m_cap;
   const size_t n_blocks = by_rows ? (n_panels + n_cap - 1) / n_cap : 1;

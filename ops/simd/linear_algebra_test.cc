@@ -209,10 +209,12 @@ TEST_CASE("simd GEMM core: ragged sizes, strided, transposed and broadcast views
     CheckGemm(target, 100, 130, 70, {false, 0, false}, {false, 0, false}, 1.0f);
     CheckGemm(target, 250, 1100, 40, {false, 0, false}, {true, 0, false}, 1.0f);
     // Tall and narrow (fewer than 8 column panels per thread): on two threads the tiles are
-    // chunks of row panels, B packed ahead of them; one thread cuts by columns as usual.
+    // chunks of row panels, B packed ahead of them (or read in place); one thread cuts by columns
+    // as usual.
     CheckGemm(target, 300, 20, 40, {false, 0, false}, {false, 0, false}, 1.0f);
     CheckGemm(target, 290, 9, 300, {true, 0, false}, {true, 0, false}, 0.3f);
     CheckGemm(target, 300, 20, 40, {false, 0, false}, {false, 0, false}, 1.0f, Feed::kPacked);
+    CheckGemm(target, 300, 20, 40, {false, 0, false}, {false, 0, false}, 1.0f, Feed::kIndirect);
   });
 }
 
