@@ -3,8 +3,9 @@
 // Highway and compiled for every target by foreach_target.h, chosen at run time.
 //
 // Structure (the classic Goto/BLIS scheme): the output is cut into tiles of whole micro-panels,
-// blocks of at most kMC rows and kNC columns (more blocks when there are threads: about 8 tiles
-// per thread), which the pool's threads take one after another. A tile walks the depth in even
+// blocks of at most kMC rows and kNC columns (with threads: strips cut into guided chunks, large
+// first and single panels last, see GemmImpl), which the pool's threads take one after another.
+// A tile walks the depth in even
 // blocks of at most kKC; for each block it takes its rows of A as MR-row panels (depth-major: the
 // MR values of one depth step are adjacent) and its columns of B as NR-column panels (NR = 2
 // vectors), then runs the micro-kernel on every (A panel, B panel) pair: MR x NR float32
@@ -389,8 +390,8 @@ void GemmImpl(size_t m, size_t n, size_t k, const GemmOperands* problems, size_t
   const bool shared_a = by_rows ? n_blocks > 1 : (parallel ? n_panels > 1 : n_panels > n_cap);
   const bool shared_b = by_rows ? m_panels > 1 : m_blocks > 1;
   // Operands that several tiles would pack again are packed once, ahead of the tiles, on the
-  // threads: A when its rows meet several column blocks, B (a view) when it meets several row
-  // blocks. Constant operands come packed (PackGemmA / PackGemmB).
+  // threads: A when its rows meet several tiles (shared_a), B (a view) when its columns do
+  // (shared_b). Constant operands come packed (PackGemmA / PackGemmB).
   std::vector<Sources> sources(count);
   struct Job {
     size_t problem;

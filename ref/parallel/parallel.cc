@@ -28,14 +28,26 @@ inline void CpuRelax() {
 #endif
 }
 
-// Spins until done() or `budget` passed; returns done().
+// Spins until done() or `budget` passed; returns done(). After the first few microseconds it
+// yields the core between checks, so that on a loaded machine a thread that shares the core (the
+// pool's other thread, or another process) is not held up by the spinning one.
 template <class Done>
 bool SpinUntil(const Done& done, std::chrono::microseconds budget) {
-  const auto deadline = std::chrono::steady_clock::now() + budget;
+  const auto start = std::chrono::steady_clock::now();
+  const auto yield_from = start + std::chrono::microseconds(20), deadline = start + budget;
+  bool yielding = false;
   for (unsigned i = 1;; ++i) {
     if (done()) return true;
-    CpuRelax();
-    if (i % 64 == 0 && std::chrono::steady_clock::now() >= deadline) return done();
+    if (yielding) {
+      std::this_thread::yield();
+    } else {
+      CpuRelax();
+    }
+    if (i % 32 == 0) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now >= deadline) return done();
+      yielding = now >= yield_from;
+    }
   }
 }
 
