@@ -111,7 +111,8 @@ class Conv2dKernel final : public Kernel {
         }
       }
       // Scratch buffers kept by the thread across calls (fresh ones cost page faults each call).
-      thread_local std::vector<float> padded_buffer, grid_buffer;
+      thread_local std::vector<float> padded_buffer;
+      thread_local PanelVector grid_buffer;
       const int64_t copies = shifted ? kw : 1;
       const size_t padded_size = static_cast<size_t>(copies * copy) + kGemmIndirectSlack;
       if (padded_buffer.size() < padded_size) padded_buffer.resize(padded_size);
@@ -119,8 +120,11 @@ class Conv2dKernel final : public Kernel {
       std::fill(padded + copies * copy, padded + padded_size, 0.0f);
       // The products' rows: the output planes themselves when the grid has no extra columns.
       const bool direct = grid == spatial;
-      if (!direct && grid_buffer.size() < static_cast<size_t>(y.channels * grid)) {
-        grid_buffer.resize(static_cast<size_t>(y.channels * grid));
+      // Grid rows start on a cache line (64 bytes), so that the tiles of two threads, whole
+      // panels of columns, never write to the same line.
+      const int64_t grid_ld = (grid + 15) / 16 * 16;
+      if (!direct && grid_buffer.size() < static_cast<size_t>(y.channels * grid_ld)) {
+        grid_buffer.resize(static_cast<size_t>(y.channels * grid_ld));
       }
       float* const grid_out = grid_buffer.data();
       std::vector<IndirectB> bs(static_cast<size_t>(groups));
@@ -132,7 +136,7 @@ class Conv2dKernel final : public Kernel {
         }
         float* yb = result.data() + b * spatial * y.channels;
         float* dst = direct ? yb : grid_out;
-        const int64_t ld = direct ? spatial : grid;
+        const int64_t ld = direct ? spatial : grid_ld;
         std::vector<GemmOperands> problems;
         // The grid's extra columns are dropped as each tile is done (in cache, on its thread):
         // grid column q of a group's product is output pixel (q / row, q % row) when q % row < ow.
@@ -143,7 +147,7 @@ class Conv2dKernel final : public Kernel {
             const auto q0 = static_cast<int64_t>(col0), q1 = static_cast<int64_t>(col0 + cols);
             for (size_t r = row0; r < row0 + rows; ++r) {
               const int64_t oc = grp * ocg + static_cast<int64_t>(r);
-              const float* src = grid_out + oc * grid;
+              const float* src = grid_out + oc * grid_ld;
               float* o = yb + oc * spatial;
               for (int64_t oy = q0 / row; oy * row < q1 && oy < y.height; ++oy) {
                 const int64_t lo = std::max(q0, oy * row), hi = std::min(q1, oy * row + y.width);
