@@ -82,8 +82,8 @@ class Conv2dKernel final : public Kernel {
       // Stride 1, nchw: B read in place (IndirectB), one contiguous run per depth step
       // (c, ky, kx), from one of two arrangements made once per call:
       //  - the padded image: output pixel (oy, ox) reads padded[c][oy + ky * dh][ox + kx * dw],
-      //    a run over a grid of rows of the padded width whose extra columns are computed and
-      //    dropped;
+      //    a run over a grid of rows of the padded width (or less: `stride`) whose extra
+      //    columns are computed and dropped;
       //  - kw shifted copies (`shifted`): copy kx holds padded[c][r][ox + kx * dw] for ox < ow,
       //    rows of the output width, so the run is the output pixels themselves and nothing is
       //    computed twice, for kw times the padded image's memory. Chosen when the grid would
@@ -92,11 +92,18 @@ class Conv2dKernel final : public Kernel {
       // No im2col matrix, no B packing.
       const int64_t hp = y.height + (kh - 1) * g_.dilation_height;
       const int64_t wp = y.width + (kw - 1) * g_.dilation_width;
+      // The padded image's row stride: rows may overlap by padding columns, the right padding
+      // of a row being the left padding of the next (zeros either way). Stride s works when
+      // every column from s on is right padding (s >= pl + iw), every column of the next row
+      // it aliases is left padding (wp - s <= pl), and the output rows do not overlap (s >= ow):
+      // 56 x 56 with padding 1 is a grid of rows of 57, one extra column per row instead of 2.
+      const int64_t pl = g_.pad_left;
+      const int64_t stride = std::max({pl + x.width, wp - pl, y.width});
       const auto unit = static_cast<int64_t>(GemmColumnUnit()) / 2;  // one vector
-      const int64_t grid_padded = (y.height - 1) * wp + y.width;
-      const bool shifted = wp != y.width && 10 * ((grid_padded + unit - 1) / unit) >
-                                                11 * ((spatial + unit - 1) / unit);
-      const int64_t row = shifted ? y.width : wp;  // row stride of the arrangement
+      const int64_t grid_padded = (y.height - 1) * stride + y.width;
+      const bool shifted = stride != y.width && 10 * ((grid_padded + unit - 1) / unit) >
+                                                    11 * ((spatial + unit - 1) / unit);
+      const int64_t row = shifted ? y.width : stride;  // row stride of the arrangement
       const int64_t plane = hp * row;
       const int64_t copy = x.channels * plane;               // one arrangement of the whole image
       const int64_t grid = shifted ? spatial : grid_padded;  // GEMM columns
@@ -114,7 +121,9 @@ class Conv2dKernel final : public Kernel {
       thread_local std::vector<float> padded_buffer;
       thread_local PanelVector grid_buffer;
       const int64_t copies = shifted ? kw : 1;
-      const size_t padded_size = static_cast<size_t>(copies * copy) + kGemmIndirectSlack;
+      // (the last row of the last channel reads wp - stride columns beyond the plane)
+      const size_t padded_size =
+          static_cast<size_t>(copies * copy + (wp - row)) + kGemmIndirectSlack;
       if (padded_buffer.size() < padded_size) padded_buffer.resize(padded_size);
       float* const padded = padded_buffer.data();
       std::fill(padded + copies * copy, padded + padded_size, 0.0f);
@@ -132,7 +141,7 @@ class Conv2dKernel final : public Kernel {
         if (shifted) {
           Shift(xin + b * image, x, hp, y.width, kw, padded);
         } else {
-          Pad(xin + b * image, x, hp, wp, padded);
+          Pad(xin + b * image, x, hp, stride, padded);
         }
         float* yb = result.data() + b * spatial * y.channels;
         float* dst = direct ? yb : grid_out;
@@ -291,8 +300,9 @@ class Conv2dKernel final : public Kernel {
     return f;
   }
 
-  // padded[c][r][q] = x[c][r - pad_top][q - pad_left] for r < hp, q < wp (0 outside the image);
-  // x one contiguous nchw image.
+  // padded[c][r][q] = x[c][r - pad_top][q - pad_left] for r < hp, q < wp (0 outside the image),
+  // rows `wp` apart (the stride; columns from it on are the next row's first ones, which must
+  // be zeros as they are: see the caller); x one contiguous nchw image.
   void Pad(const float* xin, const Image& x, int64_t hp, int64_t wp, float* padded) const {
     const int64_t pt = g_.pad_top, pl = g_.pad_left;
     const int64_t x0 = std::min(pl, wp), x1 = std::clamp(pl + x.width, x0, wp);

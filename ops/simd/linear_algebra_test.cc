@@ -587,6 +587,12 @@ TEST_CASE("simd conv2d nchw: the float32 chain bit for bit on every path, target
   CheckConv2dChain(7, 6, 13, 13, 1, 1, 1, {0, 0, 0, 0}, {1, 1}, {1, 1});   // 1x1
   CheckConv2dChain(6, 10, 9, 4, 3, 2, 2, {2, 1, 0, 3}, {1, 1}, {2, 3});    // dilated, grouped
   CheckConv2dChain(4, 12, 40, 30, 3, 3, 1, {1, 1, 1, 1}, {1, 1}, {1, 1});  // several tiles
+  // Rows of the padded grid overlapping by shared padding columns (stride 42 of 44; 43 of 43
+  // and 41 of 43 where the left or right padding is too narrow to share), dilated (42 of 44).
+  CheckConv2dChain(3, 7, 40, 5, 3, 3, 1, {1, 2, 2, 2}, {1, 1}, {1, 1});
+  CheckConv2dChain(3, 7, 40, 5, 3, 3, 1, {1, 0, 3, 0}, {1, 1}, {1, 1});
+  CheckConv2dChain(3, 7, 40, 5, 3, 3, 1, {0, 1, 0, 3}, {1, 1}, {1, 1});
+  CheckConv2dChain(3, 7, 40, 5, 3, 3, 1, {2, 2, 2, 2}, {1, 1}, {2, 2});
   CheckConv2dChain(4, 9, 10, 6, 3, 3, 2, {1, 0, 1, 2}, {2, 2}, {1, 1});    // stride 2: im2col
   CheckConv2dChain(3, 8, 8, 3, 3, 3, 3, {1, 1, 1, 1}, {1, 1}, {1, 1});     // depthwise
 }
