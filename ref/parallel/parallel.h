@@ -54,8 +54,8 @@ class ThreadPool {
   std::atomic<unsigned> active_{0};      // parts a worker claimed and has not finished
   std::atomic<unsigned> generation_{0};  // one more for each run
   std::atomic<bool> stop_{false};
-  unsigned sleeping_ = 0;  // mu_: workers waiting on start_
-  std::exception_ptr error_;                                  // mu_
+  unsigned sleeping_ = 0;     // mu_: workers waiting on start_
+  std::exception_ptr error_;  // mu_
 };
 
 // How many threads the reference kernels use: 0 = one per core (the default), 1 = none besides
