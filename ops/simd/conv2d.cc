@@ -82,8 +82,8 @@ class Conv2dKernel final : public Kernel {
       // Stride 1, nchw: B read in place (IndirectB), one contiguous run per depth step
       // (c, ky, kx), from one of two arrangements made once per call:
       //  - the padded image: output pixel (oy, ox) reads padded[c][oy + ky * dh][ox + kx * dw],
-      //    a run over a grid of rows of the padded width whose extra columns are computed and
-      //    dropped;
+      //    a run over a grid of rows of the padded width (or less: `stride`) whose extra
+      //    columns are computed and dropped;
       //  - kw shifted copies (`shifted`): copy kx holds padded[c][r][ox + kx * dw] for ox < ow,
       //    rows of the output width, so the run is the output pixels themselves and nothing is
       //    computed twice, for kw times the padded image's memory. Chosen when the grid would
@@ -92,11 +92,18 @@ class Conv2dKernel final : public Kernel {
       // No im2col matrix, no B packing.
       const int64_t hp = y.height + (kh - 1) * g_.dilation_height;
       const int64_t wp = y.width + (kw - 1) * g_.dilation_width;
+      // The padded image's row stride: rows may overlap by padding columns, the right padding
+      // of a row being the left padding of the next (zeros either way). Stride s works when
+      // every column from s on is right padding (s >= pl + iw), every column of the next row
+      // it aliases is left padding (wp - s <= pl), and the output rows do not overlap (s >= ow):
+      // 56 x 56 with padding 1 is a grid of rows of 57, one extra column per row instead of 2.
+      const int64_t pl = g_.pad_left;
+      const int64_t stride = std::max({pl + x.width, wp - pl, y.width});
       const auto unit = static_cast<int64_t>(GemmColumnUnit()) / 2;  // one vector
-      const int64_t grid_padded = (y.height - 1) * wp + y.width;
-      const bool shifted = wp != y.width && 10 * ((grid_padded + unit - 1) / unit) >
-                                                11 * ((spatial + unit - 1) / unit);
-      const int64_t row = shifted ? y.width : wp;  // row stride of the arrangement
+      const int64_t grid_padded = (y.height - 1) * stride + y.width;
+      const bool shifted = stride != y.width && 10 * ((grid_padded + unit - 1) / unit) >
+                                                    11 * ((spatial + unit - 1) / unit);
+      const int64_t row = shifted ? y.width : stride;  // row stride of the arrangement
       const int64_t plane = hp * row;
       const int64_t copy = x.channels * plane;               // one arrangement of the whole image
       const int64_t grid = shifted ? spatial : grid_padded;  // GEMM columns
@@ -111,16 +118,22 @@ class Conv2dKernel final : public Kernel {
         }
       }
       // Scratch buffers kept by the thread across calls (fresh ones cost page faults each call).
-      thread_local std::vector<float> padded_buffer, grid_buffer;
+      thread_local std::vector<float> padded_buffer;
+      thread_local PanelVector grid_buffer;
       const int64_t copies = shifted ? kw : 1;
-      const size_t padded_size = static_cast<size_t>(copies * copy) + kGemmIndirectSlack;
+      // (the last row of the last channel reads wp - stride columns beyond the plane)
+      const size_t padded_size =
+          static_cast<size_t>(copies * copy + (wp - row)) + kGemmIndirectSlack;
       if (padded_buffer.size() < padded_size) padded_buffer.resize(padded_size);
       float* const padded = padded_buffer.data();
       std::fill(padded + copies * copy, padded + padded_size, 0.0f);
       // The products' rows: the output planes themselves when the grid has no extra columns.
       const bool direct = grid == spatial;
-      if (!direct && grid_buffer.size() < static_cast<size_t>(y.channels * grid)) {
-        grid_buffer.resize(static_cast<size_t>(y.channels * grid));
+      // Grid rows start on a cache line (64 bytes), so that the tiles of two threads, whole
+      // panels of columns, never write to the same line.
+      const int64_t grid_ld = (grid + 15) / 16 * 16;
+      if (!direct && grid_buffer.size() < static_cast<size_t>(y.channels * grid_ld)) {
+        grid_buffer.resize(static_cast<size_t>(y.channels * grid_ld));
       }
       float* const grid_out = grid_buffer.data();
       std::vector<IndirectB> bs(static_cast<size_t>(groups));
@@ -128,12 +141,30 @@ class Conv2dKernel final : public Kernel {
         if (shifted) {
           Shift(xin + b * image, x, hp, y.width, kw, padded);
         } else {
-          Pad(xin + b * image, x, hp, wp, padded);
+          Pad(xin + b * image, x, hp, stride, padded);
         }
         float* yb = result.data() + b * spatial * y.channels;
         float* dst = direct ? yb : grid_out;
-        const int64_t ld = direct ? spatial : grid;
+        const int64_t ld = direct ? spatial : grid_ld;
         std::vector<GemmOperands> problems;
+        // The grid's extra columns are dropped as each tile is done (in cache, on its thread):
+        // grid column q of a group's product is output pixel (q / row, q % row) when q % row < ow.
+        std::vector<TileFn> crops;
+        crops.reserve(static_cast<size_t>(groups));
+        for (int64_t grp = 0; grp < groups; ++grp) {
+          crops.push_back([=, &y](size_t row0, size_t rows, size_t col0, size_t cols) {
+            const auto q0 = static_cast<int64_t>(col0), q1 = static_cast<int64_t>(col0 + cols);
+            for (size_t r = row0; r < row0 + rows; ++r) {
+              const int64_t oc = grp * ocg + static_cast<int64_t>(r);
+              const float* src = grid_out + oc * grid_ld;
+              float* o = yb + oc * spatial;
+              for (int64_t oy = q0 / row; oy * row < q1 && oy < y.height; ++oy) {
+                const int64_t lo = std::max(q0, oy * row), hi = std::min(q1, oy * row + y.width);
+                if (lo < hi) std::copy(src + lo, src + hi, o + oy * y.width + (lo - oy * row));
+              }
+            }
+          });
+        }
         for (int64_t grp = 0; grp < groups; ++grp) {
           bs[static_cast<size_t>(grp)] = {padded + grp * icg * plane, offsets.data()};
           problems.push_back({{f->w.data() + grp * ocg * kg, kg, 1},
@@ -143,23 +174,11 @@ class Conv2dKernel final : public Kernel {
                               nullptr,
                               panels(grp),
                               nullptr,
-                              &bs[static_cast<size_t>(grp)]});
+                              &bs[static_cast<size_t>(grp)],
+                              direct ? nullptr : &crops[static_cast<size_t>(grp)]});
         }
         Gemm(static_cast<size_t>(ocg), static_cast<size_t>(grid), static_cast<size_t>(kg),
              problems, 1.0, *config_.pool);
-        if (!direct) {  // drop the grid's extra columns
-          config_.pool->ParallelFor(static_cast<size_t>(y.channels), 4,
-                                    [&](size_t begin, size_t end) {
-                                      for (size_t oc = begin; oc < end; ++oc) {
-                                        const float* src = grid_out + oc * grid;
-                                        float* o = yb + static_cast<int64_t>(oc) * spatial;
-                                        for (int64_t oy = 0; oy < y.height; ++oy) {
-                                          std::copy(src + oy * row, src + oy * row + y.width,
-                                                    o + oy * y.width);
-                                        }
-                                      }
-                                    });
-        }
       }
       return FinishBias(in, nhwc, y, result);
     }
@@ -281,8 +300,9 @@ class Conv2dKernel final : public Kernel {
     return f;
   }
 
-  // padded[c][r][q] = x[c][r - pad_top][q - pad_left] for r < hp, q < wp (0 outside the image);
-  // x one contiguous nchw image.
+  // padded[c][r][q] = x[c][r - pad_top][q - pad_left] for r < hp, q < wp (0 outside the image),
+  // rows `wp` apart (the stride; columns from it on are the next row's first ones, which must
+  // be zeros as they are: see the caller); x one contiguous nchw image.
   void Pad(const float* xin, const Image& x, int64_t hp, int64_t wp, float* padded) const {
     const int64_t pt = g_.pad_top, pl = g_.pad_left;
     const int64_t x0 = std::min(pl, wp), x1 = std::clamp(pl + x.width, x0, wp);

@@ -27,6 +27,12 @@ struct MatrixView {
 using PackBFn = std::function<void(size_t p0, size_t kc, size_t col0, size_t cols, size_t nr,
                                    float* out)>;
 
+// Called by Gemm on the thread that computed a tile, once its rows [row0, row0 + rows) x columns
+// [col0, col0 + cols) of c hold their final sums (while they are in cache): e.g. a convolution
+// copies the pixels it keeps out of a wider grid. Tiles are disjoint; called from several threads
+// at once.
+using TileFn = std::function<void(size_t row0, size_t rows, size_t col0, size_t cols)>;
+
 // Storage for packed panels, aligned to 64 bytes (a cache line: a vector load of a panel never
 // straddles two lines more than it must).
 template <class T>
@@ -77,6 +83,7 @@ struct GemmOperands {
   const PackedOperand* packed_a = nullptr;
   const PackedOperand* packed_b = nullptr;
   const IndirectB* indirect_b = nullptr;
+  const TileFn* after_tile = nullptr;  // optional
 };
 
 // For each problem of the batch: c[i, j] = sum over p in [0, k) of (a_scale * a[i, p]) * b[p, j]

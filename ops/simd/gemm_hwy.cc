@@ -3,8 +3,9 @@
 // Highway and compiled for every target by foreach_target.h, chosen at run time.
 //
 // Structure (the classic Goto/BLIS scheme): the output is cut into tiles of whole micro-panels,
-// blocks of at most kMC rows and kNC columns (more blocks when there are threads: about 8 tiles
-// per thread), which the pool's threads take one after another. A tile walks the depth in even
+// blocks of at most kMC rows and kNC columns (with threads: strips cut into guided chunks, large
+// first and single panels last, see GemmImpl), which the pool's threads take one after another.
+// A tile walks the depth in even
 // blocks of at most kKC; for each block it takes its rows of A as MR-row panels (depth-major: the
 // MR values of one depth step are adjacent) and its columns of B as NR-column panels (NR = 2
 // vectors), then runs the micro-kernel on every (A panel, B panel) pair: MR x NR float32
@@ -171,7 +172,37 @@ void PackA(const MatrixView& a, size_t row0, size_t rows, size_t p0, size_t kc, 
     float* panel = out + (r0 / kMR) * kc * kMR;
     const size_t valid = std::min(kMR, rows - r0);
     if (valid < kMR) std::fill(panel, panel + kc * kMR, 0.0f);
-    for (size_t r = 0; r < valid; ++r) {
+    size_t r_done = 0;
+#if HWY_TARGET != HWY_SCALAR
+    if (scale == 1.0 && a.col_stride == 1) {
+      // Rows of a are contiguous: 4 x 4 blocks transposed in registers (a strided scalar copy
+      // of a 512 x 512 A took a quarter of the product's time).
+      const hn::Full128<float> d4;
+      const size_t kc4 = kc / 4 * 4;
+      for (; r_done + 4 <= valid; r_done += 4) {
+        const float* src[4];
+        for (size_t i = 0; i < 4; ++i) {
+          src[i] = a.data + static_cast<int64_t>(row0 + r0 + r_done + i) * a.row_stride +
+                   static_cast<int64_t>(p0);
+        }
+        float* dst = panel + r_done;
+        for (size_t p = 0; p < kc4; p += 4) {
+          const auto v0 = hn::LoadU(d4, src[0] + p), v1 = hn::LoadU(d4, src[1] + p);
+          const auto v2 = hn::LoadU(d4, src[2] + p), v3 = hn::LoadU(d4, src[3] + p);
+          const auto t0 = hn::InterleaveLower(d4, v0, v1), t1 = hn::InterleaveLower(d4, v2, v3);
+          const auto t2 = hn::InterleaveUpper(d4, v0, v1), t3 = hn::InterleaveUpper(d4, v2, v3);
+          hn::StoreU(hn::ConcatLowerLower(d4, t1, t0), d4, dst + p * kMR);
+          hn::StoreU(hn::ConcatUpperUpper(d4, t1, t0), d4, dst + (p + 1) * kMR);
+          hn::StoreU(hn::ConcatLowerLower(d4, t3, t2), d4, dst + (p + 2) * kMR);
+          hn::StoreU(hn::ConcatUpperUpper(d4, t3, t2), d4, dst + (p + 3) * kMR);
+        }
+        for (size_t p = kc4; p < kc; ++p) {
+          for (size_t i = 0; i < 4; ++i) dst[p * kMR + i] = src[i][p];
+        }
+      }
+    }
+#endif
+    for (size_t r = r_done; r < valid; ++r) {
       const float* src = a.data + static_cast<int64_t>(row0 + r0 + r) * a.row_stride +
                          static_cast<int64_t>(p0) * a.col_stride;
       const int64_t step = a.col_stride;
@@ -338,6 +369,7 @@ void Tile(const GemmOperands& g, const Sources& s, size_t m, size_t n, size_t k,
       }
     }
   }
+  if (g.after_tile != nullptr) (*g.after_tile)(row0, rows, col0, cols);
 }
 
 bool Fits(const PackedOperand* p, size_t unit, size_t kc, size_t outer, size_t k) {
@@ -359,29 +391,37 @@ void GemmImpl(size_t m, size_t n, size_t k, const GemmOperands* problems, size_t
   const size_t nr = NR(), kc = DepthBlock(k);
   const size_t m_panels = (m + kMR - 1) / kMR, n_panels = (n + nr - 1) / nr;
   const size_t threads = pool->threads();
-  // Small products run on the caller. Others are cut into tiles of whole panels: blocks of at
-  // most kMC rows and kNC columns, then more blocks (of the longer side) until there are about 8
-  // tiles per thread, which the threads take one after another (which thread computes a tile
-  // never changes its bits).
+  // Small products run on the caller. The output of each problem is cut into strips of whole
+  // panels, and each strip into chunks of consecutive panels along it (tiles), which the threads
+  // claim one after another (which thread computes a tile never changes its bits):
+  //  - by columns (the usual case): a strip is a block of at most kMC rows (blocks of even size),
+  //    its units the column panels;
+  //  - by rows (threads, fewer than 8 column panels per thread and more row panels, B not packed
+  //    per tile): a strip is a block of at most kNC columns, its units the row panels (a view B
+  //    is packed ahead of the tiles; a B read in place needs nothing).
+  // One thread cuts a strip into even chunks of at most a cache block (kNC columns, kMC rows).
+  // Threads claim guided chunks: what is left over all strips divided by twice the threads (at
+  // least one panel, at most that even chunk, within one strip), so the first tiles are large and
+  // the last ones single panels: the threads finish within about a panel of each other, where
+  // tiles of equal size left a thread idle for half a tile on average.
   const bool parallel = threads > 1 && count * m * n * k >= (size_t{1} << 16);
-  size_t m_blocks = (m_panels + kMC / kMR - 1) / (kMC / kMR);
-  size_t n_blocks = (n_panels + kNC / nr - 1) / (kNC / nr);
-  if (parallel) {
-    while (count * m_blocks * n_blocks < 8 * threads) {
-      const size_t rows = (m_panels + m_blocks - 1) / m_blocks * kMR;
-      const size_t cols = (n_panels + n_blocks - 1) / n_blocks * nr;
-      const bool can_m = m_blocks < m_panels, can_n = n_blocks < n_panels;
-      if (!can_m && !can_n) break;
-      if (can_m && (rows >= cols || !can_n)) {
-        ++m_blocks;
-      } else {
-        ++n_blocks;
-      }
-    }
-  }
+  bool packs_b = false;  // B packed per tile from a PackBFn: never by rows (each chunk would)
+  for (size_t t = 0; t < count; ++t) packs_b = packs_b || problems[t].pack_b != nullptr;
+  const bool by_rows = parallel && !packs_b && n_panels < 8 * threads && m_panels > n_panels;
+  const size_t m_cap = kMC / kMR, n_cap = kNC / nr;
+  const size_t m_blocks = by_rows ? 1 : (m_panels + m_cap - 1) / m_cap;
+  const size_t n_blocks = by_rows ? (n_panels + n_cap - 1) / n_cap : 1;
+  const size_t units = by_rows ? m_panels : n_panels;  // per strip
+  const size_t cap = by_rows ? m_cap : n_cap;
+  const size_t even = (units + (units + cap - 1) / cap - 1) / ((units + cap - 1) / cap);
+  const size_t strips = count * (by_rows ? n_blocks : m_blocks), total = strips * units;
+  // Whether an operand's panels meet several tiles: A's rows several column chunks, B's columns
+  // several row chunks (or row blocks).
+  const bool shared_a = by_rows ? n_blocks > 1 : (parallel ? n_panels > 1 : n_panels > n_cap);
+  const bool shared_b = by_rows ? m_panels > 1 : m_blocks > 1;
   // Operands that several tiles would pack again are packed once, ahead of the tiles, on the
-  // threads: A when its rows meet several column blocks, B (a view) when it meets several row
-  // blocks. Constant operands come packed (PackGemmA / PackGemmB).
+  // threads: A when its rows meet several tiles (shared_a), B (a view) when its columns do
+  // (shared_b). Constant operands come packed (PackGemmA / PackGemmB).
   std::vector<Sources> sources(count);
   struct Job {
     size_t problem;
@@ -394,14 +434,14 @@ void GemmImpl(size_t m, size_t n, size_t k, const GemmOperands* problems, size_t
     const GemmOperands& g = problems[t];
     if (Fits(g.packed_a, kMR, kc, m, k) && g.packed_a->scale == a_scale) {
       sources[t].a = g.packed_a->panels.data();
-    } else if (n_blocks > 1) {
+    } else if (shared_a) {
       jobs.push_back({t, false, nullptr});
       scratch_size += m_panels * kMR * k;
     }
     if (g.indirect_b != nullptr) continue;
     if (Fits(g.packed_b, nr, kc, n, k)) {
       sources[t].b = g.packed_b->panels.data();
-    } else if (g.pack_b == nullptr && m_blocks > 1) {
+    } else if (g.pack_b == nullptr && shared_b) {
       jobs.push_back({t, true, nullptr});
       scratch_size += n_panels * nr * k;
     }
@@ -439,9 +479,9 @@ void GemmImpl(size_t m, size_t n, size_t k, const GemmOperands* problems, size_t
       // Panels are taken one at a time (A and B panels differ in size, and a thread may start
       // late on a loaded machine).
       std::atomic<size_t> next_unit{0};
-      const size_t units = first.back();
-      pool->ParallelFor(std::min<size_t>(threads, units), 1, [&](size_t, size_t) {
-        for (size_t u = next_unit.fetch_add(1); u < units; u = next_unit.fetch_add(1)) {
+      const size_t panels = first.back();
+      pool->ParallelFor(std::min<size_t>(threads, panels), 1, [&](size_t, size_t) {
+        for (size_t u = next_unit.fetch_add(1); u < panels; u = next_unit.fetch_add(1)) {
           pack(u, u + 1);
         }
       });
@@ -449,22 +489,43 @@ void GemmImpl(size_t m, size_t n, size_t k, const GemmOperands* problems, size_t
       pack(0, first.back());
     }
   }
-  const size_t per_problem = m_blocks * n_blocks, tasks = count * per_problem;
   std::atomic<size_t> next{0};
-  const auto work = [&](size_t, size_t) {
-    for (size_t t = next.fetch_add(1); t < tasks; t = next.fetch_add(1)) {
-      const size_t problem = t / per_problem;
-      const size_t mb = (t % per_problem) / n_blocks, nb = t % n_blocks;
-      Tile(problems[problem], sources[problem], m, n, k, kc, mb * m_panels / m_blocks,
-           (mb + 1) * m_panels / m_blocks, nb * n_panels / n_blocks,
-           (nb + 1) * n_panels / n_blocks, a_scale);
+  // Claims the next chunk [u0, u1) of the units of all strips (strip u0 / units).
+  const auto claim = [&](size_t& u0, size_t& u1) {
+    size_t pos = next.load(std::memory_order_relaxed);
+    for (;;) {
+      if (pos >= total) return false;
+      const size_t strip_end = (pos / units + 1) * units;
+      const size_t size =
+          parallel ? std::clamp<size_t>((total - pos) / (2 * threads), 1, even) : even;
+      const size_t end = std::min(strip_end, pos + size);
+      if (next.compare_exchange_weak(pos, end, std::memory_order_relaxed)) {
+        u0 = pos;
+        u1 = end;
+        return true;
+      }
     }
   };
-  if (!parallel || tasks == 1) {
+  const auto work = [&](size_t, size_t) {
+    size_t u0 = 0, u1 = 0;
+    while (claim(u0, u1)) {
+      const size_t strip = u0 / units, first = u0 % units, last = first + (u1 - u0);
+      if (by_rows) {
+        const size_t problem = strip / n_blocks, nb = strip % n_blocks;
+        Tile(problems[problem], sources[problem], m, n, k, kc, first, last,
+             nb * n_panels / n_blocks, (nb + 1) * n_panels / n_blocks, a_scale);
+      } else {
+        const size_t problem = strip / m_blocks, mb = strip % m_blocks;
+        Tile(problems[problem], sources[problem], m, n, k, kc, mb * m_panels / m_blocks,
+             (mb + 1) * m_panels / m_blocks, first, last, a_scale);
+      }
+    }
+  };
+  if (!parallel || total == 1) {
     work(0, 1);
     return;
   }
-  pool->ParallelFor(std::min<size_t>(threads, tasks), 1, work);
+  pool->ParallelFor(threads, 1, work);
 }
 
 }  // namespace HWY_NAMESPACE

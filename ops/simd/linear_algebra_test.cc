@@ -208,6 +208,13 @@ TEST_CASE("simd GEMM core: ragged sizes, strided, transposed and broadcast views
     // Several tiles: blocks of rows and of columns, operands packed ahead of the tiles.
     CheckGemm(target, 100, 130, 70, {false, 0, false}, {false, 0, false}, 1.0f);
     CheckGemm(target, 250, 1100, 40, {false, 0, false}, {true, 0, false}, 1.0f);
+    // Tall and narrow (fewer than 8 column panels per thread): on two threads the tiles are
+    // chunks of row panels, B packed ahead of them (or read in place); one thread cuts by columns
+    // as usual.
+    CheckGemm(target, 300, 20, 40, {false, 0, false}, {false, 0, false}, 1.0f);
+    CheckGemm(target, 290, 9, 300, {true, 0, false}, {true, 0, false}, 0.3f);
+    CheckGemm(target, 300, 20, 40, {false, 0, false}, {false, 0, false}, 1.0f, Feed::kPacked);
+    CheckGemm(target, 300, 20, 40, {false, 0, false}, {false, 0, false}, 1.0f, Feed::kIndirect);
   });
 }
 
@@ -282,6 +289,37 @@ TEST_CASE("simd GEMM core: -0 sums, k = 0, batches, the float32 chain on every t
           Float32Chain chain{Fused(target), 1.0f};
           for (size_t p = 0; p < k; ++p) chain.Add(av[(i * m + r) * k + p], bv[p * n + j]);
           if (out[(i * m + r) * n + j] != chain.acc) ++bad;
+        }
+      }
+    }
+    CHECK(bad == 0);
+    // A batch large enough for two threads: the guided chunks run over the strips of every
+    // problem; bit-identical to one thread and to the chain.
+    const size_t bm = 40, bn = 50, bk = 30;
+    const std::vector<float> ba = Values(3 * bm * bk, 7), bb = Values(3 * bk * bn, 8);
+    std::vector<float> out1(3 * bm * bn), out2(3 * bm * bn);
+    std::vector<simd::GemmOperands> batch1, batch2;
+    for (size_t i = 0; i < 3; ++i) {
+      batch1.push_back({{ba.data() + i * bm * bk, static_cast<int64_t>(bk), 1},
+                        {bb.data() + i * bk * bn, static_cast<int64_t>(bn), 1},
+                        out1.data() + i * bm * bn,
+                        static_cast<int64_t>(bn)});
+      batch2.push_back(batch1.back());
+      batch2.back().c = out2.data() + i * bm * bn;
+    }
+    ThreadPool one(1);
+    simd::Gemm(bm, bn, bk, batch1, 1.0, one);
+    simd::Gemm(bm, bn, bk, batch2, 1.0, pool);
+    CHECK(std::memcmp(out1.data(), out2.data(), out1.size() * sizeof(float)) == 0);
+    bad = 0;
+    for (size_t i = 0; i < 3; ++i) {
+      for (size_t r = 0; r < bm; ++r) {
+        for (size_t j = 0; j < bn; ++j) {
+          Float32Chain chain{Fused(target), 1.0f};
+          for (size_t p = 0; p < bk; ++p) {
+            chain.Add(ba[(i * bm + r) * bk + p], bb[(i * bk + p) * bn + j]);
+          }
+          if (out2[(i * bm + r) * bn + j] != chain.acc) ++bad;
         }
       }
     }
@@ -549,6 +587,12 @@ TEST_CASE("simd conv2d nchw: the float32 chain bit for bit on every path, target
   CheckConv2dChain(7, 6, 13, 13, 1, 1, 1, {0, 0, 0, 0}, {1, 1}, {1, 1});   // 1x1
   CheckConv2dChain(6, 10, 9, 4, 3, 2, 2, {2, 1, 0, 3}, {1, 1}, {2, 3});    // dilated, grouped
   CheckConv2dChain(4, 12, 40, 30, 3, 3, 1, {1, 1, 1, 1}, {1, 1}, {1, 1});  // several tiles
+  // Rows of the padded grid overlapping by shared padding columns (stride 42 of 44; 43 of 43
+  // and 41 of 43 where the left or right padding is too narrow to share), dilated (42 of 44).
+  CheckConv2dChain(3, 7, 40, 5, 3, 3, 1, {1, 2, 2, 2}, {1, 1}, {1, 1});
+  CheckConv2dChain(3, 7, 40, 5, 3, 3, 1, {1, 0, 3, 0}, {1, 1}, {1, 1});
+  CheckConv2dChain(3, 7, 40, 5, 3, 3, 1, {0, 1, 0, 3}, {1, 1}, {1, 1});
+  CheckConv2dChain(3, 7, 40, 5, 3, 3, 1, {2, 2, 2, 2}, {1, 1}, {2, 2});
   CheckConv2dChain(4, 9, 10, 6, 3, 3, 2, {1, 0, 1, 2}, {2, 2}, {1, 1});    // stride 2: im2col
   CheckConv2dChain(3, 8, 8, 3, 3, 3, 3, {1, 1, 1, 1}, {1, 1}, {1, 1});     // depthwise
 }

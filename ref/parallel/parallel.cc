@@ -1,6 +1,7 @@
 #include "ref/parallel/parallel.h"
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 
 namespace nnref {
@@ -9,6 +10,46 @@ namespace {
 
 // Set while the thread runs a task of any pool: nested calls run on the caller.
 thread_local bool in_task = false;
+
+// How long a worker that finished its share spins for the next run before it sleeps, and how long
+// the caller spins for the shares still running. A futex wake-up of a sleeping thread took 15-25
+// us on the 2-core virtual machine of docs/performance.md ("Two threads": the second thread's
+// share of a 1 ms conv2d started that late, and the caller woke that late after it), and a
+// kernel runs several short parallel passes (pad, product, copy) and a graph many operators
+// back to back. The spin bounds the CPU time a pool takes from other processes when idle.
+constexpr std::chrono::microseconds kWorkerSpin{300};
+constexpr std::chrono::microseconds kCallerSpin{200};
+
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// Spins until done() or `budget` passed; returns done(). After the first few microseconds it
+// yields the core between checks, so that on a loaded machine a thread that shares the core (the
+// pool's other thread, or another process) is not held up by the spinning one.
+template <class Done>
+bool SpinUntil(const Done& done, std::chrono::microseconds budget) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto yield_from = start + std::chrono::microseconds(20), deadline = start + budget;
+  bool yielding = false;
+  for (unsigned i = 1;; ++i) {
+    if (done()) return true;
+    if (yielding) {
+      std::this_thread::yield();
+    } else {
+      CpuRelax();
+    }
+    if (i % 32 == 0) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now >= deadline) return done();
+      yielding = now >= yield_from;
+    }
+  }
+}
 
 unsigned Resolve(unsigned threads) {
   return threads ? threads : std::max(1u, std::thread::hardware_concurrency());
@@ -38,7 +79,14 @@ void ThreadPool::Work(unsigned) {
   unsigned seen = 0;
   std::unique_lock lock(mu_);
   for (;;) {
+    if (!stop_ && generation_ == seen) {
+      lock.unlock();
+      SpinUntil([&] { return stop_ || generation_ != seen; }, kWorkerSpin);
+      lock.lock();
+    }
+    ++sleeping_;
     start_.wait(lock, [&] { return stop_ || generation_ != seen; });
+    --sleeping_;
     if (stop_) return;
     seen = generation_;
     while (job_ != nullptr && generation_ == seen && next_part_ < parts_) {
@@ -89,7 +137,7 @@ void ThreadPool::ParallelFor(size_t n, size_t grain,
   next_part_ = 0;
   error_ = nullptr;
   ++generation_;
-  start_.notify_all();
+  if (sleeping_ > 0) start_.notify_all();
   std::exception_ptr mine;
   while (next_part_ < parts_) {
     const size_t begin = std::min(n, next_part_ * chunk);
@@ -105,7 +153,12 @@ void ThreadPool::ParallelFor(size_t n, size_t grain,
     in_task = false;
     lock.lock();
   }
-  done_.wait(lock, [&] { return active_ == 0; });
+  if (active_ != 0) {
+    lock.unlock();
+    SpinUntil([&] { return active_ == 0; }, kCallerSpin);
+    lock.lock();
+    done_.wait(lock, [&] { return active_ == 0; });
+  }
   job_ = nullptr;
   if (!mine) mine = error_;
   if (mine) std::rethrow_exception(mine);
