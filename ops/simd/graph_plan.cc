@@ -43,6 +43,11 @@ GraphPlan::GraphPlan(const Graph& graph, std::span<const std::shared_ptr<const K
     }
   }
   for (const auto& [name, id] : graph.outputs()) last_read_[id.value] = kKept;
+  constants_.resize(n);
+  for (size_t v = 0; v < n; ++v) {
+    const OperandNode& node = graph.operand({static_cast<uint32_t>(v)});
+    if (node.kind == OperandNode::Kind::kConstant) constants_[v].data = node.constant;
+  }
 
   // Which outputs may live in plan buffers: the single output of a kernel that writes into a
   // given tensor. Any other kernel's outputs may be views of its inputs (reshape, transpose,
@@ -91,6 +96,7 @@ GraphPlan::GraphPlan(const Graph& graph, std::span<const std::shared_ptr<const K
   for (size_t i = 0; i < ops.size(); ++i) {
     const OperatorNode& node = ops[i];
     Step& step = steps_[i];
+    for (OperandId id : node.outputs) step.outputs.push_back(desc(id.value));
     std::string line = std::to_string(i) + " " + std::string(OpName(node.op)) + ": ";
     uint32_t taken = UINT32_MAX;
     const bool in_place = direct[i] && kernels_[i]->Into().in_place;
@@ -210,9 +216,7 @@ std::map<std::string, OperandValue> GraphPlan::Compute(
   }
   for (size_t i = 0; i < graph.operand_count(); ++i) {
     const OperandNode& node = graph.operand({static_cast<uint32_t>(i)});
-    if (node.kind == OperandNode::Kind::kConstant) {
-      values[i].data = node.constant;
-    } else if (node.kind == OperandNode::Kind::kInput) {
+    if (node.kind == OperandNode::Kind::kInput) {
       const auto it = inputs.find(node.name);
       if (it != inputs.end()) values[i].data = it->second;
     }
@@ -233,18 +237,17 @@ std::map<std::string, OperandValue> GraphPlan::Compute(
 
   const std::vector<OperatorNode>& ops = graph.operators();
   std::vector<const OperandValue*> in;
-  std::vector<OperandDescriptor> out_desc;
   for (size_t i = 0; i < ops.size(); ++i) {
     const OperatorNode& node = ops[i];
     const Step& step = steps_[i];
+    const std::vector<OperandDescriptor>& out_desc = step.outputs;
     in.clear();
-    out_desc.clear();
     bool latitude = false;
     for (OperandId id : node.inputs) {
-      in.push_back(&values[id.value]);
-      latitude = latitude || values[id.value].latitude.valid();
+      const bool constant = graph.operand(id).kind == OperandNode::Kind::kConstant;
+      in.push_back(constant ? &constants_[id.value] : &values[id.value]);
+      latitude = latitude || in.back()->latitude.valid();
     }
-    for (OperandId id : node.outputs) out_desc.push_back(graph.operand(id).desc);
     // The output's tensor: the buffer of an input it computes in place of (planned, or a fresh
     // input nothing else holds), else its plan buffer; none: the kernel allocates it.
     Tensor target;

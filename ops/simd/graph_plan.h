@@ -53,6 +53,7 @@ class GraphPlan final : public GraphRunner {
     // Inputs outside the plan's buffers read for the last time here, of the output's data type
     // and shape: the output takes one's buffer when at run time nothing else holds it.
     std::vector<uint32_t> fresh_candidates;
+    std::vector<OperandDescriptor> outputs;  // the operator's output descriptors
   };
   // One set of plan buffers; a call takes a free one (or makes one) and gives it back.
   struct Arena {
@@ -63,7 +64,8 @@ class GraphPlan final : public GraphRunner {
 
   std::vector<std::shared_ptr<const Kernel>> kernels_;
   std::vector<Step> steps_;
-  std::vector<size_t> last_read_;  // per operand: last operator reading it (SIZE_MAX: kept)
+  std::vector<size_t> last_read_;        // per operand: last operator reading it (SIZE_MAX: kept)
+  std::vector<OperandValue> constants_;  // per operand: the constants' values, made once
   std::vector<uint64_t> buffer_bytes_;
   std::vector<uint64_t> operand_slot_bytes_;  // per pooled operand: its byte length
   size_t in_place_planned_ = 0;

@@ -44,8 +44,9 @@ Tensor Values(const Shape& shape, uint64_t seed, float scale) {
 
 // x [64, 96] -> mul x -> exp -> tanh (both in place of the previous intermediate) -> matmul w
 // [96, 80] (its own output) -> add b (in place into the matmul's output at run time) -> gelu (in
-// place) -> mul by itself (into the first mul's buffer again: free once the matmul's output, which might
-// have been a view of tanh's, was read) -> reshape [80, 64] (a view that keeps that buffer busy)
+// place) -> mul by itself (into the first mul's buffer again: free once the matmul's output, which
+// might have been a view of tanh's, was read) -> reshape [80, 64] (a view that keeps that buffer
+// busy)
 // -> neg -> "y"; and sigmoid(gelu) -> "z".
 struct TestGraph {
   std::shared_ptr<const Graph> graph;
@@ -167,6 +168,25 @@ TEST_CASE("simd graph plan: an input also read later is not overwritten") {
   const std::map<std::string, Tensor> inputs = {{"x", Values({33, 17}, 5, 3.0f)}};
   CheckSame(ComputeOnBackend(*graph, compiled, inputs),
             graph->Compute(inputs, {}, compiled.kernels));
+}
+
+TEST_CASE("Kernel::ComputeInto: the default computes and copies") {
+  // The reference kernels keep the default: the same bits as Compute, into a given tensor.
+  GraphBuilder b;
+  const Operand x = b.Input("x", {DataType::kFloat32, {5, 7}});
+  const Operand y =
+      ElementwiseBinary(b, BinaryOp::kDiv, x, b.Input("d", {DataType::kFloat32, {7}}));
+  const auto graph = b.Build({{"y", y}});
+  OperandValue xv, dv;
+  xv.data = Values({5, 7}, 3, 4.0f);
+  dv.data = Values({7}, 4, 1.0f);
+  const std::vector<const OperandValue*> in = {&xv, &dv};
+  const std::vector<OperandDescriptor> out = {graph->operand(graph->outputs()[0].second).desc};
+  const Kernel& kernel = *graph->operators()[0].kernel;
+  CHECK(!kernel.Into().direct);
+  const Tensor into = Tensor::Allocate(DataType::kFloat32, {5, 7});
+  kernel.ComputeInto(in, out, into);
+  CHECK(into.Bytes() == kernel.Compute(in, out)[0].data.Bytes());
 }
 
 TEST_CASE("simd graph plan: two threads computing one compiled graph at once") {
