@@ -1,13 +1,14 @@
-// Whole-graph execution on the simd backend (issue 25; docs/architecture.md#graph-execution): one
-// plan per compiled graph, decided once from the descriptors. The intermediates of kernels that
-// can write into a given buffer (Kernel::Into, the element-wise family) live in a few buffers
-// the plan keeps across calls, assigned by a greedy interval colouring of their lifetimes (first
-// writer to last reader, a view made of one by another kernel counting as a reader for as long
-// as the view lives); an element-wise operator whose input of the same data type and shape is
-// read for the last time takes that input's buffer (in place). The other operators run as in the
-// per-operator path (Graph::RunOperator), their outputs fresh tensors; an element-wise operator
-// may still write in place into such a fresh input when nothing else holds its buffer. Graph
-// outputs are never in the plan's buffers. The check mode never uses the plan.
+// Whole-graph execution on the simd backend (issue 25; docs/architecture.md, "Graph execution on
+// the simd backend"): one plan per compiled graph, decided once from the descriptors. The
+// intermediates of kernels that can write into a given buffer (Kernel::Into: the element-wise
+// family, softmax, layer and instance normalization) live in a few buffers the plan keeps across
+// calls, assigned by a greedy interval colouring of their lifetimes (first writer to last reader,
+// a view made of one by another kernel counting as a reader for as long as the view lives); an
+// element-wise operator whose input of the same data type and shape is read for the last time
+// takes that input's buffer (in place). The other operators run as in the per-operator path
+// (Graph::RunOperator), their outputs fresh tensors; an element-wise operator may still write in
+// place into such a fresh input when nothing else holds its buffer. Graph outputs are never in
+// the plan's buffers. The check mode never uses the plan.
 #pragma once
 
 #include <atomic>
