@@ -287,28 +287,40 @@ class ElementwiseKernel final : public Kernel {
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
     OperandValue v;
-    v.data = Run(in, out[0]);
+    v.data = Run(in, out[0], nullptr);
     std::vector<OperandValue> result;
     result.push_back(std::move(v));
     return result;
   }
 
+  // Every kernel of the family writes element i of its output from element i of its (broadcast)
+  // inputs, so the output may take the buffer of an input of its type and shape (graph_plan.h).
+  IntoSupport Into() const override { return {true, true}; }
+  void ComputeInto(std::span<const OperandValue* const> in, std::span<const OperandDescriptor> out,
+                   const Tensor& into) const override {
+    (void)Run(in, out[0], &into);
+  }
+
  private:
-  Tensor Run(std::span<const OperandValue* const> in, const OperandDescriptor& out) const {
+  Tensor Run(std::span<const OperandValue* const> in, const OperandDescriptor& out,
+             const Tensor* into) const {
     const DataType type = in[0]->data.dtype();
     switch (entry_.kind) {
       case Kind::kBinary: {
         const auto op = static_cast<RowBinary>(entry_.code);
         if (IsFloat(type)) {
-          return FloatMap<2>({&in[0]->data, &in[1]->data}, out, config_,
-                             [op](const auto& rows, const auto& steps, float* o, size_t n) {
-                               BinaryRow(op, rows[0], steps[0], rows[1], steps[1], o, n);
-                             });
+          return FloatMap<2>(
+              {&in[0]->data, &in[1]->data}, out, config_,
+              [op](const auto& rows, const auto& steps, float* o, size_t n) {
+                BinaryRow(op, rows[0], steps[0], rows[1], steps[1], o, n);
+              },
+              into);
         }
         return DispatchDataType(type, [&]<typename T>() {
           if constexpr (std::is_integral_v<T>) {
-            return TypedMap<T, T, T>({&in[0]->data, &in[1]->data}, out, config_,
-                                     [op](T a, T b) { return IntBinary(op, a, b); });
+            return TypedMap<T, T, T>(
+                {&in[0]->data, &in[1]->data}, out, config_,
+                [op](T a, T b) { return IntBinary(op, a, b); }, into);
           }
           return Tensor();
         });
@@ -317,68 +329,81 @@ class ElementwiseKernel final : public Kernel {
         const auto op = static_cast<RowUnary>(entry_.code);
         if (IsFloat(type)) {
           const float alpha = alpha_, beta = beta_;
-          return FloatMap<1>({&in[0]->data}, out, config_,
-                             [op, alpha, beta](const auto& rows, const auto& steps, float* o,
-                                               size_t n) {
-                               if (steps[0] == 0) {  // a broadcast row: compute once
-                                 float one;
-                                 UnaryRow(op, rows[0], &one, 1, alpha, beta);
-                                 std::fill(o, o + n, one);
-                               } else {
-                                 UnaryRow(op, rows[0], o, n, alpha, beta);
-                               }
-                             });
+          return FloatMap<1>(
+              {&in[0]->data}, out, config_,
+              [op, alpha, beta](const auto& rows, const auto& steps, float* o, size_t n) {
+                if (steps[0] == 0) {  // a broadcast row: compute once
+                  float one;
+                  UnaryRow(op, rows[0], &one, 1, alpha, beta);
+                  std::fill(o, o + n, one);
+                } else if (rows[0] == o) {
+                  // In place: some rows reread their input after writing (the
+                  // scalar fix-up of arguments outside the vector range).
+                  thread_local std::vector<float> copy;
+                  copy.assign(o, o + n);
+                  UnaryRow(op, copy.data(), o, n, alpha, beta);
+                } else {
+                  UnaryRow(op, rows[0], o, n, alpha, beta);
+                }
+              },
+              into);
         }
         return DispatchDataType(type, [&]<typename T>() {
           if constexpr (std::is_integral_v<T>) {
-            return TypedMap<T, T>({&in[0]->data}, out, config_,
-                                  [op](T x) { return IntUnary(op, x); });
+            return TypedMap<T, T>(
+                {&in[0]->data}, out, config_, [op](T x) { return IntUnary(op, x); }, into);
           }
           return Tensor();
         });
       }
       case Kind::kLogical: {
         const auto op = static_cast<LogicalCode>(entry_.code);
-        const bool unary = op == LogicalCode::kNot || op == LogicalCode::kIsNaN ||
-                           op == LogicalCode::kIsInfinite;
+        const bool unary =
+            op == LogicalCode::kNot || op == LogicalCode::kIsNaN || op == LogicalCode::kIsInfinite;
         return DispatchDataType(type, [&]<typename T>() {
           if (unary) {
-            return TypedMap<uint8_t, T>({&in[0]->data}, out, config_, [op](T a) {
-              return Logical(op, Val(a), decltype(Val(a)){});
-            });
+            return TypedMap<uint8_t, T>(
+                {&in[0]->data}, out, config_,
+                [op](T a) { return Logical(op, Val(a), decltype(Val(a)){}); }, into);
           }
-          return TypedMap<uint8_t, T, T>({&in[0]->data, &in[1]->data}, out, config_,
-                                         [op](T a, T b) { return Logical(op, Val(a), Val(b)); });
+          return TypedMap<uint8_t, T, T>(
+              {&in[0]->data, &in[1]->data}, out, config_,
+              [op](T a, T b) { return Logical(op, Val(a), Val(b)); }, into);
         });
       }
       case Kind::kCast:
         return DispatchDataType(type, [&]<typename From>() {
           return DispatchDataType(out.dataType, [&]<typename To>() {
-            return TypedMap<To, From>({&in[0]->data}, out, config_,
-                                      [](From x) { return CastValue<To>(x); });
+            return TypedMap<To, From>(
+                {&in[0]->data}, out, config_, [](From x) { return CastValue<To>(x); }, into);
           });
         });
       case Kind::kClamp:
         if (IsFloat(type)) {
           const float lo = ToFloatScalar(min_), hi = ToFloatScalar(max_);
-          return FloatMap<1>({&in[0]->data}, out, config_,
-                             [lo, hi](const auto& rows, const auto& steps, float* o, size_t n) {
-                               BinaryRow(RowBinary::kMax, rows[0], steps[0], &lo, 0, o, n);
-                               BinaryRow(RowBinary::kMin, o, 1, &hi, 0, o, n);
-                             });
+          return FloatMap<1>(
+              {&in[0]->data}, out, config_,
+              [lo, hi](const auto& rows, const auto& steps, float* o, size_t n) {
+                BinaryRow(RowBinary::kMax, rows[0], steps[0], &lo, 0, o, n);
+                BinaryRow(RowBinary::kMin, o, 1, &hi, 0, o, n);
+              },
+              into);
         }
         return DispatchDataType(type, [&]<typename T>() {
           const T lo = *min_.base<T>(), hi = *max_.base<T>();
-          return TypedMap<T, T>({&in[0]->data}, out, config_, [lo, hi](T x) {
-            const T y = Val(x) < Val(lo) ? lo : x;
-            return Val(y) > Val(hi) ? hi : y;
-          });
+          return TypedMap<T, T>(
+              {&in[0]->data}, out, config_,
+              [lo, hi](T x) {
+                const T y = Val(x) < Val(lo) ? lo : x;
+                return Val(y) > Val(hi) ? hi : y;
+              },
+              into);
         });
       case Kind::kWhere:
         return DispatchDataType(out.dataType, [&]<typename T>() {
-          return TypedMap<T, uint8_t, T, T>({&in[0]->data, &in[1]->data, &in[2]->data}, out,
-                                            config_,
-                                            [](uint8_t c, T t, T f) { return c ? t : f; });
+          return TypedMap<T, uint8_t, T, T>(
+              {&in[0]->data, &in[1]->data, &in[2]->data}, out, config_,
+              [](uint8_t c, T t, T f) { return c ? t : f; }, into);
         });
     }
     return Tensor();

@@ -17,7 +17,7 @@
 
 namespace nnref::simd {
 
-inline constexpr uint64_t kChunk = 8192;        // elements per row chunk (scratch fits in L1/L2)
+inline constexpr uint64_t kChunk = 8192;  // elements per row chunk (scratch fits in L1/L2)
 inline constexpr uint64_t kTaskElements = 1 << 16;  // elements per thread-pool task, at least
 
 // Calls fn(operand offsets, begin, count) for every chunk of every row of `plan`, in parallel.
@@ -71,7 +71,8 @@ inline const float* FloatRow(const Tensor& t, int64_t off, int64_t stride, uint6
     if (stride == 1) {
       HalfToFloatRow(p, scratch.data(), n);
     } else {
-      for (uint64_t i = 0; i < n; ++i) scratch[i] = Float16{p[static_cast<int64_t>(i) * stride]}.ToFloat();
+      for (uint64_t i = 0; i < n; ++i)
+        scratch[i] = Float16{p[static_cast<int64_t>(i) * stride]}.ToFloat();
     }
   } else {
     const float* p = t.base<float>() + off;
@@ -80,11 +81,20 @@ inline const float* FloatRow(const Tensor& t, int64_t off, int64_t stride, uint6
   return scratch.data();
 }
 
-// A float32/float16 output computed from float inputs by rowfn(rows, steps, out, count).
+// The output of a map: `into` when given (a dense tensor of the descriptor's data type and shape,
+// Kernel::ComputeInto), else a new tensor (every element is written).
+inline Tensor MapOutput(const OperandDescriptor& out_desc, const Tensor* into) {
+  return into != nullptr ? *into : Tensor::AllocateForOverwrite(out_desc.dataType, out_desc.shape);
+}
+
+// A float32/float16 output computed from float inputs by rowfn(rows, steps, out, count). `into`
+// may be the buffer of an input of the output's type and shape: each chunk's input rows are read
+// (float16 ones converted first) before rowfn writes that chunk, and a float32 input row is then
+// the output row itself (a row function that rereads its input after writing must copy it first).
 template <size_t NIn, class RowFn>
 Tensor FloatMap(const std::array<const Tensor*, NIn>& inputs, const OperandDescriptor& out_desc,
-                const Config& config, const RowFn& rowfn) {
-  Tensor out = Tensor::AllocateForOverwrite(out_desc.dataType, out_desc.shape);  // all written
+                const Config& config, const RowFn& rowfn, const Tensor* into = nullptr) {
+  Tensor out = MapOutput(out_desc, into);
   std::array<Tensor, NIn> views;
   const RowPlan<NIn + 1> plan = PlanFor<NIn>(out_desc.shape, inputs, views);
   const bool half = out_desc.dataType == DataType::kFloat16;
@@ -108,12 +118,14 @@ Tensor FloatMap(const std::array<const Tensor*, NIn>& inputs, const OperandDescr
 }
 
 // An output of storage type Out computed per element by fn(In...) from inputs of storage types
-// In... (any types; float16 as Float16).
+// In... (any types; float16 as Float16). `into` as for FloatMap: element i is read before it is
+// written.
 template <typename Out, typename... In, class Fn>
 Tensor TypedMap(const std::array<const Tensor*, sizeof...(In)>& inputs,
-                const OperandDescriptor& out_desc, const Config& config, const Fn& fn) {
+                const OperandDescriptor& out_desc, const Config& config, const Fn& fn,
+                const Tensor* into = nullptr) {
   constexpr size_t NIn = sizeof...(In);
-  Tensor out = Tensor::AllocateForOverwrite(out_desc.dataType, out_desc.shape);  // all written
+  Tensor out = MapOutput(out_desc, into);
   std::array<Tensor, NIn> views;
   const RowPlan<NIn + 1> plan = PlanFor<NIn>(out_desc.shape, inputs, views);
   ForEachChunk(plan, config, [&](const std::array<int64_t, NIn + 1>& off, uint64_t, uint64_t n) {
@@ -124,7 +136,8 @@ Tensor TypedMap(const std::array<const Tensor*, sizeof...(In)>& inputs,
       for (uint64_t i = 0; i < n; ++i) {
         o[i] = fn(std::get<K>(p)[static_cast<int64_t>(i) * s[K]]...);
       }
-    }(std::make_index_sequence<NIn>{});
+    }
+    (std::make_index_sequence<NIn>{});
   });
   return out;
 }

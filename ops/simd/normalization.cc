@@ -91,17 +91,31 @@ class GroupNormalizationKernel final : public Kernel {
 
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
+    return One(Run(in, out, nullptr));
+  }
+  // Into a buffer of the whole-graph plan (graph_plan.h); never in place (a group is read for
+  // its mean and variance before it is written, and the plan does not rely on that).
+  IntoSupport Into() const override { return {true, false}; }
+  void ComputeInto(std::span<const OperandValue* const> in, std::span<const OperandDescriptor> out,
+                   const Tensor& into) const override {
+    (void)Run(in, out, &into);
+  }
+
+ private:
+  Tensor Run(std::span<const OperandValue* const> in, std::span<const OperandDescriptor> out,
+             const Tensor* into) const {
     const Tensor& x = in[0]->data;
     const Shape& shape = x.shape();
     // Every element is written (ForEachGroup writes each group whole): no zero fill.
-    Tensor result = Tensor::AllocateForOverwrite(out[0].dataType, out[0].shape);
+    Tensor result =
+        into != nullptr ? *into : Tensor::AllocateForOverwrite(out[0].dataType, out[0].shape);
     std::vector<bool> reduced(x.rank(), false);
     for (size_t a : a_.reduce_axes) reduced[a] = true;
     const Tensor scale = Param(in, a_.scale_input, shape, 1.0f);
     const Tensor bias = Param(in, a_.bias_input, shape, 0.0f);
     const GroupSplit<4> split(
         shape, reduced, {x.strides(), ContiguousStrides(shape), scale.strides(), bias.strides()});
-    if (split.groups == 0 || split.count == 0) return One(std::move(result));
+    if (split.groups == 0 || split.count == 0) return result;
     const bool params_reduced = std::all_of(a_.param_axes.begin(), a_.param_axes.end(),
                                             [&](size_t a) { return reduced[a]; });
     // layerNormalization: the scale and bias rows in group order, shared by every group.
@@ -132,10 +146,9 @@ class GroupNormalizationKernel final : public Kernel {
             NormalizeRow(row, &mean, 0, &s, 0, &rstd, 0, &b, 0, dst, n);
           }
         });
-    return One(std::move(result));
+    return result;
   }
 
- private:
   static float ValueAt(const Tensor& t, int64_t off) {
     return t.dtype() == DataType::kFloat16 ? t.base<Float16>()[off].ToFloat()
                                            : t.base<float>()[off];

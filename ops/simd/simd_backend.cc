@@ -3,6 +3,7 @@
 #include <array>
 
 #include "ops/simd/family.h"
+#include "ops/simd/graph_plan.h"
 
 namespace nnref {
 
@@ -61,6 +62,13 @@ class SimdBackend final : public Backend {
     }
     why = IsWebnnOp(node.op) ? kNoKernelForOperator : kNnefOnlyOperator;
     return nullptr;
+  }
+
+  // One plan per compiled graph: intermediates in buffers kept across calls, element-wise
+  // operators in place (graph_plan.h).
+  std::shared_ptr<const GraphRunner> MakeGraphRunner(
+      const Graph& graph, std::span<const std::shared_ptr<const Kernel>> kernels) const override {
+    return std::make_shared<GraphPlan>(graph, kernels);
   }
 
  private:

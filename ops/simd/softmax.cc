@@ -39,9 +39,22 @@ class SoftmaxKernel final : public Kernel {
 
   std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
                                     std::span<const OperandDescriptor> out) const override {
+    return One(Run(in, out, nullptr));
+  }
+  // Into a buffer of the whole-graph plan (graph_plan.h); never in place (a row is read twice).
+  IntoSupport Into() const override { return {true, false}; }
+  void ComputeInto(std::span<const OperandValue* const> in, std::span<const OperandDescriptor> out,
+                   const Tensor& into) const override {
+    (void)Run(in, out, &into);
+  }
+
+ private:
+  Tensor Run(std::span<const OperandValue* const> in, std::span<const OperandDescriptor> out,
+             const Tensor* into) const {
     const Tensor& x = in[0]->data;
     // Every element is written (ForEachGroup writes each group whole): no zero fill.
-    Tensor result = Tensor::AllocateForOverwrite(out[0].dataType, out[0].shape);
+    Tensor result =
+        into != nullptr ? *into : Tensor::AllocateForOverwrite(out[0].dataType, out[0].shape);
     std::vector<bool> reduced(x.rank(), false);
     reduced[axis_] = true;
     const GroupSplit<2> split(x.shape(), reduced, {x.strides(), ContiguousStrides(x.shape())});
@@ -51,10 +64,9 @@ class SoftmaxKernel final : public Kernel {
           SoftmaxRow(row, dst, split.count);
         },
         kTaskElements);
-    return One(std::move(result));
+    return result;
   }
 
- private:
   uint32_t axis_;
   Config config_;
 };

@@ -222,6 +222,14 @@ Tensor OneOfToAny(const Tensor& latitude) {
 
 }  // namespace
 
+void Kernel::ComputeInto(std::span<const OperandValue* const> inputs,
+                         std::span<const OperandDescriptor> outputs, const Tensor& out) const {
+  const std::vector<OperandValue> result = Compute(inputs, outputs);
+  const std::vector<std::byte> bytes = result.at(0).data.Bytes();
+  std::memcpy(out.buffer()->data() + out.offset() * static_cast<int64_t>(ElementSize(out.dtype())),
+              bytes.data(), bytes.size());
+}
+
 std::vector<OperandValue> Graph::RunOperator(size_t index,
                                              std::span<const OperandValue* const> in,
                                              const Kernel* kernel) const {

@@ -76,6 +76,24 @@ class Kernel {
   // output kAny.
   virtual std::vector<OperandValue> Compute(std::span<const OperandValue* const> inputs,
                                             std::span<const OperandDescriptor> outputs) const = 0;
+
+  // What ComputeInto does for this kernel, for a backend's whole-graph plan (ops/simd/graph_plan.h)
+  // that keeps its intermediates in buffers of its own: `direct`, the single output is written
+  // straight into the given tensor (else Compute runs and its result is copied there); `in_place`,
+  // that tensor may be the buffer of an input of the same data type and shape (element i of the
+  // output depends on element i of the inputs only, read before it is written).
+  struct IntoSupport {
+    bool direct = false;
+    bool in_place = false;
+  };
+  virtual IntoSupport Into() const { return {}; }
+  // The single output of the operator written into `out`, a dense tensor of outputs[0]'s data
+  // type and shape whose every element is overwritten, on inputs without latitude; the values are
+  // bit for bit those Compute gives. `out` shares no buffer with the inputs unless Into().in_place
+  // says it may, and then only with inputs of that data type and shape. The default computes and
+  // copies.
+  virtual void ComputeInto(std::span<const OperandValue* const> inputs,
+                           std::span<const OperandDescriptor> outputs, const Tensor& out) const;
 };
 
 struct OperandId {

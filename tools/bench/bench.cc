@@ -7,9 +7,12 @@
 // Usage: build/bin/nnref_bench [--repeat N] [--reference-repeat N] [--warmup N]
 //            [--min-sample-ms X] [--threads N] [--only ID,ID] [--filter TEXT] [--small]
 //            [--no-reference] [--vulkan] [--vulkan-native] [--tsv] [--cpu-time] [--cases DIR]
-//            [--export DIR]
+//            [--export DIR] [--per-operator]
 // The model blocks (ids gpt2_block, sd_resblock) time a case of cases/models (--cases: another
 // folder) as one graph; --export DIR writes their data for the ONNX export of compare.mjs.
+// The simd columns time a graph as contexts compute it (ComputeOnBackend: the simd backend's
+// whole-graph plan, ops/simd/graph_plan.h); --per-operator times one kernel call at a time
+// instead (Graph::Compute with the backend's kernels, the path before the plan).
 // --vulkan also times the vulkan backend (first device) in both arithmetic modes, native and
 // exact (docs/vulkan.md#arithmetic-modes), in the same process on the same inputs, with its
 // time as a multiple of simd's (one line per mode under each benchmark; vulkan_native_* and
@@ -211,8 +214,9 @@ struct Options {
   bool reference = true;
   bool tsv = false;
   bool vulkan = false;
-  bool vulkan_exact = true;  // --vulkan-native: only the native mode
-  bool cpu_time = false;     // time samples by the process's CPU time instead of the wall clock
+  bool vulkan_exact = true;   // --vulkan-native: only the native mode
+  bool cpu_time = false;      // time samples by the process's CPU time instead of the wall clock
+  bool per_operator = false;  // simd: Graph::Compute with the kernels, not the graph plan
   std::string cases_dir = NNREF_MODEL_CASES_DIR;  // --cases: where the model case files are
   std::string export_dir;  // --export: write each model block's data for compare.mjs there
 };
@@ -369,6 +373,8 @@ int main(int argc, char** argv) {
       opt.vulkan_exact = false;
     } else if (a == "--cpu-time") {
       opt.cpu_time = true;
+    } else if (a == "--per-operator") {
+      opt.per_operator = true;
     } else if (a == "--cases" && has_value) {
       opt.cases_dir = argv[++i];
     } else if (a == "--export" && has_value) {
@@ -378,7 +384,7 @@ int main(int argc, char** argv) {
                    "usage: nnref_bench [--repeat N] [--reference-repeat N] [--warmup N] "
                    "[--min-sample-ms X] [--threads N] [--only ID,ID] [--filter TEXT] [--small] "
                    "[--no-reference] [--vulkan] [--vulkan-native] [--tsv] [--cpu-time] "
-                   "[--cases DIR] [--export DIR]\n");
+                   "[--cases DIR] [--export DIR] [--per-operator]\n");
       return 2;
     }
   }
@@ -533,7 +539,10 @@ int main(int argc, char** argv) {
         simd[v].skip = why;
         continue;
       }
-      const auto run = [&] { return graph->Compute(inputs, {}, compiled->kernels); };
+      const auto run = [&] {
+        return opt.per_operator ? graph->Compute(inputs, {}, compiled->kernels)
+                                : ComputeOnBackend(*graph, *compiled, inputs);
+      };
       simd[v].difference = RelativeDifference(run().at(out_name).data, expected);
       if (!(simd[v].difference <= kMismatch)) mismatch = true;
       simd[v].timing = Measure([&] { run(); }, opt);

@@ -6,11 +6,11 @@
 // --backend (repeatable; default simd) names the backends timed beside the reference, each in a
 // column pair of its own (runner/backends.h names: simd, vulkan; vulkan:native and vulkan:exact
 // choose the arithmetic mode). A backend that computes whole graphs at once (ops/backend.h
-// GraphRunner: the vulkan backend's one command buffer) is timed that way, and also one kernel at
-// a time (the per-operator path, "per-op" columns) in the same run, alternately, with the ratio of
-// the medians per-op / graph.
-// --schedule prints, after each case, how the graph runner runs each operator (recorded, or alone
-// and why).
+// GraphRunner: the vulkan backend's one command buffer, the simd backend's plan of buffers) is
+// timed that way, and also one kernel at a time (the per-operator path, "per-op" columns) in the
+// same run, alternately, with the ratio of the medians per-op / graph.
+// --schedule prints, after each case, how the graph runner runs each operator (vulkan: recorded,
+// or alone and why; simd: into which plan buffer, in place, or alone).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
