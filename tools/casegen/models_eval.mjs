@@ -1,7 +1,8 @@
 // A small float64 interpreter for the operator lists of cases/models (tools/casegen/models.mjs).
 //
 // It evaluates a case's `graph.operators` from the JSON, written from the WebNN method texts (spec sections
-// named per operator), never from the C++ kernels. Six evaluation orders are offered (`MODES`):
+// named per operator), never from the C++ kernels. Four evaluation orders are offered (`MODES`), six for float16
+// graphs (`MODES16`):
 //
 // - `exact`: every value and sum in double, nothing rounded between operators. Its outputs, rounded once to
 //   the output type, are the cases' expected values.
