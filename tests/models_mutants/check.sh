@@ -5,4 +5,4 @@ if ! command -v node >/dev/null; then
   echo "node not found: models mutant test skipped"
   exit 77
 fi
-exec node "$(dirname "$0")/check.mjs" "$1"
+exec node "$(dirname "$0")/check.mjs" "$@"

@@ -14,7 +14,8 @@
 // 3. Second check: the block computed directly from its model definition (models_direct.mjs: attention written as
 //    attention, loops over tokens and heads, no operator list) must agree with (2) within float32 noise.
 // 4. Tolerance (ATOL): FACTOR x the largest deviation from (2) of three typed evaluation orders (outputs of
-//    every operator rounded to the type; sums in double, float32 first-to-last, float32 last-to-first).
+//    every operator rounded to the type; sums in double, float32 first-to-last, float32 last-to-first), and for
+//    float16 graphs two more: float16 accumulators first-to-last and last-to-first (models_eval.mjs).
 
 import { writeFileSync, readFileSync, mkdirSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -22,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 
 import { roundTo } from './numerics.mjs';
 import { encodeValue } from './values.mjs';
-import { evaluate, readInputs, MODES } from './models_eval.mjs';
+import { evaluate, readInputs, MODES, MODES16, SUMS16 } from './models_eval.mjs';
 import { BLOCKS } from './models_blocks.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -63,13 +64,24 @@ const roundUp2 = (x) => {
 };
 const fmt = (x) => Number(x.toPrecision(3)).toExponential();
 
+// The sums the float16-accumulator orders keep in float16, in words.
+function sums16() {
+  const words = { matmul: 'matmul and conv2d', softmax: 'softmax', reduceMean: 'reduceMean',
+    normalization: 'the normalization moments' };
+  const list = [...SUMS16].map((k) => words[k]);
+  return list.length > 1 ? `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}` : list[0];
+}
+
 // Builds one case from a block description (models_blocks.mjs) and returns it with its measurements.
 export function buildCase(block) {
   const { name, graph, outputs, direct, labels, description } = block.build();
   const inputs = readInputs(graph);
-  const envs = {};
-  for (const m of MODES) envs[m] = evaluate(graph, m, inputs);
+  const envs = { exact: evaluate(graph, 'exact', inputs) };
   const exact = envs.exact;
+  const type = exact[outputs[0]].type;
+  // float16 graphs: also the float16-accumulator orders (models_eval.mjs)
+  const modes = type === 'float16' ? MODES16 : MODES;
+  for (const m of modes.slice(1)) envs[m] = evaluate(graph, m, inputs);
   const expectedOutputs = {};
   const spread = {};
   const report = [];
@@ -84,7 +96,7 @@ export function buildCase(block) {
       descriptor: { shape: t.shape, dataType: t.type },
     };
     spread[out] = {};
-    for (const m of MODES.slice(1)) spread[out][m] = maxDiff(envs[m][out].data, t.data);
+    for (const m of modes.slice(1)) spread[out][m] = maxDiff(envs[m][out].data, t.data);
     const s = Math.max(...Object.values(spread[out]));
     worst = Math.max(worst, s);
     const d = dir[out];
@@ -98,12 +110,19 @@ export function buildCase(block) {
     report.push({ out, max: maxAbs(t.data), agree, spread: spread[out] });
   }
   const tolerance = roundUp2(FACTOR * worst);
-  const type = exact[outputs[0]].type;
+  const half = type === 'float16';
   const parts = report.map((r) => `${r.out}: max |value| ${fmt(r.max)}, deviations typed ${fmt(r.spread.typed)}, `
-    + `forward ${fmt(r.spread.forward)}, backward ${fmt(r.spread.backward)}`);
+    + `forward ${fmt(r.spread.forward)}, backward ${fmt(r.spread.backward)}`
+    + (half ? `, forward16 ${fmt(r.spread.forward16)}, backward16 ${fmt(r.spread.backward16)}` : ''));
+  const orders = half
+    ? `among five ${type} evaluation orders of this operator list (every operator output rounded to ${type}; `
+      + `sums in double, in float32 first-to-last, in float32 last-to-first, and with float16 accumulators `
+      + `(the sums of ${sums16()}: each product and partial sum rounded to float16) first-to-last and `
+      + `last-to-first)`
+    : `among three ${type} evaluation orders of this operator list (every operator output rounded to ${type}; `
+      + `sums in double, in float32 first-to-last, in float32 last-to-first)`;
   const reason = `Measured, not fitted to nnref: the largest deviation from the float64 evaluation (the expected `
-    + `values) among three ${type} evaluation orders of this operator list (every operator output rounded to ${type}; `
-    + `sums in double, in float32 first-to-last, in float32 last-to-first) is ${fmt(worst)} (${parts.join('; ')}). `
+    + `values) ${orders} is ${fmt(worst)} (${parts.join('; ')}). `
     + `ATOL = ${FACTOR} x that, rounded up to 2 digits. The model definition computed directly (attention as `
     + `attention, tools/casegen/models_direct.mjs) agrees with the expected values to within `
     + `${fmt(Math.max(...report.map((r) => r.agree)) || 0)}.`;

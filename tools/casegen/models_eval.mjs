@@ -1,7 +1,8 @@
 // A small float64 interpreter for the operator lists of cases/models (tools/casegen/models.mjs).
 //
 // It evaluates a case's `graph.operators` from the JSON, written from the WebNN method texts (spec sections
-// named per operator), never from the C++ kernels. Four evaluation orders are offered (`MODES`):
+// named per operator), never from the C++ kernels. Four evaluation orders are offered (`MODES`), six for float16
+// graphs (`MODES16`):
 //
 // - `exact`: every value and sum in double, nothing rounded between operators. Its outputs, rounded once to
 //   the output type, are the cases' expected values.
@@ -9,14 +10,25 @@
 //   correctly rounded implementation (the reference) computes.
 // - `forward` / `backward`: outputs rounded to the type, and every sum (matmul, conv2d, reductions, softmax,
 //   normalization moments) accumulated in float32 one term at a time, first-to-last or last-to-first, each
-//   product and partial sum rounded: the plain orders a float32 backend may use.
+//   product and partial sum rounded: the plain orders a float32 backend may use (and a float16 backend that
+//   accumulates in float32).
+// - `forward16` / `backward16` (float16 graphs only, `MODES16`): as forward / backward, but with float16
+//   accumulators: each product and partial sum rounded to float16 (roundF16Fast, round half to even). issue 21's
+//   error model admits operand-type accumulators, and a GPU backend's float16 matmul and conv2d use them (the
+//   vulkan backend's native mode on a device with shaderFloat16, docs/vulkan.md). Which sums are float16 is
+//   SUMS16 below: matmul and conv2d, and also softmax's sum, reduceMean and the normalization moments, since a
+//   backend computing float16 throughout (TFLite's GPU delegate at F16 precision) keeps those in float16 too.
 //
-// The spread of `typed`/`forward`/`backward` around `exact` is the measured part of each case's tolerance.
+// The spread of the typed orders around `exact` is the measured part of each case's tolerance.
 
-import { roundTo, erfDouble } from './numerics.mjs';
+import { roundTo, roundF16Fast, erfDouble } from './numerics.mjs';
 import { expandData } from './values.mjs';
 
 export const MODES = ['exact', 'typed', 'forward', 'backward'];
+export const MODES16 = [...MODES, 'forward16', 'backward16'];
+// The sums the float16-accumulator orders keep in float16; the others accumulate in float32 as in forward /
+// backward. 'matmul' covers conv2d too.
+export const SUMS16 = new Set(['matmul', 'softmax', 'reduceMean', 'normalization']);
 
 const count = (shape) => shape.reduce((n, d) => n * d, 1);
 const strides = (shape) => {
@@ -31,18 +43,29 @@ function tensor(shape, type, data) {
 
 function makeMode(name) {
   const id = (x) => x;
+  const wide = name === 'exact' || name === 'typed';
+  const half = name === 'forward16' || name === 'backward16';
+  const first = name === 'forward' || name === 'forward16';
   return {
     name,
+    wide,
+    first,
     round: name === 'exact' ? () => id : (t) => (t === 'float32' || t === 'float16' ? (x) => roundTo(t, x) : id),
-    // Sum of n terms term(i).
-    sum(n, term) {
+    // The accumulator's rounding for a sum of the given kind (null: double).
+    acc(kind) {
+      if (wide) return null;
+      return half && SUMS16.has(kind) ? roundF16Fast : Math.fround;
+    },
+    // Sum of n terms term(i), of the given kind.
+    sum(n, term, kind) {
       let s = 0;
-      if (name === 'exact' || name === 'typed') {
+      const r = this.acc(kind);
+      if (!r) {
         for (let i = 0; i < n; i++) s += term(i);
-      } else if (name === 'forward') {
-        for (let i = 0; i < n; i++) s = Math.fround(s + Math.fround(term(i)));
+      } else if (first) {
+        for (let i = 0; i < n; i++) s = r(s + r(term(i)));
       } else {
-        for (let i = n - 1; i >= 0; i--) s = Math.fround(s + Math.fround(term(i)));
+        for (let i = n - 1; i >= 0; i--) s = r(s + r(term(i)));
       }
       return s;
     },
@@ -116,6 +139,7 @@ function matmul(a, b, mode, rnd) {
   const bm = broadcastIndex(b.shape.slice(0, -2), batch);
   const out = tensor([...batch, M, N], a.type);
   const nb = count(batch);
+  const r = mode.acc('matmul');
   for (let p = 0; p < nb; p++) {
     const ao = am[p] * M * K;
     const bo = bm[p] * K * N;
@@ -125,12 +149,18 @@ function matmul(a, b, mode, rnd) {
         const ar = ao + m * K;
         const bc = bo + n;
         let s = 0;
-        if (mode.name === 'exact' || mode.name === 'typed') {
+        if (!r) {
           for (let k = 0; k < K; k++) s += a.data[ar + k] * b.data[bc + k * N];
-        } else if (mode.name === 'forward') {
-          for (let k = 0; k < K; k++) s = Math.fround(s + Math.fround(a.data[ar + k] * b.data[bc + k * N]));
+        } else if (r === Math.fround) {
+          if (mode.first) {
+            for (let k = 0; k < K; k++) s = Math.fround(s + Math.fround(a.data[ar + k] * b.data[bc + k * N]));
+          } else {
+            for (let k = K - 1; k >= 0; k--) s = Math.fround(s + Math.fround(a.data[ar + k] * b.data[bc + k * N]));
+          }
+        } else if (mode.first) {
+          for (let k = 0; k < K; k++) s = r(s + r(a.data[ar + k] * b.data[bc + k * N]));
         } else {
-          for (let k = K - 1; k >= 0; k--) s = Math.fround(s + Math.fround(a.data[ar + k] * b.data[bc + k * N]));
+          for (let k = K - 1; k >= 0; k--) s = r(s + r(a.data[ar + k] * b.data[bc + k * N]));
         }
         out.data[(p * M + m) * N + n] = rnd(s);
       }
@@ -270,7 +300,7 @@ function reduceMean(x, axes, keep, mode, rnd) {
   const shape = keep ? kept : x.shape.filter((_, i) => !axes.includes(i));
   const out = tensor(shape, x.type);
   list.forEach((g, k) => {
-    out.data[k] = rnd(mode.sum(g.length, (i) => x.data[g[i]]) / g.length);
+    out.data[k] = rnd(mode.sum(g.length, (i) => x.data[g[i]], 'reduceMean') / g.length);
   });
   return out;
 }
@@ -283,7 +313,7 @@ function softmax(x, axis, mode, rnd) {
     let m = -Infinity;
     for (const i of g) m = Math.max(m, x.data[i]);
     const e = g.map((i) => Math.exp(x.data[i] - m));
-    const s = mode.sum(e.length, (i) => e[i]);
+    const s = mode.sum(e.length, (i) => e[i], 'softmax');
     g.forEach((i, k) => {
       out.data[i] = rnd(e[k] / s);
     });
@@ -298,8 +328,8 @@ function normalize(x, list, eps, scaleAt, biasAt, mode, rnd) {
   const out = tensor(x.shape, x.type);
   for (const g of list) {
     const n = g.length;
-    const mean = mode.sum(n, (i) => x.data[g[i]]) / n;
-    const variance = mode.sum(n, (i) => (x.data[g[i]] - mean) ** 2) / n;
+    const mean = mode.sum(n, (i) => x.data[g[i]], 'normalization') / n;
+    const variance = mode.sum(n, (i) => (x.data[g[i]] - mean) ** 2, 'normalization') / n;
     const den = Math.sqrt(variance + eps);
     for (const i of g) out.data[i] = rnd(biasAt(i) + (scaleAt(i) * (x.data[i] - mean)) / den);
   }
@@ -371,7 +401,7 @@ function conv2d(x, w, opts, env, mode, rnd) {
             }
           }
           if (bias) terms.push(bias.data[o]);
-          out.data[((n * O + o) * OH + oh) * OW + ow] = rnd(mode.sum(terms.length, (i) => terms[i]));
+          out.data[((n * O + o) * OH + oh) * OW + ow] = rnd(mode.sum(terms.length, (i) => terms[i], 'matmul'));
         }
       }
     }

@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // Self-test of the cases/models generator: (1) the float64 interpreter on small operator lists with values
 // worked out by hand, (2) the second check (model definition vs operator list) rejects a wrongly lowered block,
-// (3) the float32 evaluation orders really differ from the exact one (so the measured tolerance is not 0).
+// (3) the float32 evaluation orders really differ from the exact one (so the measured tolerance is not 0),
+// (4) the float16 accumulator orders: the fast float16 rounding they use against numerics.mjs's roundF16, and
+// sums worked out by hand.
 import { evaluate, readInputs } from './models_eval.mjs';
+import { roundF16, roundF16Fast } from './numerics.mjs';
 import { buildCase } from './models.mjs';
 import { BLOCKS } from './models_blocks.mjs';
 
@@ -95,6 +98,50 @@ for (const [what, mutate] of [
     console.log(`FAIL the model-definition check accepted a mutant: ${what}`);
   }
 }
+
+// (4) float16 accumulators. roundF16Fast must be roundF16 on every double: zeros, ties to even at 2048 (2049 ->
+// 2048, 2051 -> 2052), the subnormal range and its ties (2^-25 -> 0, 3 * 2^-25 -> 2^-23), the smallest normal,
+// the overflow threshold 65520 (halfway between 65504 and 2^16: to even, Infinity), and random doubles of every
+// magnitude, with and without a twelfth significant bit (ties).
+{
+  let bad = 0;
+  const same = (x) => {
+    for (const v of [x, -x]) {
+      if (!Object.is(roundF16Fast(v), roundF16(v))) {
+        if (bad++ < 5) console.log(`FAIL roundF16Fast(${v}) = ${roundF16Fast(v)}, roundF16 ${roundF16(v)}`);
+      }
+    }
+  };
+  [0, 1, 2049, 2051, 2 ** -25, 3 * 2 ** -25, 2 ** -24, 2 ** -14, 2 ** -14 - 2 ** -25, 2 ** -14 - 2 ** -26, 65504,
+    65519.99, 65520, 65536, 1e300, Infinity, NaN, 1 + 2 ** -11, 1 + 3 * 2 ** -11].forEach(same);
+  let seed = 12345;
+  const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  for (let i = 0; i < 200000; i++) {
+    same((rnd() - 0.5) * 2 ** (Math.floor(rnd() * 50) - 30));
+    same((2049 + 2 * Math.floor(rnd() * 1023)) * 2 ** (Math.floor(rnd() * 44) - 38)); // 12 bits: a tie
+  }
+  if (bad) {
+    failures++;
+    console.log(`FAIL roundF16Fast differs from roundF16 on ${bad} values`);
+  }
+}
+// 2048 + 1 + 1 in float16: forward 2048 (2049 is a tie, to the even 2048, twice), backward 1 + 1 + 2048 = 2050;
+// float32 accumulators give 2050 both ways.
+const h = { a: t([1, 3], [2048, 1, 1], 'float16'), b: t([3, 1], [1, 1, 1], 'float16') };
+const mm = [op('matmul', [['a', 'a'], ['b', 'b']], 'y')];
+expect('forward16 matmul', run(h, mm, 'y', 'forward16'), [2048]);
+expect('backward16 matmul', run(h, mm, 'y', 'backward16'), [2050]);
+expect('forward matmul of float16 (float32 accumulator)', run(h, mm, 'y', 'forward'), [2050]);
+// reduceMean of [2048, 1, 1]: forward16 2048 / 3 = 682.67 -> 682.5 (float16 spacing 0.5 in [512, 1024)),
+// backward16 2050 / 3 = 683.33 -> 683.5
+const rm = [op('reduceMean', [['input', 'x'], ['options', { axes: [1] }]], 'y')];
+expect('forward16 reduceMean', run({ x: t([1, 3], [2048, 1, 1], 'float16') }, rm, 'y', 'forward16'), [682.5]);
+expect('backward16 reduceMean', run({ x: t([1, 3], [2048, 1, 1], 'float16') }, rm, 'y', 'backward16'), [683.5]);
+// conv2d: a 1x1 filter of ones over [1, 3, 1, 1] = [2048, 1, 1] is the same sum, bias 0 last (forward) or first
+const cv = [op('conv2d', [['input', 'x'], ['filter', 'w']], 'y')];
+const cx = { x: t([1, 3, 1, 1], [2048, 1, 1], 'float16'), w: t([1, 3, 1, 1], [1, 1, 1], 'float16') };
+expect('forward16 conv2d', run(cx, cv, 'y', 'forward16'), [2048]);
+expect('backward16 conv2d', run(cx, cv, 'y', 'backward16'), [2050]);
 
 console.log(failures ? `${failures} failures` : 'models self-test: all passed');
 process.exit(failures ? 1 : 0);

@@ -128,6 +128,30 @@ export function roundToFormat(x, t) {
 
 export const roundF16 = (x) => roundToFormat(x, 'float16');
 
+// roundF16 without BigInt, for the float16 accumulation orders of models_eval.mjs (hundreds of millions of
+// calls): the same value for every double (models_selftest.mjs compares the two on ties, subnormals, the overflow
+// threshold and a million random doubles). The exponent e of |x| is read from its bits; adding and subtracting
+// C = 2^(e + 42) rounds |x| (in [2^e, 2^(e+1))) to a multiple of 2^(e - 10), eleven significant bits, by the
+// double addition's round-half-even; below 2^-14 the multiple is of 2^-24 (float16's subnormal spacing).
+const f16scratch = new Float64Array(1);
+const f16hi = new Uint32Array(f16scratch.buffer, 4, 1); // little-endian: the high word holds the exponent
+const f16c = Float64Array.from({ length: 16 + 15 }, (_, i) => 2 ** (i - 15 + 42)); // C for e = -15 .. 15
+export function roundF16Fast(x) {
+  const a = Math.abs(x);
+  if (!(a < 65520)) return Number.isNaN(x) ? NaN : x < 0 ? -Infinity : Infinity; // 65520: halfway to 2^16
+  let y;
+  if (a < 6.103515625e-5) {
+    // subnormal range: a * 2^24 < 2^10, and adding 2^52 rounds it to an integer, half to even
+    y = ((a * 16777216 + 4503599627370496) - 4503599627370496) / 16777216;
+  } else {
+    f16scratch[0] = a;
+    const e = (f16hi[0] >>> 20) - 1023;
+    const c = f16c[e + 15];
+    y = (a + c) - c;
+  }
+  return x < 0 || (x === 0 && 1 / x < 0) ? -y : y;
+}
+
 // Round a double to the given float type. float32 uses Math.fround (IEEE RNE); the self-test checks that
 // roundToFormat(x, 'float32') agrees with it.
 export function roundTo(t, x) {
