@@ -52,5 +52,5 @@ if ! "$root/tools/bench/ort/install.sh" "$ort_dir"; then
   exec "$build/bin/nnref_bench" "${args[@]}"
 fi
 
-exec node "$root/tools/bench/ort/compare.mjs" --bench "$build/bin/nnref_bench" --nnref "$build/bin/nnref" \
+exec node --expose-gc "$root/tools/bench/ort/compare.mjs" --bench "$build/bin/nnref_bench" --nnref "$build/bin/nnref" \
   --ort-dir "$ort_dir" --out "$build/bench" "${args[@]}"

@@ -447,6 +447,10 @@ async function main() {
       const results = {};
       for (const id of ids) {
         const model = MODELS.includes(id);
+        // Let the ONNX Runtime work of the previous benchmark wind down first (Node's garbage
+        // collector and ONNX Runtime's released threads run on the cores nnref_bench times on).
+        if (globalThis.gc) globalThis.gc();
+        await new Promise((resolve) => setTimeout(resolve, 500));
         const nnref = runNnref({...o, reference: o.reference && round === 0,
                                 exportDir: model && round === 0 ? exportDir : null}, id);
         info = nnref.info;
