@@ -18,7 +18,9 @@
 namespace nnref::simd {
 
 inline constexpr uint64_t kChunk = 8192;  // elements per row chunk (scratch fits in L1/L2)
-inline constexpr uint64_t kTaskElements = 1 << 16;  // elements per thread-pool task, at least
+inline constexpr uint64_t kTaskElements = 1 << 13;  // elements per thread-pool task, at least
+// (2^16 until the pool spun instead of sleeping between runs: then add 1x256x56x56 went from
+// 1.04-1.48x to 1.79-1.91x on two threads; docs/performance.md)
 
 // Calls fn(operand offsets, begin, count) for every chunk of every row of `plan`, in parallel.
 template <size_t N, class ChunkFn>
