@@ -71,17 +71,23 @@ void BinaryRowImpl(RowBinary op, const float* a, size_t a_step, const float* b, 
                    float* out, size_t n) {
   switch (op) {
     case RowBinary::kAdd:
-      return MapRow2(a, a_step, b, b_step, out, n, [](auto, auto x, auto y) { return hn::Add(x, y); });
+      return MapRow2(a, a_step, b, b_step, out, n,
+                     [](auto, auto x, auto y) { return hn::Add(x, y); });
     case RowBinary::kSub:
-      return MapRow2(a, a_step, b, b_step, out, n, [](auto, auto x, auto y) { return hn::Sub(x, y); });
+      return MapRow2(a, a_step, b, b_step, out, n,
+                     [](auto, auto x, auto y) { return hn::Sub(x, y); });
     case RowBinary::kMul:
-      return MapRow2(a, a_step, b, b_step, out, n, [](auto, auto x, auto y) { return hn::Mul(x, y); });
+      return MapRow2(a, a_step, b, b_step, out, n,
+                     [](auto, auto x, auto y) { return hn::Mul(x, y); });
     case RowBinary::kDiv:
-      return MapRow2(a, a_step, b, b_step, out, n, [](auto, auto x, auto y) { return hn::Div(x, y); });
+      return MapRow2(a, a_step, b, b_step, out, n,
+                     [](auto, auto x, auto y) { return hn::Div(x, y); });
     case RowBinary::kMax:
-      return MapRow2(a, a_step, b, b_step, out, n, [](auto, auto x, auto y) { return hn::Max(x, y); });
+      return MapRow2(a, a_step, b, b_step, out, n,
+                     [](auto, auto x, auto y) { return hn::Max(x, y); });
     case RowBinary::kMin:
-      return MapRow2(a, a_step, b, b_step, out, n, [](auto, auto x, auto y) { return hn::Min(x, y); });
+      return MapRow2(a, a_step, b, b_step, out, n,
+                     [](auto, auto x, auto y) { return hn::Min(x, y); });
     case RowBinary::kPrelu:
       return MapRow2(a, a_step, b, b_step, out, n, [](auto d, auto x, auto s) {
         return hn::IfThenElse(hn::Lt(x, hn::Zero(d)), hn::Mul(x, s), x);
@@ -108,6 +114,18 @@ void BinaryRowImpl(RowBinary op, const float* a, size_t a_step, const float* b, 
       for (size_t i = 0; i < n; ++i) out[i] = std::pow(a[a_step ? i : 0], b[b_step ? i : 0]);
       return;
   }
+}
+
+// `f` on the lanes of v inside [lo, hi]; the others (NaN included) are handed 1 instead, for
+// FixOutside to recompute: contrib's functions convert to int32 on the way, which for a NaN or
+// a value beyond their range is undefined behaviour on HWY_SCALAR (UBSan: "nan is outside the
+// range of representable values of type 'int'").
+template <class F>
+HWY_INLINE auto InRange(float lo, float hi, const F& f) {
+  return [lo, hi, f](auto d, auto v) {
+    const auto in = hn::And(hn::Ge(v, hn::Set(d, lo)), hn::Le(v, hn::Set(d, hi)));
+    return f(d, hn::IfThenElse(in, v, hn::Set(d, 1.0f)));
+  };
 }
 
 // Elements with x outside [lo, hi] (or NaN) are recomputed by `scalar`.
@@ -145,20 +163,21 @@ void UnaryRowImpl(RowUnary op, const float* x, float* out, size_t n, float alpha
                               hn::IfThenElse(hn::Lt(v, hn::Zero(d)), hn::Neg(one), v));
       });
     case RowUnary::kExp:
-      MapRow(x, out, n, [](auto d, auto v) { return hn::Exp(d, v); });
+      MapRow(x, out, n, InRange(-87.0f, 88.0f, [](auto d, auto v) { return hn::Exp(d, v); }));
       return FixOutside(x, out, n, -87.0f, 88.0f, [](float v) { return std::exp(v); });
     case RowUnary::kLog:
-      MapRow(x, out, n, [](auto d, auto v) { return hn::Log(d, v); });
+      MapRow(x, out, n,
+             InRange(1.17549435e-38f, 3.0e38f, [](auto d, auto v) { return hn::Log(d, v); }));
       return FixOutside(x, out, n, 1.17549435e-38f, 3.0e38f, [](float v) { return std::log(v); });
     case RowUnary::kSin:
       // sin(-0) is -0 (sin is odd); contrib's Sin gives +0, which a reciprocal downstream turns
       // into the wrong infinity. Zeros pass through.
-      MapRow(x, out, n, [](auto d, auto v) {
-        return hn::IfThenElse(hn::Eq(v, hn::Zero(d)), v, hn::Sin(d, v));
-      });
+      MapRow(x, out, n, InRange(-39000.0f, 39000.0f, [](auto d, auto v) {
+               return hn::IfThenElse(hn::Eq(v, hn::Zero(d)), v, hn::Sin(d, v));
+             }));
       return FixOutside(x, out, n, -39000.0f, 39000.0f, [](float v) { return std::sin(v); });
     case RowUnary::kCos:
-      MapRow(x, out, n, [](auto d, auto v) { return hn::Cos(d, v); });
+      MapRow(x, out, n, InRange(-39000.0f, 39000.0f, [](auto d, auto v) { return hn::Cos(d, v); }));
       return FixOutside(x, out, n, -39000.0f, 39000.0f, [](float v) { return std::cos(v); });
     case RowUnary::kTan:
       for (size_t i = 0; i < n; ++i) out[i] = std::tan(x[i]);
@@ -167,7 +186,7 @@ void UnaryRowImpl(RowUnary op, const float* x, float* out, size_t n, float alpha
       for (size_t i = 0; i < n; ++i) out[i] = std::erf(x[i]);
       return;
     case RowUnary::kTanh:
-      MapRow(x, out, n, [](auto d, auto v) { return hn::Tanh(d, v); });
+      MapRow(x, out, n, InRange(-9.0f, 9.0f, [](auto d, auto v) { return hn::Tanh(d, v); }));
       return FixOutside(x, out, n, -9.0f, 9.0f, [](float v) { return std::tanh(v); });
     case RowUnary::kRelu:
       return MapRow(x, out, n, [](auto d, auto v) { return hn::Max(v, hn::Zero(d)); });
@@ -177,11 +196,11 @@ void UnaryRowImpl(RowUnary op, const float* x, float* out, size_t n, float alpha
       });
     case RowUnary::kElu:
       // x > 0 ? x : alpha * expm1(x)
-      MapRow(x, out, n, [alpha](auto d, auto v) {
-        const auto neg = hn::Min(v, hn::Zero(d));
-        return hn::IfThenElse(hn::Gt(v, hn::Zero(d)), v,
-                              hn::Mul(hn::Set(d, alpha), hn::Expm1(d, neg)));
-      });
+      MapRow(x, out, n, InRange(-87.0f, 3.0e38f, [alpha](auto d, auto v) {
+               const auto neg = hn::Min(v, hn::Zero(d));
+               return hn::IfThenElse(hn::Gt(v, hn::Zero(d)), v,
+                                     hn::Mul(hn::Set(d, alpha), hn::Expm1(d, neg)));
+             }));
       return FixOutside(x, out, n, -87.0f, 3.0e38f,
                         [alpha](float v) { return v > 0 ? v : alpha * std::expm1(v); });
     case RowUnary::kHardSigmoid:
@@ -191,16 +210,17 @@ void UnaryRowImpl(RowUnary op, const float* x, float* out, size_t n, float alpha
       });
     case RowUnary::kHardSwish:
       return MapRow(x, out, n, [](auto d, auto v) {
-        const auto t = hn::Min(hn::Max(hn::Add(v, hn::Set(d, 3.0f)), hn::Zero(d)), hn::Set(d, 6.0f));
+        const auto t =
+            hn::Min(hn::Max(hn::Add(v, hn::Set(d, 3.0f)), hn::Zero(d)), hn::Set(d, 6.0f));
         // x * (t / 6): t / 6 <= 1, so x * t cannot overflow where the result does not.
         return hn::Mul(v, hn::Div(t, hn::Set(d, 6.0f)));
       });
     case RowUnary::kSigmoid:
       // 1 / (1 + exp(-x)); exp(-x) overflows to inf for x < -88, giving 0 as it should.
-      MapRow(x, out, n, [](auto d, auto v) {
-        const auto one = hn::Set(d, 1.0f);
-        return hn::Div(one, hn::Add(one, hn::Exp(d, hn::Neg(v))));
-      });
+      MapRow(x, out, n, InRange(-87.0f, 87.0f, [](auto d, auto v) {
+               const auto one = hn::Set(d, 1.0f);
+               return hn::Div(one, hn::Add(one, hn::Exp(d, hn::Neg(v))));
+             }));
       // Beyond +-87: e^x / (1 + e^x) for negative x keeps the subnormal results exp(x) gives.
       return FixOutside(x, out, n, -87.0f, 87.0f, [](float v) {
         if (v < 0) {
@@ -210,12 +230,12 @@ void UnaryRowImpl(RowUnary op, const float* x, float* out, size_t n, float alpha
         return 1.0f / (1.0f + std::exp(-v));
       });
     case RowUnary::kSoftplus:
-      // max(x, 0) + log1p(exp(-|x|))
-      MapRow(x, out, n, [](auto d, auto v) {
-        const auto e = hn::Exp(d, hn::Neg(hn::Abs(v)));
-        return hn::Add(hn::Max(v, hn::Zero(d)), hn::Log1p(d, e));
-      });
-      return FixOutside(x, out, n, -3.0e38f, 3.0e38f, [](float v) {
+      // max(x, 0) + log1p(exp(-|x|)); beyond +-87 (exp(-|x|) below exp's vector range) in scalar
+      MapRow(x, out, n, InRange(-87.0f, 87.0f, [](auto d, auto v) {
+               const auto e = hn::Exp(d, hn::Neg(hn::Abs(v)));
+               return hn::Add(hn::Max(v, hn::Zero(d)), hn::Log1p(d, e));
+             }));
+      return FixOutside(x, out, n, -87.0f, 87.0f, [](float v) {
         return std::fmax(v, 0.0f) + std::log1p(std::exp(-std::fabs(v)));
       });
     case RowUnary::kSoftsign:
@@ -228,8 +248,8 @@ void UnaryRowImpl(RowUnary op, const float* x, float* out, size_t n, float alpha
       // carried as y + y_lo (the rounding error of x / sqrt 2, by FMA) and erfc corrected to
       // first order: erfc(y + y_lo) = erfc(y) - 2/sqrt(pi) exp(-y^2) y_lo.
       for (size_t i = 0; i < n; ++i) {
-        constexpr float kC = 0.70710677f;                   // 1/sqrt(2) rounded to float
-        constexpr float kCLo = 1.21016175e-08f;             // 1/sqrt(2) - kC
+        constexpr float kC = 0.70710677f;        // 1/sqrt(2) rounded to float
+        constexpr float kCLo = 1.21016175e-08f;  // 1/sqrt(2) - kC
         const float v = x[i];
         const float p = v * kC;
         const float p_lo = std::fma(v, kC, -p) + v * kCLo;  // v / sqrt 2 = p + p_lo
