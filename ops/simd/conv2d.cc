@@ -177,8 +177,8 @@ class Conv2dKernel final : public Kernel {
                               &bs[static_cast<size_t>(grp)],
                               direct ? nullptr : &crops[static_cast<size_t>(grp)]});
         }
-        Gemm(static_cast<size_t>(ocg), static_cast<size_t>(grid), static_cast<size_t>(kg),
-             problems, 1.0, *config_.pool);
+        Gemm(static_cast<size_t>(ocg), static_cast<size_t>(grid), static_cast<size_t>(kg), problems,
+             1.0, *config_.pool);
       }
       return FinishBias(in, nhwc, y, result);
     }
@@ -300,30 +300,37 @@ class Conv2dKernel final : public Kernel {
     return f;
   }
 
+  // One channel's hp rows of `width` floats, `width` apart, at dst: row r holds image row r - pt
+  // (zeros above and below the image), its columns [c0, c1) from the image row's columns
+  // [from, from + c1 - c0), zeros elsewhere (Pad and Shift).
+  static void PadRows(const float* src, const Image& x, int64_t pt, int64_t hp, int64_t width,
+                      int64_t from, int64_t c0, int64_t c1, float* dst) {
+    for (int64_t r = 0; r < hp; ++r) {
+      float* row = dst + r * width;
+      const int64_t iy = r - pt;
+      if (iy < 0 || iy >= x.height) {
+        std::fill(row, row + width, 0.0f);
+        continue;
+      }
+      std::fill(row, row + c0, 0.0f);
+      std::copy(src + iy * x.width + from, src + iy * x.width + from + (c1 - c0), row + c0);
+      std::fill(row + c1, row + width, 0.0f);
+    }
+  }
+
   // padded[c][r][q] = x[c][r - pad_top][q - pad_left] for r < hp, q < wp (0 outside the image),
   // rows `wp` apart (the stride; columns from it on are the next row's first ones, which must
   // be zeros as they are: see the caller); x one contiguous nchw image.
   void Pad(const float* xin, const Image& x, int64_t hp, int64_t wp, float* padded) const {
     const int64_t pt = g_.pad_top, pl = g_.pad_left;
     const int64_t x0 = std::min(pl, wp), x1 = std::clamp(pl + x.width, x0, wp);
-    config_.pool->ParallelFor(
-        static_cast<size_t>(x.channels), 4, [&](size_t begin, size_t end) {
-          for (size_t c = begin; c < end; ++c) {
-            const float* src = xin + static_cast<int64_t>(c) * x.height * x.width;
-            float* dst = padded + static_cast<int64_t>(c) * hp * wp;
-            for (int64_t r = 0; r < hp; ++r) {
-              float* row = dst + r * wp;
-              const int64_t iy = r - pt;
-              if (iy < 0 || iy >= x.height) {
-                std::fill(row, row + wp, 0.0f);
-                continue;
-              }
-              std::fill(row, row + x0, 0.0f);
-              std::copy(src + iy * x.width, src + iy * x.width + (x1 - x0), row + x0);
-              std::fill(row + x1, row + wp, 0.0f);
-            }
-          }
-        });
+    config_.pool->ParallelFor(static_cast<size_t>(x.channels), 4, [&](size_t begin, size_t end) {
+      for (size_t c = begin; c < end; ++c) {
+        const float* src = xin + static_cast<int64_t>(c) * x.height * x.width;
+        float* dst = padded + static_cast<int64_t>(c) * hp * wp;
+        PadRows(src, x, pt, hp, wp, 0, x0, x1, dst);
+      }
+    });
   }
 
   // The kw shifted copies of the stride-1 product: shifted[kx][c][r][ox] = padded[c][r][ox + kx *
@@ -345,18 +352,7 @@ class Conv2dKernel final : public Kernel {
                                   const int64_t shift = kx * g_.dilation_width - g_.pad_left;
                                   const int64_t o0 = std::clamp<int64_t>(-shift, 0, ow);
                                   const int64_t o1 = std::clamp<int64_t>(x.width - shift, o0, ow);
-                                  for (int64_t r = 0; r < hp; ++r) {
-                                    float* line = dst + r * ow;
-                                    const int64_t iy = r - pt;
-                                    if (iy < 0 || iy >= x.height) {
-                                      std::fill(line, line + ow, 0.0f);
-                                      continue;
-                                    }
-                                    std::fill(line, line + o0, 0.0f);
-                                    std::copy(src + iy * x.width + o0 + shift,
-                                              src + iy * x.width + o1 + shift, line + o0);
-                                    std::fill(line + o1, line + ow, 0.0f);
-                                  }
+                                  PadRows(src, x, pt, hp, ow, o0 + shift, o0, o1, dst);
                                 }
                               });
   }

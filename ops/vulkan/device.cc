@@ -620,6 +620,16 @@ Device::Buffer Device::CreateBuffer(VkDeviceSize size, bool host) {
 
 // Ends `cb`, submits it alone (under the application's queue lock when one was given) and waits
 // for its fence: the one submission of Run and of each Execute segment.
+VkCommandBuffer Device::BeginCommands() {
+  VkCommandBuffer cb = command_buffer_;
+  Check(api_.vkResetCommandBuffer(cb, 0), "vkResetCommandBuffer");
+  VkCommandBufferBeginInfo begin{};
+  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  Check(api_.vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
+  return cb;
+}
+
 void Device::SubmitAndWait(VkCommandBuffer cb) {
   Check(api_.vkEndCommandBuffer(cb), "vkEndCommandBuffer");
   VkSubmitInfo submit{};
@@ -683,12 +693,7 @@ void Device::Run(Shader shader, std::span<const uint32_t> params, std::span<cons
   }
   api_.vkUpdateDescriptorSets(device_, kBindings, writes, 0, nullptr);
 
-  VkCommandBuffer cb = command_buffer_;
-  Check(api_.vkResetCommandBuffer(cb, 0), "vkResetCommandBuffer");
-  VkCommandBufferBeginInfo begin{};
-  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  Check(api_.vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
+  VkCommandBuffer cb = BeginCommands();
   VkMemoryBarrier barrier{};
   barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
   if (staging_) {
@@ -792,12 +797,7 @@ void Device::Execute(const Recording& r) {
                                 nullptr);
   }
 
-  VkCommandBuffer cb = command_buffer_;
-  Check(api_.vkResetCommandBuffer(cb, 0), "vkResetCommandBuffer");
-  VkCommandBufferBeginInfo begin{};
-  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  Check(api_.vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
+  VkCommandBuffer cb = BeginCommands();
   const auto barrier = [&](VkAccessFlags src_access, VkAccessFlags dst_access,
                            VkPipelineStageFlags src, VkPipelineStageFlags dst) {
     VkMemoryBarrier b{};

@@ -203,6 +203,8 @@ class Device {
   Device() = default;
   // Ends, submits and waits for one command buffer (Run, Execute).
   void SubmitAndWait(VkCommandBuffer cb);
+  // The shared command buffer, reset and begun for one submission (Run, Execute).
+  VkCommandBuffer BeginCommands();
   bool Init(const DeviceOptions& options, std::string& why);
   // What Init and Adopt share once the device and queue exist: the device's description, the
   // pipeline layout, pools, fence and command buffer.
