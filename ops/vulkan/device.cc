@@ -182,6 +182,8 @@ DeviceInfo Describe(const Api& api, VkPhysicalDevice pd, uint32_t index) {
     f.known = true;
     f.denorm_behavior_independence = IndependenceName(controls.denormBehaviorIndependence);
     f.rounding_mode_independence = IndependenceName(controls.roundingModeIndependence);
+    f.denorm_independence = controls.denormBehaviorIndependence;
+    f.rounding_independence = controls.roundingModeIndependence;
     f.denorm_preserve[0] = controls.shaderDenormPreserveFloat16;
     f.denorm_preserve[1] = controls.shaderDenormPreserveFloat32;
     f.denorm_preserve[2] = controls.shaderDenormPreserveFloat64;
@@ -320,6 +322,14 @@ bool Device::Init(const DeviceOptions& options, std::string& why) {
     return false;
   }
   float16_native_ = native_ && info_.shader_float16 && options.float16 != "float32";
+  // The float controls are Vulkan 1.2 core: the instance (the loader) must be 1.2 too.
+  uint32_t loader_version = VK_API_VERSION_1_0;
+  api_.vkEnumerateInstanceVersion(&loader_version);
+  if (options.float_modes) {
+    float_modes_ = *options.float_modes;
+  } else if (loader_version >= VK_API_VERSION_1_2) {
+    float_modes_ = ChooseFloatModes(info_.float_controls);
+  }
   if (options.max_binding > 0 && options.max_binding < info_.max_storage_buffer_range) {
     info_.max_storage_buffer_range = options.max_binding;
   }
@@ -523,10 +533,14 @@ VkPipeline Device::Pipeline(Shader shader, std::span<const uint32_t> spec) {
     throw std::runtime_error(std::string(code.name) +
                              " needs shaderFloat16, which this device does not have enabled");
   }
+  // The embedded module, with the device's float-controls execution modes declared.
+  const std::vector<uint32_t> words =
+      float_modes_.any() ? WithFloatModes({code.words, code.count}, float_modes_)
+                         : std::vector<uint32_t>(code.words, code.words + code.count);
   VkShaderModuleCreateInfo si{};
   si.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
-  si.codeSize = code.count * sizeof(uint32_t);
-  si.pCode = code.words;
+  si.codeSize = words.size() * sizeof(uint32_t);
+  si.pCode = words.data();
   VkShaderModule module = VK_NULL_HANDLE;
   Check(api_.vkCreateShaderModule(device_, &si, nullptr, &module), "vkCreateShaderModule");
   VkComputePipelineCreateInfo ci{};
