@@ -34,9 +34,9 @@ struct DeviceInfo {
   // promises about subnormals, signed zeros/Inf/NaN and rounding, per width (16, 32, 64 bits).
   // Without shaderDenormPreserveFloat32 a shader's float32 subnormals may be flushed to zero.
   struct FloatControls {
-    bool known = false;                         // the device reported them (Vulkan 1.2)
-    std::string denorm_behavior_independence;   // "32-bit only", "all", "none"
-    std::string rounding_mode_independence;     // likewise
+    bool known = false;                        // the device reported them (Vulkan 1.2)
+    std::string denorm_behavior_independence;  // "32-bit only", "all", "none"
+    std::string rounding_mode_independence;    // likewise
     // The same, as the device reported them (ChooseFloatModes follows their rules).
     VkShaderFloatControlsIndependence denorm_independence =
         VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_NONE;

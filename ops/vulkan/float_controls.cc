@@ -118,8 +118,8 @@ std::vector<uint32_t> WithFloatModes(std::span<const uint32_t> module, const Flo
       capabilities_end = next;
     } else if (opcode == kOpExtension) {
       const std::span<const uint32_t> name = module.subspan(at + 1, count - 1);
-      has_extension = has_extension || std::vector<uint32_t>(name.begin(), name.end()) ==
-                                           StringWords(kExtension);
+      has_extension = has_extension ||
+                      std::vector<uint32_t>(name.begin(), name.end()) == StringWords(kExtension);
       extensions_end = next;
     } else if (opcode == kOpEntryPoint && count >= 3) {
       if (module[at + 1] == kExecutionModelGLCompute && !has_entry) {
@@ -134,8 +134,9 @@ std::vector<uint32_t> WithFloatModes(std::span<const uint32_t> module, const Flo
     at = next;
   }
   if (!has_entry) {
-    throw std::runtime_error("vulkan: float controls: the SPIR-V module has no GLCompute entry "
-                             "point");
+    throw std::runtime_error(
+        "vulkan: float controls: the SPIR-V module has no GLCompute entry "
+        "point");
   }
   if (extensions_end == 0) extensions_end = capabilities_end;
 
@@ -151,7 +152,8 @@ std::vector<uint32_t> WithFloatModes(std::span<const uint32_t> module, const Flo
       if (!on[w]) continue;
       used = true;
       if (declared.count({entry, mode, kWidths[w]})) continue;
-      for (uint32_t v : {Word(4, kOpExecutionMode), entry, mode, kWidths[w]}) add_modes.push_back(v);
+      for (uint32_t v : {Word(4, kOpExecutionMode), entry, mode, kWidths[w]})
+        add_modes.push_back(v);
     }
     if (used && !capabilities.count(capability)) {
       add_capabilities.push_back(Word(2, kOpCapability));

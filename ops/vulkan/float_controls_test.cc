@@ -5,6 +5,7 @@
 #include "ops/vulkan/float_controls.h"
 
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -14,8 +15,6 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
 
 #include "ops/vulkan/shaders.h"
 

@@ -107,15 +107,15 @@ std::string DeviceFacts(const DeviceInfo& d, const FloatModes& m) {
   if (m.denorm_preserve[1]) {
     text += "float32 subnormals preserved (DenormPreserve requested)";
   } else if (f.denorm_preserve[1]) {
-    text += "float32 subnormals may be flushed to zero (the device has "
-            "shaderDenormPreserveFloat32; not requested: " +
-            std::string(f.denorm_behavior_independence) + " denormal independence)";
+    text +=
+        "float32 subnormals may be flushed to zero (the device has "
+        "shaderDenormPreserveFloat32; not requested: " +
+        std::string(f.denorm_behavior_independence) + " denormal independence)";
   } else {
     text += "float32 subnormals may be flushed to zero (no shaderDenormPreserveFloat32)";
   }
-  text += m.signed_zero_inf_nan_preserve[1]
-              ? ", signed zeros/Inf/NaN preserved (requested)"
-              : ", signed zeros/Inf/NaN may not be preserved";
+  text += m.signed_zero_inf_nan_preserve[1] ? ", signed zeros/Inf/NaN preserved (requested)"
+                                            : ", signed zeros/Inf/NaN may not be preserved";
   text += m.rounding_rte[1] ? ", float32 rounds to nearest even (requested)"
                             : ", float32 rounding the driver's choice";
   return text;
