@@ -36,7 +36,8 @@ const MISMATCH = 1e-3;       // nnref_bench's bound on |simd - reference| / max 
 
 function parseArgs(argv) {
   const o = {bench: null, nnref: null, ortDir: null, out: null, repeat: 21, referenceRepeat: 3, warmup: 2,
-             minSampleMs: 0, rounds: 3, threads: 0, only: null, small: false, reference: true};
+             minSampleMs: 0, rounds: 3, threads: 0, only: null, small: false, reference: true,
+             vulkan: []};
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     const value = () => {
@@ -56,6 +57,8 @@ function parseArgs(argv) {
     else if (a === '--only') o.only = value().split(',');
     else if (a === '--small') o.small = true;
     else if (a === '--no-reference') o.reference = false;
+    else if (a === '--vulkan') o.vulkan = ['vulkan_native', 'vulkan_exact'];
+    else if (a === '--vulkan-native') o.vulkan = ['vulkan_native'];
     else throw new Error(`unknown argument ${a}`);
   }
   if (!o.bench || !o.ortDir) throw new Error('--bench and --ort-dir are required');
@@ -189,6 +192,7 @@ function runNnref(o, id) {
   if (o.threads) args.push('--threads', String(o.threads));
   if (o.small) args.push('--small');
   if (!o.reference) args.push('--no-reference');
+  if (o.vulkan.length) args.push(o.vulkan.length === 2 ? '--vulkan' : '--vulkan-native');
   if (o.exportDir) args.push('--export', o.exportDir);
   const r = spawnSync(o.bench, args, {encoding: 'utf8', maxBuffer: 1 << 20});
   if (r.error) throw r.error;
@@ -343,20 +347,31 @@ const ms = (v) => (v.skip !== undefined ? '-'
                    : v.median_ms.toFixed(v.median_ms < 1 ? 4 : v.median_ms < 100 ? 3 : 1));
 const x = (r) => `${r.toFixed(2)}x`;
 
-function cells(row, T) {
+function cells(row, T, vulkan) {
   const {reference, simd1, simd_all, ort1, ort_all} = row;
   const simd = simd1.skip !== undefined || simd_all.skip !== undefined
       ? [`skip (${simd1.skip ?? simd_all.skip})`]
       : [ms(simd1), ms(simd_all), (simd1.median_ms / ort1.median_ms).toFixed(2),
          x(simd1.median_ms / simd_all.median_ms) +
              (Math.max(simd1.difference, simd_all.difference) > MISMATCH ? ' MISMATCH' : '')];
+  const vk = vulkan.flatMap((k) => {
+    const v = row[k];
+    if (v.skip !== undefined) return [`skip (${v.skip})`, '-'];
+    return [ms(v) + (v.difference > MISMATCH ? ' MISMATCH' : ''),
+            simd1.skip !== undefined ? '-' : x(v.median_ms / simd1.median_ms)];
+  });
+  if (vk.length && simd.length === 1) simd.push('', '', '');
   return [row.label, ms(reference), ms(ort1), ms(ort_all), x(ort1.median_ms / ort_all.median_ms),
-          ms(row.ort1_node), ...simd];
+          ms(row.ort1_node), ...simd, ...vk];
 }
 
-function header(T) {
+// The vulkan modes' columns (--vulkan, --vulkan-native): the time and its ratio to simd 1T.
+const VULKAN_LABELS = {vulkan_native: 'vulkan native', vulkan_exact: 'vulkan exact'};
+
+function header(T, vulkan) {
   return ['benchmark', 'reference', 'ORT 1T', `ORT ${T}T`, 'ORT speed-up', 'ORT 1T via Node',
-          'simd 1T', `simd ${T}T`, 'simd/ORT 1T', 'simd speed-up'];
+          'simd 1T', `simd ${T}T`, 'simd/ORT 1T', 'simd speed-up',
+          ...vulkan.flatMap((k) => [VULKAN_LABELS[k], `${VULKAN_LABELS[k]} / simd 1T`])];
 }
 
 function targets(rows, T) {
@@ -404,7 +419,8 @@ function markdownTable(head, body) {
 // stays a skip; the reference comes from the first round).
 function combineRounds(perRound) {
   const row = {...perRound[0]};
-  for (const key of ['simd1', 'simd_all', 'ort1', 'ort_all', 'ort1_node', 'ort_all_node']) {
+  for (const key of ['simd1', 'simd_all', 'ort1', 'ort_all', 'ort1_node', 'ort_all_node',
+                     'vulkan_native', 'vulkan_exact']) {
     const timed = perRound.map((r) => r[key]).filter((v) => v && v.skip === undefined);
     if (timed.length !== perRound.length) continue;
     const medians = timed.map((v) => v.median_ms).sort((a, b) => a - b);
@@ -463,6 +479,7 @@ async function main() {
             : await runOrt(ort, protobuf, o, id, b.shapes, Number(info.threads));
         results[id] = {id, label: b.label, shapes: b.shapes, reference: variant(b, 'reference'),
                        simd1: variant(b, 'simd1'), simd_all: variant(b, 'simd_all'), ...ortResult};
+        for (const k of o.vulkan) results[id][k] = variant(b, k);
         process.stderr.write(`  round ${round + 1}/${o.rounds}: ${id} done\n`);
       }
       rounds.push(results);
@@ -473,13 +490,14 @@ async function main() {
   const rows = ids.map((id) => combineRounds(rounds.map((r) => r[id])));
   const T = Number(info.threads);
   const end = {date: new Date().toISOString(), load: load()};
-  const head = header(T);
-  const body = rows.map((r) => cells(r, T));
+  const head = header(T, o.vulkan);
+  const body = rows.map((r) => cells(r, T, o.vulkan));
   const ortVersion = ort.env.versions?.node ?? 'unknown';
   const about = [
     `machine: ${cpuModel()}, ${os.availableParallelism()} logical CPUs; ` +
         `load average ${start.load} at ${start.date}, ${end.load} at ${end.date}`,
     `simd: ${info.simd}`,
+    ...o.vulkan.map((k) => `${VULKAN_LABELS[k]}: ${info[k] ?? 'see nnref_bench'}`),
     `ORT: onnxruntime-node ${ortVersion}, CPU execution provider, intraOpNumThreads 1 and ${T}, ` +
         'graphOptimizationLevel all; single-operator models (the model blocks: the whole case ' +
         'graph), weights as initializers',
@@ -510,7 +528,8 @@ async function main() {
                      `${list(about)}\n\n${markdownTable(head, body)}\n\n${list(goals)}\n`);
     console.log(`\nwritten: ${path.join(o.out, 'results.md')}, results.json`);
   }
-  const mismatch = rows.some((r) => [r.simd1, r.simd_all].some((v) => v.difference > MISMATCH));
+  const mismatch = rows.some((r) => [r.simd1, r.simd_all, ...o.vulkan.map((k) => r[k])]
+                                       .some((v) => v && v.difference > MISMATCH));
   if (mismatch) {
     console.error('a simd result differs from the reference (MISMATCH above)');
     process.exitCode = 1;
