@@ -67,26 +67,20 @@ struct PackedOperand {
 // (a stride-1 convolution of a padded image: no im2col matrix and no packing). Reads may run up
 // to kGemmIndirectSlack floats beyond column n of each depth step; those lanes are never stored.
 //
-// Zero taps (optional): with `width` > 0, B's columns are the pixels of an image `width` wide
-// (column j is pixel (y, x) = (j / width, j % width)) and depth step p, of class t = taps[p],
-// reads B[p][j] only where x + shifts[t] lies in [0, width) and, when `height` > 0, y +
-// row_shifts[t] in [0, height); the other lanes are +0 (masked loads, as if the image were
-// surrounded by zeros: a stride-1 convolution read from the image itself or from a copy with
-// zero rows only). Lanes beyond column n are masked too. Masked lanes still address base +
-// offsets[p] + j: where GemmMaskedLanesUnread() they are never read (AVX-512's masked loads),
-// elsewhere they are read and discarded, so that memory must be readable.
+// Zero taps (optional): with `width` > 0, B's columns are the pixels of image rows `width` wide
+// (column j is pixel x = j % width of its row) and depth step p reads B[p][j] only where
+// x + shifts[taps[p]] lies in [0, width); the other lanes are +0 (a masked load, as if the image
+// had zero columns left and right of each row: a stride-1 convolution of an image whose rows
+// carry no padding columns). Masked lanes still address base + offsets[p] + j, which must be
+// readable memory (targets without masked loads read them and discard the values).
 struct IndirectB {
   const float* base = nullptr;
-  const int64_t* offsets = nullptr;    // k entries
-  int64_t width = 0, height = 0;       // width 0: no zero taps; height 0: no row masks
-  const uint8_t* taps = nullptr;       // k entries: each depth step's class, < classes
-  const int64_t* shifts = nullptr;     // classes entries: the column shift of each class
-  const int64_t* row_shifts = nullptr;  // classes entries (with height): the row shift
+  const int64_t* offsets = nullptr;  // k entries
+  int64_t width = 0;                 // 0: no zero taps
+  const uint8_t* taps = nullptr;     // k entries: each depth step's class, < classes
+  const int64_t* shifts = nullptr;   // classes entries: the column shift of each class
   size_t classes = 0;
 };
-
-// Whether the GEMM on the current target never reads the masked lanes of zero taps (IndirectB).
-bool GemmMaskedLanesUnread();
 inline constexpr size_t kGemmIndirectSlack = 64;
 
 // One product of a batch: c = a x b, c row-major float32 with row stride ldc (column stride 1).

@@ -56,7 +56,10 @@ constexpr size_t kMR = 12;
 #else
 constexpr size_t kMR = 6;
 #endif
-constexpr size_t kKC = 600;   // depth block at most: a B panel (kKC x NR) stays in L1
+// Depth block at most: a 64-channel 3 x 3 convolution's 576 in one block (the output tile
+// stored once: 2-3% faster than 3 blocks of 192, docs/performance.md "Issue 25: conv2d on one
+// thread"); matmul 512 as one block of 512 measured the same as 2 of 256.
+constexpr size_t kKC = 600;
 constexpr size_t kMC = 192;   // rows per tile at most (a multiple of kMR): A block in L2
 constexpr size_t kNC = 1024;  // columns per tile at most
 
@@ -73,8 +76,12 @@ size_t DepthBlock(size_t k) {
 }
 
 // Where a micro-kernel reads B: a packed panel, rows read in place (IndirectB), or rows read in
-// place through the masks of zero taps.
-enum class BSource { kPacked, kIndirect, kMasked };
+// place through the masks of zero taps (kMasked: each step's masks loaded from the table of
+// TapMasks; kMasked3: a window 3 wide whose depth steps cycle through its 3 columns, taps[p] =
+// p % 3 as in a 3 x 3 convolution, with the 6 masks of the micro-tile (3 taps x 2 vectors) held
+// in mask registers instead: AVX-512 only, 6 of its 7 mask registers, as elsewhere masks take
+// vector registers, which the accumulators need).
+enum class BSource { kPacked, kIndirect, kMasked, kMasked3 };
 
 // The zero-tap masks of one micro-tile (kMasked): the mask bits of its first vector for depth
 // step p at bits + step[p], those of its second vector `vstride` bytes further (see TapMasks).
@@ -82,7 +89,14 @@ struct MaskArgs {
   const uint8_t* bits = nullptr;
   const uint32_t* step = nullptr;
   size_t vstride = 0;
+  bool periodic = false;  // kMasked3 applies (taps cycle 0, 1, 2 from this block's first step)
 };
+
+#if HWY_TARGET <= HWY_AVX3
+constexpr bool kTapRegisters = true;
+#else
+constexpr bool kTapRegisters = false;
+#endif
 
 // The vector at p (any alignment) with the lanes whose bit (LoadMaskBits) is clear set to +0:
 // one masked load on AVX-512; a whole load and a select elsewhere (Highway's MaskedLoad needs
@@ -117,6 +131,42 @@ HWY_INLINE void MicroKernelBody(size_t kc, const float* HWY_RESTRICT a, const fl
     acc0[r] = load ? hn::LoadU(d, c + r * ldc) : hn::Set(d, -0.0f);
     if constexpr (V == 2) acc1[r] = load ? hn::LoadU(d, c + r * ldc + lanes) : hn::Set(d, -0.0f);
   }
+  if constexpr (kSrc == BSource::kMasked3) {
+    // The 6 masks (3 taps x 2 vectors) once; then each step as kIndirect, its loads masked.
+    using M = hn::Mask<DF>;
+    const M m00 = hn::LoadMaskBits(d, mk.bits + mk.step[0]);
+    const M m10 = hn::LoadMaskBits(d, mk.bits + mk.step[1]);
+    const M m20 = hn::LoadMaskBits(d, mk.bits + mk.step[2]);
+    M m01 = m00, m11 = m10, m21 = m20;
+    if constexpr (V == 2) {
+      m01 = hn::LoadMaskBits(d, mk.bits + mk.vstride + mk.step[0]);
+      m11 = hn::LoadMaskBits(d, mk.bits + mk.vstride + mk.step[1]);
+      m21 = hn::LoadMaskBits(d, mk.bits + mk.vstride + mk.step[2]);
+    }
+    const auto step = [&](size_t p, M m0, M m1) HWY_ATTR {
+      const float* bp = b + off[p];
+      const VF b0 = hn::MaskedLoad(m0, d, bp);
+      if constexpr (V == 2) {
+        const VF b1 = hn::MaskedLoad(m1, d, bp + lanes);
+#pragma GCC unroll 16
+        for (size_t r = 0; r < R; ++r) {
+          const VF av = hn::Set(d, a[r]);
+          acc0[r] = hn::MulAdd(av, b0, acc0[r]);
+          acc1[r] = hn::MulAdd(av, b1, acc1[r]);
+        }
+      } else {
+        (void)m1;
+#pragma GCC unroll 16
+        for (size_t r = 0; r < R; ++r) acc0[r] = hn::MulAdd(hn::Set(d, a[r]), b0, acc0[r]);
+      }
+      a += kMR;
+    };
+    for (size_t p = 0; p < kc; p += 3) {
+      step(p, m00, m01);
+      step(p + 1, m10, m11);
+      step(p + 2, m20, m21);
+    }
+  } else {
   for (size_t p = 0; p < kc; ++p) {
     const float* bp = kSrc != BSource::kPacked ? b + off[p] : b;
     VF b0;
@@ -144,6 +194,7 @@ HWY_INLINE void MicroKernelBody(size_t kc, const float* HWY_RESTRICT a, const fl
     }
     a += kMR;
     if constexpr (kSrc == BSource::kPacked) b += 2 * lanes;
+  }
   }
 #pragma GCC unroll 16
   for (size_t r = 0; r < R; ++r) {
@@ -218,6 +269,12 @@ HWY_NOINLINE void WideKernel(size_t kc, const float* a, const float* b, const in
 template <size_t R, size_t V>
 HWY_NOINLINE void MicroKernel(size_t kc, const float* a, const float* b, const int64_t* off,
                               const MaskArgs& mk, float* c, size_t ldc, bool load) {
+  if constexpr (kTapRegisters) {
+    if (mk.periodic) {
+      MicroKernelBody<R, V, BSource::kMasked3>(kc, a, b, off, mk, c, ldc, load);
+      return;
+    }
+  }
   if (mk.bits != nullptr) {
     MicroKernelBody<R, V, BSource::kMasked>(kc, a, b, off, mk, c, ldc, load);
   } else if (off != nullptr) {
@@ -405,8 +462,6 @@ void PackWholeB(const MatrixView& b, size_t k, size_t n, size_t kc, size_t jp0, 
 
 size_t ColumnUnitImpl() { return NR(); }
 
-bool MaskedLanesUnreadImpl() { return HWY_TARGET <= HWY_AVX3; }
-
 PackedOperand PackGemmAImpl(const MatrixView& a, size_t m, size_t k, double scale) {
   PackedOperand p;
   p.outer = m;
@@ -440,6 +495,7 @@ struct Sources {
   const uint8_t* masks = nullptr;
   const uint32_t* steps = nullptr;
   size_t vstride = 0;
+  bool periodic = false;  // taps[p] = p % 3 for every p, 3 classes
 };
 
 // The zero-tap masks of a B read in place (IndirectB with `width`), built once per call: for each
@@ -474,22 +530,6 @@ void TapMasks(const IndirectB& ib, size_t n, size_t k, uint8_t* bits, uint32_t* 
     for (size_t row = 0; row < n; row += width) {
       for (size_t x = 0; x < lo; ++x) clear(row + x);
       for (size_t x = std::max(lo, hi); x < width; ++x) clear(row + x);
-    }
-    if (ib.height > 0) {  // whole rows y with y + row_shift outside [0, height)
-      const int64_t rows = static_cast<int64_t>((n + width - 1) / width);
-      const int64_t rs = ib.row_shifts[t];
-      const int64_t y_lo = std::clamp<int64_t>(-rs, 0, rows);
-      const int64_t y_hi = std::clamp<int64_t>(ib.height - rs, y_lo, rows);
-      for (int64_t y = 0; y < rows; ++y) {
-        if (y >= y_lo && y < y_hi) continue;
-        for (size_t x = 0; x < width; ++x) clear(static_cast<size_t>(y) * width + x);
-      }
-    }
-    // Lanes beyond column n: never stored, and never read where masked lanes are unread.
-    const size_t columns = (n + lanes - 1) / lanes * lanes;
-    for (size_t q = n; q < columns; ++q) {
-      bits[q / lanes * vstride + t * bpv + q % lanes / 8] &=
-          static_cast<uint8_t>(~(1u << (q % lanes % 8)));
     }
   }
   for (size_t p = 0; p < k; ++p) steps[p] = static_cast<uint32_t>(ib.taps[p] * bpv);
@@ -541,6 +581,7 @@ void Tile(const GemmOperands& g, const Sources& s, size_t m, size_t n, size_t k,
         mk.bits = s.masks + (col0 + j) / (nr / 2) * s.vstride;
         mk.step = s.steps + p0;
         mk.vstride = s.vstride;
+        mk.periodic = s.periodic && p0 % 3 == 0 && kcb % 3 == 0;
       }
       return mk;
     };
@@ -647,6 +688,9 @@ void GemmImpl(size_t m, size_t n, size_t k, const GemmOperands* problems, size_t
       const IndirectB* ib = problems[t].indirect_b;
       if (ib == nullptr || ib->width <= 0) continue;
       TapMasks(*ib, n, k, next_bits, next_steps, sources[t].vstride);
+      bool periodic = ib->classes == 3;
+      for (size_t p = 0; periodic && p < k; ++p) periodic = ib->taps[p] == p % 3;
+      sources[t].periodic = periodic;
       sources[t].masks = next_bits;
       sources[t].steps = next_steps;
       next_bits += TapMaskBytes(*ib, n);
@@ -767,7 +811,6 @@ namespace nnref::simd {
 
 HWY_EXPORT(GemmImpl);
 HWY_EXPORT(ColumnUnitImpl);
-HWY_EXPORT(MaskedLanesUnreadImpl);
 HWY_EXPORT(PackGemmAImpl);
 HWY_EXPORT(PackGemmBImpl);
 
@@ -777,8 +820,6 @@ void Gemm(size_t m, size_t n, size_t k, std::span<const GemmOperands> problems, 
 }
 
 size_t GemmColumnUnit() { return HWY_DYNAMIC_DISPATCH(ColumnUnitImpl)(); }
-
-bool GemmMaskedLanesUnread() { return HWY_DYNAMIC_DISPATCH(MaskedLanesUnreadImpl)(); }
 
 PackedOperand PackGemmA(const MatrixView& a, size_t m, size_t k, double scale) {
   return HWY_DYNAMIC_DISPATCH(PackGemmAImpl)(a, m, k, scale);

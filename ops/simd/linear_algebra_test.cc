@@ -597,10 +597,10 @@ TEST_CASE("simd conv2d nchw: the float32 chain bit for bit on every path, target
   CheckConv2dChain(3, 8, 8, 3, 3, 3, 3, {1, 1, 1, 1}, {1, 1}, {1, 1});     // depthwise
 }
 
-// Stride 1 with the output as wide as the image: the implicit GEMM over the image with zero taps
-// (gemm.h, IndirectB: read in place on AVX-512, from a copy elsewhere), masks for the columns and
-// rows outside the image, lanes beyond the last pixel masked, a last row panel of at most half a
-// micro-tile over two column panels (14 = 12 + 2 and 30 = 24 + 6 output channels).
+// Stride 1 with the output as wide as the image: the GEMM over the output pixels of the image
+// padded with zero rows only, the window's columns outside the image masked (gemm.h, IndirectB's
+// zero taps; on AVX-512 a 3-wide window's masks in mask registers), a last row panel of at most
+// half a micro-tile over two column panels (14 = 12 + 2 and 30 = 24 + 6 output channels).
 TEST_CASE("simd conv2d nchw, 'same' width: zero taps bit for bit on every target, thread count") {
   CheckConv2dChain(4, 9, 37, 14, 3, 3, 1, {1, 1, 1, 1}, {1, 1}, {1, 1});  // 333 pixels, ragged
   CheckConv2dChain(3, 3, 5, 14, 3, 3, 1, {1, 1, 1, 1}, {1, 1}, {1, 1});   // 15: one partial vector
