@@ -599,8 +599,9 @@ TEST_CASE("simd conv2d nchw: the float32 chain bit for bit on every path, target
 
 // Stride 1 with the output as wide as the image: the GEMM over the output pixels of the image
 // padded with zero rows only, the window's columns outside the image masked (gemm.h, IndirectB's
-// zero taps; on AVX-512 a 3-wide window's masks in mask registers), a last row panel of at most
-// half a micro-tile over two column panels (14 = 12 + 2 and 30 = 24 + 6 output channels).
+// zero taps; on AVX-512 a 3-wide window's masks in mask registers), row panels of even height
+// (14 = 7 + 7, 30 = 3 x 10 output channels), a single panel of at most half a micro-tile (3
+// output channels per group) over two column panels.
 TEST_CASE("simd conv2d nchw, 'same' width: zero taps bit for bit on every target, thread count") {
   CheckConv2dChain(4, 9, 37, 14, 3, 3, 1, {1, 1, 1, 1}, {1, 1}, {1, 1});  // 333 pixels, ragged
   CheckConv2dChain(3, 3, 5, 14, 3, 3, 1, {1, 1, 1, 1}, {1, 1}, {1, 1});   // 15: one partial vector
