@@ -111,9 +111,9 @@ class Conv2dKernel final : public Kernel {
       const int64_t stride = std::max({pl + x.width, wp - pl, y.width});
       const auto unit = static_cast<int64_t>(GemmColumnUnit()) / 2;  // one vector
       const int64_t grid_padded = (y.height - 1) * stride + y.width;
-      const bool shifted = !masked && stride != y.width &&
-                           10 * ((grid_padded + unit - 1) / unit) >
-                               11 * ((spatial + unit - 1) / unit);
+      const bool shifted =
+          !masked && stride != y.width &&
+          10 * ((grid_padded + unit - 1) / unit) > 11 * ((spatial + unit - 1) / unit);
       // row stride of the arrangement
       const int64_t row = masked ? x.width : shifted ? y.width : stride;
       const int64_t plane = hp * row;
@@ -133,9 +133,9 @@ class Conv2dKernel final : public Kernel {
               offsets[p] = c * plane + ky * g_.dilation_height * row + kx * g_.dilation_width - pl;
               taps[p] = static_cast<uint8_t>(kx);
             } else {
-              offsets[p] =
-                  shifted ? kx * copy + c * plane + ky * g_.dilation_height * row
-                          : c * plane + ky * g_.dilation_height * row + kx * g_.dilation_width;
+              offsets[p] = shifted
+                               ? kx * copy + c * plane + ky * g_.dilation_height * row
+                               : c * plane + ky * g_.dilation_height * row + kx * g_.dilation_width;
             }
           }
         }

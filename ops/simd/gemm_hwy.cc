@@ -167,34 +167,34 @@ HWY_INLINE void MicroKernelBody(size_t kc, const float* HWY_RESTRICT a, const fl
       step(p + 2, m20, m21);
     }
   } else {
-  for (size_t p = 0; p < kc; ++p) {
-    const float* bp = kSrc != BSource::kPacked ? b + off[p] : b;
-    VF b0;
-    if constexpr (kSrc == BSource::kMasked) {
-      b0 = LoadTap(mk.bits + mk.step[p], bp);
-    } else {
-      b0 = hn::LoadU(d, bp);
-    }
-    if constexpr (V == 2) {
-      VF b1;
+    for (size_t p = 0; p < kc; ++p) {
+      const float* bp = kSrc != BSource::kPacked ? b + off[p] : b;
+      VF b0;
       if constexpr (kSrc == BSource::kMasked) {
-        b1 = LoadTap(mk.bits + mk.step[p] + mk.vstride, bp + lanes);
+        b0 = LoadTap(mk.bits + mk.step[p], bp);
       } else {
-        b1 = hn::LoadU(d, bp + lanes);
+        b0 = hn::LoadU(d, bp);
       }
+      if constexpr (V == 2) {
+        VF b1;
+        if constexpr (kSrc == BSource::kMasked) {
+          b1 = LoadTap(mk.bits + mk.step[p] + mk.vstride, bp + lanes);
+        } else {
+          b1 = hn::LoadU(d, bp + lanes);
+        }
 #pragma GCC unroll 16
-      for (size_t r = 0; r < R; ++r) {
-        const VF av = hn::Set(d, a[r]);
-        acc0[r] = hn::MulAdd(av, b0, acc0[r]);
-        acc1[r] = hn::MulAdd(av, b1, acc1[r]);
+        for (size_t r = 0; r < R; ++r) {
+          const VF av = hn::Set(d, a[r]);
+          acc0[r] = hn::MulAdd(av, b0, acc0[r]);
+          acc1[r] = hn::MulAdd(av, b1, acc1[r]);
+        }
+      } else {
+#pragma GCC unroll 16
+        for (size_t r = 0; r < R; ++r) acc0[r] = hn::MulAdd(hn::Set(d, a[r]), b0, acc0[r]);
       }
-    } else {
-#pragma GCC unroll 16
-      for (size_t r = 0; r < R; ++r) acc0[r] = hn::MulAdd(hn::Set(d, a[r]), b0, acc0[r]);
+      a += kMR;
+      if constexpr (kSrc == BSource::kPacked) b += 2 * lanes;
     }
-    a += kMR;
-    if constexpr (kSrc == BSource::kPacked) b += 2 * lanes;
-  }
   }
 #pragma GCC unroll 16
   for (size_t r = 0; r < R; ++r) {
@@ -284,8 +284,8 @@ HWY_NOINLINE void MicroKernel(size_t kc, const float* a, const float* b, const i
   }
 }
 
-using MicroKernelFn = void (*)(size_t, const float*, const float*, const int64_t*,
-                               const MaskArgs&, float*, size_t, bool);
+using MicroKernelFn = void (*)(size_t, const float*, const float*, const int64_t*, const MaskArgs&,
+                               float*, size_t, bool);
 
 template <size_t V, size_t... R>
 constexpr std::array<MicroKernelFn, sizeof...(R)> MicroKernels(std::index_sequence<R...>) {
@@ -298,8 +298,8 @@ constexpr std::array<MicroKernelFn, sizeof...(R)> WideKernels(std::index_sequenc
 }
 
 // A micro-tile of `rows` (at most kMR / 2) x 2 NR columns, all stored, of a B read in place.
-void RunWideTile(size_t kc, const float* a, const float* b, const int64_t* off,
-                 const MaskArgs& mk, float* c, int64_t ldc, size_t rows, bool load) {
+void RunWideTile(size_t kc, const float* a, const float* b, const int64_t* off, const MaskArgs& mk,
+                 float* c, int64_t ldc, size_t rows, bool load) {
   static constexpr std::array<MicroKernelFn, kMR / 2> kKernels =
       WideKernels(std::make_index_sequence<kMR / 2>());
   kKernels[rows - 1](kc, a, b, off, mk, c, static_cast<size_t>(ldc), load);
@@ -308,8 +308,8 @@ void RunWideTile(size_t kc, const float* a, const float* b, const int64_t* off,
 // One micro-tile of rows x cols (at most kMR x NR) at c, by the kernel of `rows` rows and of one
 // vector of columns when they fit in one: straight into c when its columns are whole, else
 // through a small tile.
-void RunMicroTile(size_t kc, const float* a, const float* b, const int64_t* off,
-                  const MaskArgs& mk, float* c, int64_t ldc, size_t rows, size_t cols, bool load) {
+void RunMicroTile(size_t kc, const float* a, const float* b, const int64_t* off, const MaskArgs& mk,
+                  float* c, int64_t ldc, size_t rows, size_t cols, bool load) {
   static constexpr std::array<MicroKernelFn, kMR> kKernels =
       MicroKernels<2>(std::make_index_sequence<kMR>());
   static constexpr std::array<MicroKernelFn, kMR> kHalfKernels =
@@ -559,9 +559,9 @@ void Tile(const GemmOperands& g, const Sources& s, size_t m, size_t n, size_t k,
     b_pack.resize(std::max(b_pack.size(), (jp1 - jp0) * nr * kc));
   }
   // A last row panel of at most kMR / 2 rows, B read in place: two column panels at a time.
-  const size_t ip_main = g.indirect_b != nullptr && RowStart(m, ip1) - RowStart(m, ip1 - 1) <= kMR / 2
-                              ? ip1 - ip0 - 1
-                              : ip1 - ip0;
+  const size_t ip_main =
+      g.indirect_b != nullptr && RowStart(m, ip1) - RowStart(m, ip1 - 1) <= kMR / 2 ? ip1 - ip0 - 1
+                                                                                    : ip1 - ip0;
   for (size_t p0 = 0, bi = 0; p0 < k; p0 += kc, ++bi) {
     const size_t kcb = std::min(kc, k - p0);
     const bool load = p0 > 0;
@@ -605,8 +605,8 @@ void Tile(const GemmOperands& g, const Sources& s, size_t m, size_t n, size_t k,
       const size_t i = RowStart(m, ip0 + ip) - row0;
       const size_t row_count = RowStart(m, ip0 + ip + 1) - row0 - i;
       float* c = g.c + static_cast<int64_t>(row0 + i) * g.ldc + static_cast<int64_t>(col0 + j);
-      RunMicroTile(kcb, a_block + ip * kcb * kMR, bp, off, masks(j), c, g.ldc, row_count,
-                   col_count, load);
+      RunMicroTile(kcb, a_block + ip * kcb * kMR, bp, off, masks(j), c, g.ldc, row_count, col_count,
+                   load);
     };
     for (size_t jp = 0; jp < jp1 - jp0; ++jp) {
       for (size_t ip = 0; ip < ip_main; ++ip) micro_tile(ip, jp);
@@ -621,10 +621,10 @@ void Tile(const GemmOperands& g, const Sources& s, size_t m, size_t n, size_t k,
           RunWideTile(kcb, a_panel, bp, off, masks(j), c, g.ldc, row_count, load);
         } else {
           for (size_t jj = j; jj < cols; jj += nr) {
-            RunMicroTile(kcb, a_panel, g.indirect_b->base + col0 + jj, off, masks(jj),
-                         g.c + static_cast<int64_t>(row0 + i) * g.ldc +
-                             static_cast<int64_t>(col0 + jj),
-                         g.ldc, row_count, std::min(nr, cols - jj), load);
+            RunMicroTile(
+                kcb, a_panel, g.indirect_b->base + col0 + jj, off, masks(jj),
+                g.c + static_cast<int64_t>(row0 + i) * g.ldc + static_cast<int64_t>(col0 + jj),
+                g.ldc, row_count, std::min(nr, cols - jj), load);
           }
         }
       }
