@@ -6,8 +6,9 @@
 // blocks of at most kMC rows and kNC columns (with threads: strips cut into guided chunks, large
 // first and single panels last, see GemmImpl), which the pool's threads take one after another.
 // A tile walks the depth in even
-// blocks of at most kKC; for each block it takes its rows of A as MR-row panels (depth-major: the
-// MR values of one depth step are adjacent) and its columns of B as NR-column panels (NR = 2
+// blocks of at most kKC; for each block it takes its rows of A as panels of at most MR rows, of
+// even height (RowStart; depth-major: the MR values of one depth step are adjacent) and its
+// columns of B as NR-column panels (NR = 2
 // vectors), then runs the micro-kernel on every (A panel, B panel) pair: MR x NR float32
 // accumulators in registers, one broadcast of a and two vector loads of b per depth step, MulAdd
 // (FMA on AVX2 and AVX-512; a rounded product, then a rounded sum, on SSE4, SSSE3 and scalar),
@@ -15,8 +16,9 @@
 // again for the next depth block. Panels come packed beforehand (constant weights: PackGemmA/B
 // when a graph is compiled), are packed once per call ahead of the tiles when several tiles share
 // them (on the threads), or are packed per tile; a stride-1 convolution's B is read in place
-// (IndirectB). Each output element is one MulAdd chain in ascending depth, so no tiling, packing
-// or thread split changes a bit of the result; targets with and without FMA differ by roundings.
+// (IndirectB), with masked loads where the window leaves the image (zero taps). Each output element
+// is one MulAdd chain in ascending depth, so no tiling, packing or thread split changes a bit of
+// the result; targets with and without FMA differ by roundings.
 //
 // Measured on this machine (Intel Xeon with AVX-512, Highway picks AVX3), Release, one thread,
 // CPU time of the product alone, best of 9-15 runs, machine shared (wall times were 2-3x these):
