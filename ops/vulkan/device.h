@@ -36,6 +36,9 @@ struct DeviceInfo {
   // Subgroup ballot operations (subgroupBroadcast) in compute shaders: the native arithmetic
   // mode's tiled GEMM (shaders/gemm_tile.glsl) needs them.
   bool subgroup_ballot = false;
+  // Subgroup arithmetic operations (subgroupAdd/Max/Min) in compute shaders: the native mode's
+  // reductions combine partials with them (shaders/reduce_native.comp), else in shared memory.
+  bool subgroup_arithmetic = false;
   uint64_t max_storage_buffer_range = 0;
   uint64_t min_storage_buffer_offset_alignment = 16;  // of a binding's offset in its buffer
   bool unified_memory = false;  // a DEVICE_LOCAL + HOST_VISIBLE + HOST_COHERENT memory type
@@ -124,6 +127,10 @@ class Device {
   // variants: element-wise arithmetic in float16_t, GEMM accumulators in float16_t) rather than
   // widened to float32 (docs/vulkan.md#arithmetic-modes).
   bool float16_native() const { return float16_native_; }
+  // The native reductions combine a workgroup's partials with subgroup arithmetic (the device
+  // has it in compute shaders, and NNREF_VULKAN_SUBGROUP_ARITHMETIC is not "off"), else with a
+  // tree in shared memory.
+  bool subgroup_arithmetic() const { return subgroup_arithmetic_; }
   // Validation messages seen so far (warnings and errors of the validation layer).
   uint64_t validation_messages() const { return messages_.load(); }
   // Queue submissions and fence waits so far (Run: one each per dispatch; Execute: one each per
@@ -236,6 +243,7 @@ class Device {
   bool staging_ = false;
   bool native_ = false;
   bool float16_native_ = false;
+  bool subgroup_arithmetic_ = false;
   std::atomic<uint64_t> messages_{0};
   std::atomic<uint64_t> submissions_{0}, fence_waits_{0}, buffers_created_{0};
   VkDescriptorPool graph_pool_ = VK_NULL_HANDLE;  // Execute's sets
