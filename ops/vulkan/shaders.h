@@ -45,6 +45,10 @@ enum class Shader : uint8_t {
   // subgroup arithmetic, Device::subgroup_arithmetic()) by subgroupAdd/Max/Min.
   kReduceNative,
   kReduceNativeSubgroup,
+  // float16 runs computed in float16 where a float16 kernel does (NNVK_FLOAT16, as above).
+  kSoftmaxNativeF16,        // softmax_native.comp: x - max, e^, the quotient in float16
+  kNormalizationNativeF16,  // normalization_native.comp: the affine step in float16
+  kPool2dNative,  // pool2d.comp with NNVK_NATIVE: float32 and float16 pools, plain float32 sums
   kCount
 };
 
