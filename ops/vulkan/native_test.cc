@@ -588,8 +588,7 @@ TEST_CASE("vulkan native: reductions by workgroup over long runs") {
     CHECK(std::fabs(got(l1) - a) <= RowBound(run, a));
     CHECK(std::fabs(got(sq) - s2) <= RowBound(run, s2));
     // sqrt halves the relative error of the sum of squares, then rounds.
-    CHECK(std::fabs(got(l2) - std::sqrt(s2)) <=
-          (RowBound(run, s2) / s2 / 2 + u) * std::sqrt(s2));
+    CHECK(std::fabs(got(l2) - std::sqrt(s2)) <= (RowBound(run, s2) / s2 / 2 + u) * std::sqrt(s2));
     // log(sum e^(x - m)): the sum's relative error (plus Exp's 3 ULP per term) as an absolute
     // error of its log, then m + log rounds.
     CHECK(std::fabs(got(lse) - (m + std::log(e))) <=
@@ -639,9 +638,9 @@ TEST_CASE("vulkan native: reductions' NaN and signed zeros across the workgroup"
   const uint64_t run = 1000;
   Tensor x = Tensor::Allocate(DataType::kFloat32, {4, run});
   for (uint64_t i = 0; i < run; ++i) {
-    x.base<float>()[i] = static_cast<float>(i % 7) - 3.0f;                       // row 0: NaN
-    x.base<float>()[run + i] = (i % 2) != 0 ? 0.0f : -0.0f;                       // row 1: +-0
-    x.base<float>()[2 * run + i] = -0.0f;                                         // row 2: -0
+    x.base<float>()[i] = static_cast<float>(i % 7) - 3.0f;                          // row 0: NaN
+    x.base<float>()[run + i] = (i % 2) != 0 ? 0.0f : -0.0f;                         // row 1: +-0
+    x.base<float>()[2 * run + i] = -0.0f;                                           // row 2: -0
     x.base<float>()[3 * run + i] = -1.0f / static_cast<float>(1 + (i * 37) % 101);  // row 3
   }
   x.base<float>()[777] = NAN;

@@ -110,9 +110,8 @@ class NormalizationKernel final : public RecordableKernel {
   // float16 in float16 where the device computes it (normalization_native.comp's NNVK_FLOAT16
   // variant: the affine step).
   Shader NativeShader(DataType type) const {
-    return type == DataType::kFloat16 && device_->float16_native()
-               ? Shader::kNormalizationNativeF16
-               : Shader::kNormalizationNative;
+    return type == DataType::kFloat16 && device_->float16_native() ? Shader::kNormalizationNativeF16
+                                                                   : Shader::kNormalizationNative;
   }
 
   // The inputs widened into the auxiliary binding: scale, bias, and batchNormalization's mean

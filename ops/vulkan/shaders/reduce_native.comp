@@ -11,14 +11,16 @@
 //
 // sum, L1, mean, L2 and logSum first reduce the largest finite magnitude and scale the run by the
 // power of two that brings it near 1 (exact), as the native normalizations do, so that a float32
-// sum does not overflow where the result does not (the four FLT_MAX-size values of
-// reduceMean.float32.large_values). max and min select an element's bits exactly (a NaN
-// propagates, max prefers +0 to -0 and min -0): the bits are mapped to unsigned keys in the
-// order of the values. product multiplies in float32; logSumExp is m + log(sum of e^(x - m)) with
-// m the maximum, e^ the precise Exp of common.glsl (lavapipe's builtin exp is 63 ULP off at
-// places) and log the builtin (NativeLog). float16 elements are widened exactly (LoadF) and the
-// result rounded once: float16 is accumulated in float32, as production backends' float16
-// reductions do (docs/vulkan.md#float16-in-the-native-mode). Integer types stay on reduce.comp.
+// sum does not overflow where the result does not (without it five corpus cases fail:
+// reduceMean.float32.large and .special_values, reduceL2.float32.large_random and
+// .special_values, reduceLogSum.float32.special_values). max and min select an element's bits
+// exactly (a NaN propagates, max prefers +0 to -0 and min -0): the bits are mapped to unsigned
+// keys in the order of the values. product multiplies in float32; logSumExp is m + log(sum of
+// e^(x - m)) with m the maximum, e^ the precise Exp of common.glsl (lavapipe's builtin exp is 63
+// ULP off at places) and log the builtin (NativeLog). float16 elements are widened exactly
+// (LoadF) and the result rounded once: float16 is accumulated in float32, as production
+// backends' float16 reductions do (docs/vulkan.md#float16-in-the-native-mode). Integer types
+// stay on reduce.comp.
 // Parameters: NNVK_REDUCE_P_TYPE, _OP, _RUN, _COUNT (params.h).
 #version 450
 #extension GL_GOOGLE_include_directive : require
@@ -48,7 +50,8 @@ float SumGroup(float v) {
   barrier();
   for (uint half_size = 32u; half_size > 0u; half_size >>= 1) {
     if (l < half_size) {
-      partial[l] = floatBitsToUint(uintBitsToFloat(partial[l]) + uintBitsToFloat(partial[l + half_size]));
+      const float a = uintBitsToFloat(partial[l]), b = uintBitsToFloat(partial[l + half_size]);
+      partial[l] = floatBitsToUint(a + b);
     }
     barrier();
   }
@@ -83,15 +86,15 @@ uint KeyGroup(uint k, bool is_max) {
   return r;
 }
 
-// The float32 product of the workgroup's values, by the shared-memory tree (no subgroup product
-// is as common; subgroupMul would do on a device that has it).
+// The float32 product of the workgroup's values, by the shared-memory tree in both variants.
 float ProductGroup(float v) {
   const uint l = gl_LocalInvocationIndex;
   partial[l] = floatBitsToUint(v);
   barrier();
   for (uint half_size = 32u; half_size > 0u; half_size >>= 1) {
     if (l < half_size) {
-      partial[l] = floatBitsToUint(uintBitsToFloat(partial[l]) * uintBitsToFloat(partial[l + half_size]));
+      const float a = uintBitsToFloat(partial[l]), b = uintBitsToFloat(partial[l + half_size]);
+      partial[l] = floatBitsToUint(a * b);
     }
     barrier();
   }
