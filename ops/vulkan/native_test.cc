@@ -660,6 +660,66 @@ TEST_CASE("vulkan native: reductions' NaN and signed zeros across the workgroup"
   CHECK(mn.At<float>(3) == -1.0f);
 }
 
+// Runs of at most 16 elements take one invocation per output (serial float32): 70000 runs of 7
+// integers, summed exactly; max and min of runs with a NaN, or +-0.
+TEST_CASE("vulkan native: short-run reductions, one invocation per output") {
+  const uint64_t runs = 70000, run = 7;  // more than 65535 invocations' worth of workgroups
+  Tensor x = Tensor::Allocate(DataType::kFloat32, {runs, run});
+  uint32_t seed = 11;
+  for (size_t i = 0; i < x.element_count(); ++i) {
+    seed = seed * 1664525u + 1013904223u;
+    x.base<float>()[i] = static_cast<float>(static_cast<int>((seed >> 16) % 64) - 32);
+  }
+  x.base<float>()[3 * run + 2] = NAN;
+  x.base<float>()[5 * run + 0] = -0.0f;
+  for (uint64_t i = 1; i < run; ++i) x.base<float>()[5 * run + i] = i % 2 != 0 ? 0.0f : -0.0f;
+  const Tensor sum = Reduced(x, ReduceOp::kSum, {1});
+  const Tensor mx = Reduced(x, ReduceOp::kMax, {1});
+  const Tensor mn = Reduced(x, ReduceOp::kMin, {1});
+  size_t bad = 0;
+  for (uint64_t r = 0; r < runs; ++r) {
+    if (r == 3) continue;
+    double s = 0, m = -INFINITY, lo = INFINITY;
+    for (uint64_t i = 0; i < run; ++i) {
+      const double v = static_cast<double>(x.At<float>(r * run + i));
+      s += v;
+      m = std::max(m, v);
+      lo = std::min(lo, v);
+    }
+    if (static_cast<double>(sum.At<float>(r)) != s || static_cast<double>(mx.At<float>(r)) != m ||
+        static_cast<double>(mn.At<float>(r)) != lo) {
+      ++bad;
+    }
+  }
+  CHECK(bad == 0);
+  CHECK(std::isnan(sum.At<float>(3)));
+  CHECK(std::isnan(mx.At<float>(3)));
+  CHECK(std::isnan(mn.At<float>(3)));
+  CHECK_FALSE(std::signbit(mx.At<float>(5)));
+  CHECK(std::signbit(mn.At<float>(5)));
+}
+
+// reduceProduct: a run of 1000 factors 1 + j/64 (j in -6..6, exact) against the double product,
+// within 2 u per rounding (ceil(run / 64) per partial plus 64 combining them); and a run whose
+// first 500 factors are 2^100 and last 500 are 2^-100, 1 exactly, where a float32 product in run
+// order overflows: the running product keeps its exponent apart.
+TEST_CASE("vulkan native: reduceProduct over a workgroup") {
+  const uint64_t run = 1000;
+  Tensor x = Tensor::Allocate(DataType::kFloat32, {2, run});
+  double expected = 1;
+  for (uint64_t i = 0; i < run; ++i) {
+    const float v = 1.0f + static_cast<float>(static_cast<int>(i % 13) - 6) / 64.0f;
+    x.base<float>()[i] = v;
+    expected *= static_cast<double>(v);
+    x.base<float>()[run + i] = i < run / 2 ? std::ldexp(1.0f, 100) : std::ldexp(1.0f, -100);
+  }
+  const Tensor prod = Reduced(x, ReduceOp::kProduct, {1});
+  const double got = static_cast<double>(prod.At<float>(0));
+  CHECK(std::fabs(got - expected) <=
+        2 * static_cast<double>(run / 64 + 1 + 64) * std::ldexp(1.0, -24) * expected);
+  CHECK(prod.At<float>(1) == 1.0f);
+}
+
 // averagePool2d and l2Pool2d in plain float32 sums over a 20 x 20 window (400 terms, in window
 // order: T = 400 roundings) against double; maxPool2d exact.
 TEST_CASE("vulkan native: pools sum in float32") {

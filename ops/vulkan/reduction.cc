@@ -61,7 +61,8 @@ class ReduceKernel final : public RecordableKernel {
     std::vector<Source> sources;
     sources.push_back(Source::Input(0));
     if (Native(desc.dataType)) {
-      sink.Run(NativeShader(), params, std::move(sources), 0, count);  // a workgroup per output
+      const uint64_t groups = NativeGroups(params, run, count);
+      sink.Run(NativeShader(), params, std::move(sources), 0, groups);
     } else {
       sink.Run(shader_, params, std::move(sources), 0, WordGroups(desc));
     }
@@ -96,7 +97,8 @@ class ReduceKernel final : public RecordableKernel {
       params[NNVK_REDUCE_P_COUNT] = static_cast<uint32_t>(count);
       if (Native(desc.dataType)) {
         std::span<std::byte> bytes(result.buffer()->data(), count * ElementSize(desc.dataType));
-        device_->Run(NativeShader(), params, views, bytes, count);  // a workgroup per output
+        const uint64_t groups = NativeGroups(params, run, count);
+        device_->Run(NativeShader(), params, views, bytes, groups);
       } else {
         Dispatch(*device_, shader_, params, views, result);
       }
@@ -112,6 +114,14 @@ class ReduceKernel final : public RecordableKernel {
   }
   Shader NativeShader() const {
     return device_->subgroup_arithmetic() ? Shader::kReduceNativeSubgroup : Shader::kReduceNative;
+  }
+  // reduce_native.comp's workgroups: one per output, or, for runs of at most kShortRun elements,
+  // one invocation per output (NNVK_REDUCE_P_PER_INVOCATION set in `params`).
+  static constexpr uint64_t kShortRun = 16;
+  static uint64_t NativeGroups(std::vector<uint32_t>& params, uint64_t run, uint64_t count) {
+    const bool per_invocation = run <= kShortRun;
+    params[NNVK_REDUCE_P_PER_INVOCATION] = per_invocation ? 1u : 0u;
+    return per_invocation ? (count + kLocalSize - 1) / kLocalSize : count;
   }
 
   // Whether no kept axis follows a reduced one (the permutation to kept-then-reduced is the
