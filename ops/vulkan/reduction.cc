@@ -3,7 +3,8 @@
 // input is uploaded with its kept axes first and its reduced axes last (a permuted copy), so that
 // each output element reduces one dense run. softmax.cc, normalization.cc and arg_cumulative.cc
 // run their operators on the same shader. In the native arithmetic mode float32 and float16
-// reductions run on shaders/reduce_native.comp, one workgroup per output element.
+// reductions run on shaders/reduce_native.comp, one workgroup per output element (one invocation
+// per output for runs of at most 16 elements).
 #include "ops/reduction.h"
 
 #include "ops/vulkan/family.h"
