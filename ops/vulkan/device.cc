@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <stdexcept>
@@ -173,6 +174,9 @@ DeviceInfo Describe(const Api& api, VkPhysicalDevice pd, uint32_t index) {
   info.subgroup_size = subgroup.subgroupSize;
   info.subgroup_ballot = (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BALLOT_BIT) != 0 &&
                          (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0;
+  info.subgroup_arithmetic =
+      (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) != 0 &&
+      (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0;
   info.max_storage_buffer_range = base.limits.maxStorageBufferRange;
   info.min_storage_buffer_offset_alignment =
       std::max<uint64_t>(16, base.limits.minStorageBufferOffsetAlignment);
@@ -330,6 +334,11 @@ bool Device::Init(const DeviceOptions& options, std::string& why) {
   } else if (loader_version >= VK_API_VERSION_1_2) {
     float_modes_ = ChooseFloatModes(info_.float_controls);
   }
+  // A test switch: NNREF_VULKAN_SUBGROUP_ARITHMETIC=off makes the native reductions use their
+  // shared-memory tree on a device that has subgroup arithmetic.
+  const char* subgroup_env = std::getenv("NNREF_VULKAN_SUBGROUP_ARITHMETIC");
+  subgroup_arithmetic_ =
+      info_.subgroup_arithmetic && !(subgroup_env != nullptr && std::string(subgroup_env) == "off");
   if (options.max_binding > 0 && options.max_binding < info_.max_storage_buffer_range) {
     info_.max_storage_buffer_range = options.max_binding;
   }

@@ -97,6 +97,10 @@ class Device {
   // ChooseFloatModes of the device's properties on a device created here at Vulkan 1.2 or
   // later; none on an application's device (Adopt: its API version is the application's choice).
   const FloatModes& float_modes() const { return float_modes_; }
+  // The native reductions combine a workgroup's partials with subgroup arithmetic (the device
+  // has it in compute shaders, and NNREF_VULKAN_SUBGROUP_ARITHMETIC is not "off"), else with a
+  // tree in shared memory.
+  bool subgroup_arithmetic() const { return subgroup_arithmetic_; }
   // Validation messages seen so far (warnings and errors of the validation layer).
   uint64_t validation_messages() const { return messages_.load(); }
   // Queue submissions and fence waits so far (Run: one each per dispatch; Execute: one each per
@@ -210,6 +214,7 @@ class Device {
   bool native_ = false;
   bool float16_native_ = false;
   FloatModes float_modes_;
+  bool subgroup_arithmetic_ = false;
   std::atomic<uint64_t> messages_{0};
   std::atomic<uint64_t> submissions_{0}, fence_waits_{0}, buffers_created_{0};
   VkDescriptorPool graph_pool_ = VK_NULL_HANDLE;  // Execute's sets

@@ -27,6 +27,9 @@ struct DeviceInfo {
   // Subgroup ballot operations (subgroupBroadcast) in compute shaders: the native arithmetic
   // mode's tiled GEMM (shaders/gemm_tile.glsl) needs them.
   bool subgroup_ballot = false;
+  // Subgroup arithmetic operations (subgroupAdd/Max/Min) in compute shaders: the native mode's
+  // reductions combine partials with them (shaders/reduce_native.comp), else in shared memory.
+  bool subgroup_arithmetic = false;
   uint64_t max_storage_buffer_range = 0;
   uint64_t min_storage_buffer_offset_alignment = 16;  // of a binding's offset in its buffer
   bool unified_memory = false;  // a DEVICE_LOCAL + HOST_VISIBLE + HOST_COHERENT memory type

@@ -62,7 +62,7 @@ class NormalizationKernel final : public RecordableKernel {
     sources.push_back(Source::Host(std::vector<std::byte>(bytes.begin(), bytes.end())));
     if (device_->native() && op_ != OpId::batchNormalization) {
       // One workgroup per run (normalization_native.comp).
-      sink.Run(Shader::kNormalizationNative, params, std::move(sources), 0, count / run);
+      sink.Run(NativeShader(desc.dataType), params, std::move(sources), 0, count / run);
     } else {
       sink.Run(Shader::kReduce, params, std::move(sources), 0, WordGroups(desc));
     }
@@ -98,7 +98,7 @@ class NormalizationKernel final : public RecordableKernel {
       if (device_->native() && !batch) {
         // One workgroup per run (normalization_native.comp).
         std::span<std::byte> bytes(result.buffer()->data(), count * ElementSize(desc.dataType));
-        device_->Run(Shader::kNormalizationNative, params, views, bytes, count / run);
+        device_->Run(NativeShader(desc.dataType), params, views, bytes, count / run);
       } else {
         Dispatch(*device_, Shader::kReduce, params, views, result);
       }
@@ -107,6 +107,13 @@ class NormalizationKernel final : public RecordableKernel {
   }
 
  private:
+  // float16 in float16 where the device computes it (normalization_native.comp's NNVK_FLOAT16
+  // variant: the affine step).
+  Shader NativeShader(DataType type) const {
+    return type == DataType::kFloat16 && device_->float16_native() ? Shader::kNormalizationNativeF16
+                                                                   : Shader::kNormalizationNative;
+  }
+
   // The inputs widened into the auxiliary binding: scale, bias, and batchNormalization's mean
   // and variance (inputs 1 and 2).
   std::vector<int> AuxInputs() const {

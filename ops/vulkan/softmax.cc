@@ -39,7 +39,7 @@ class SoftmaxKernel final : public RecordableKernel {
     sources.push_back(Source::Input(0));
     if (device_->native()) {
       // One workgroup per run (softmax_native.comp).
-      sink.Run(Shader::kSoftmaxNative, params, std::move(sources), 0,
+      sink.Run(NativeShader(desc.dataType), params, std::move(sources), 0,
                count / params[NNVK_REDUCE_P_RUN]);
     } else {
       sink.Run(Shader::kReduce, params, std::move(sources), 0, WordGroups(desc));
@@ -72,7 +72,7 @@ class SoftmaxKernel final : public RecordableKernel {
       if (device_->native()) {
         // One workgroup per run (softmax_native.comp).
         std::span<std::byte> bytes(result.buffer()->data(), count * ElementSize(desc.dataType));
-        device_->Run(Shader::kSoftmaxNative, params, views, bytes,
+        device_->Run(NativeShader(desc.dataType), params, views, bytes,
                      count / params[NNVK_REDUCE_P_RUN]);
       } else {
         Dispatch(*device_, Shader::kReduce, params, views, result);
@@ -82,6 +82,12 @@ class SoftmaxKernel final : public RecordableKernel {
   }
 
  private:
+  // float16 in float16 where the device computes it (softmax_native.comp's NNVK_FLOAT16 variant).
+  Shader NativeShader(DataType type) const {
+    return type == DataType::kFloat16 && device_->float16_native() ? Shader::kSoftmaxNativeF16
+                                                                   : Shader::kSoftmaxNative;
+  }
+
   size_t axis_;
 };
 

@@ -328,6 +328,8 @@ std::optional<std::vector<DeviceReport>> ListVulkanDevices(std::string& why) {
             {"shaderInt64", "shaderInt64", d.shader_int64},
             {"shaderFloat64", "shaderFloat64", d.shader_float64},
             {"subgroupSize", "subgroupSize", uint64_t{d.subgroup_size}},
+            // Subgroup arithmetic in compute shaders: the native reductions use it.
+            {"subgroupArithmetic", "subgroup arithmetic (compute)", d.subgroup_arithmetic},
             {"maxStorageBufferRange", "maxStorageBufferRange",
              uint64_t{d.max_storage_buffer_range}},
             {"unifiedMemory", "unified memory (device-local, host-visible)", d.unified_memory},
