@@ -613,6 +613,10 @@ TEST_CASE("simd conv2d nchw, 'same' width: zero taps bit for bit on every target
   CheckConv2dChain(3, 5, 1, 4, 3, 3, 1, {1, 1, 1, 1}, {1, 1}, {1, 1});    // one column
   CheckConv2dChain(4, 7, 20, 13, 1, 3, 1, {0, 0, 1, 1}, {1, 1}, {1, 1});  // one window row
   CheckConv2dChain(64, 8, 8, 40, 3, 3, 1, {1, 1, 1, 1}, {1, 1}, {1, 1});  // deep: 576; 4 x 10 rows
+  // The stable-diffusion ResBlock's shape, scaled down: 9 row panels of 11-12 rows over 64 pixels
+  // (2 column panels on AVX-512, 4 on AVX2). Two threads cut it by rows into micro-tiles, and a
+  // chunk may start or end inside a row panel.
+  CheckConv2dChain(32, 8, 8, 100, 3, 3, 1, {1, 1, 1, 1}, {1, 1}, {1, 1});
 }
 
 TEST_CASE("simd conv2d: layouts, groups, depthwise, strides, dilations, padding") {
