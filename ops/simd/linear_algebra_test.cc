@@ -534,6 +534,9 @@ void CheckConv2dChain(uint64_t in_c, uint64_t h, uint64_t w, uint64_t out_c, uin
   const Operand yc = Conv2d(bc, bc.Input("x", {DataType::kFloat32, xs}),
                             bc.Constant({DataType::kFloat32, ws}, wt), options);
   const auto gi = bi.Build({{"y", yi}}), gc = bc.Build({{"y", yc}});
+  // Every result stays alive to the end, so that no run's output is allocated where an earlier
+  // run left the right values (a tile a run failed to compute would go unseen).
+  std::vector<Tensor> results;
   ForEachTarget([&](int64_t target) {
     std::vector<float> expected(2 * out_c * oh * ow);
     for (uint64_t n = 0; n < 2; ++n) {
@@ -569,7 +572,7 @@ void CheckConv2dChain(uint64_t in_c, uint64_t h, uint64_t w, uint64_t out_c, uin
         const std::map<std::string, Tensor> inputs =
             graph == gi.get() ? std::map<std::string, Tensor>{{"x", x}, {"w", wt}}
                               : std::map<std::string, Tensor>{{"x", x}};
-        const Tensor y = RunSimd(*graph, inputs, threads);
+        const Tensor& y = results.emplace_back(RunSimd(*graph, inputs, threads));
         REQUIRE(y.element_count() == expected.size());
         size_t bad = 0;
         for (size_t e = 0; e < expected.size(); ++e) {
