@@ -4,7 +4,8 @@
 //
 // Structure (the classic Goto/BLIS scheme): the output is cut into tiles of whole micro-panels,
 // blocks of at most kMC rows and kNC columns (with threads: strips cut into guided chunks, large
-// first and single panels last, see GemmImpl), which the pool's threads take one after another.
+// first and single panels last, or by rows single micro-tiles last, see GemmImpl), which the
+// pool's threads take one after another.
 // A tile walks the depth in even
 // blocks of at most kKC; for each block it takes its rows of A as panels of at most MR rows, of
 // even height (RowStart; depth-major: the MR values of one depth step are adjacent) and its
