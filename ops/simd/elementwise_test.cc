@@ -12,8 +12,10 @@
 
 #include "numerics/float16.h"
 #include "numerics/ulp.h"
+#include "ops/activations.h"
 #include "ops/elementwise_binary.h"
 #include "ops/elementwise_unary.h"
+#include "ops/simd/family.h"
 #include "ops/simd/rows.h"
 #include "ops/simd/simd_backend.h"
 #include "ref/graph/graph.h"
@@ -249,6 +251,59 @@ TEST_CASE("simd backend: broadcast and strided operands, float16, and 1 vs 2 thr
       }
     }
   }
+}
+
+// The stable-diffusion ResBlock's element-wise shapes: mul of [1, 320, 8, 8] by a [320, 1, 1]
+// scale (320 rows of 64: 160 and 160 rows on two threads, TaskGrain) and sigmoid of 20480
+// elements in one row (10 chunks of kRowChunk, 5 and 5). Both bit for bit against the product
+// written here (float32 multiplication is exact-then-rounded) and between 1 and 2 threads.
+TEST_CASE("simd backend: the ResBlock's broadcast mul and long sigmoid, 1 vs 2 threads") {
+  const std::shared_ptr<const Backend> one = MakeSimdBackend(BackendOptions{1});
+  const std::shared_ptr<const Backend> two = MakeSimdBackend(BackendOptions{2});
+  const Shape xs = {1, 320, 8, 8}, gs = {320, 1, 1};
+  const std::vector<float> xv = Ramp(20480, 1.5f, 0.01f), gv = Ramp(320, 0.2f, 1.0f);
+  Tensor x = Tensor::Allocate(DataType::kFloat32, xs), g = Tensor::Allocate(DataType::kFloat32, gs);
+  std::memcpy(x.base<float>(), xv.data(), xv.size() * sizeof(float));
+  std::memcpy(g.base<float>(), gv.data(), gv.size() * sizeof(float));
+  GraphBuilder builder;
+  const Operand a = builder.Input("x", {DataType::kFloat32, xs});
+  const Operand b = builder.Input("g", {DataType::kFloat32, gs});
+  const Operand product = ElementwiseBinary(builder, BinaryOp::kMul, a, b);
+  const Operand sig = Sigmoid(builder, a);
+  const std::shared_ptr<const Graph> graph = builder.Build({{"mul", product}, {"sig", sig}});
+  std::map<std::string, OperandValue> r[2];
+  for (int t = 0; t < 2; ++t) {
+    std::string why;
+    const std::optional<BackendGraph> compiled = CompileForBackend(*graph, t == 0 ? one : two, why);
+    REQUIRE_MESSAGE(compiled, why);
+    r[t] = graph->Compute({{"x", x}, {"g", g}}, {}, compiled->kernels);
+  }
+  for (const char* name : {"mul", "sig"}) {
+    CAPTURE(name);
+    REQUIRE(r[0].at(name).data.Bytes() == r[1].at(name).data.Bytes());
+  }
+  size_t bad = 0;
+  for (size_t i = 0; i < 20480; ++i) {
+    const float want = xv[i] * gv[i / 64];
+    if (r[1].at("mul").data.base<float>()[i] != want) ++bad;
+    const double s = 1.0 / (1.0 + std::exp(-static_cast<double>(xv[i])));
+    if (std::fabs(static_cast<double>(r[1].at("sig").data.base<float>()[i]) - s) >
+        std::ldexp(s, -20)) {
+      ++bad;
+    }
+  }
+  CHECK(bad == 0);
+}
+
+TEST_CASE("simd TaskGrain: tasks of at least task_elements, units shared evenly") {
+  CHECK(TaskGrain(320, 64, 8192, 2) == 160);  // 20480 elements: two tasks of 160 rows
+  CHECK(TaskGrain(10, 2048, 8192, 2) == 5);   // 20480 in chunks of 2048: 5 and 5
+  CHECK(TaskGrain(32, 640, 8192, 2) == 16);   // instanceNormalization's 32 groups of 640
+  CHECK(TaskGrain(3, 2048, 8192, 2) == 3);    // 6144 elements: one task
+  CHECK(TaskGrain(320, 64, 8192, 1) == 320);  // one thread: one task
+  CHECK(TaskGrain(7, 1 << 20, 8192, 4) == 2);  // 4 tasks of 2, 2, 2, 1
+  CHECK(TaskGrain(1, 1 << 20, 8192, 2) == 1);
+  CHECK(TaskGrain(0, 64, 8192, 2) == 1);
 }
 
 }  // namespace

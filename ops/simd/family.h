@@ -2,6 +2,8 @@
 // answers for the operators it knows and makes their kernels; simd_backend.cc asks each in turn.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,6 +18,22 @@ namespace nnref::simd {
 struct Config {
   std::shared_ptr<ThreadPool> pool;
 };
+
+// The grain for ThreadPool::ParallelFor over `units` units of `unit_elements` elements each: as
+// many tasks as there are `task_elements` elements (at least one, at most one per thread), the
+// units shared evenly between them. The pool cuts a run into at most threads() parts of a whole
+// number of grains, so a grain of task_elements / unit_elements split 320 rows of 64 into 256 and
+// 64 on two threads; this one gives 160 and 160 (docs/performance.md, "Issue 25: the ResBlock on
+// two threads"). Which thread computes a unit never changes its bits.
+inline size_t TaskGrain(uint64_t units, uint64_t unit_elements, uint64_t task_elements,
+                        unsigned threads) {
+  if (units == 0) return 1;
+  const uint64_t elements = units * std::max<uint64_t>(1, unit_elements);
+  const uint64_t tasks =
+      std::clamp<uint64_t>(elements / std::max<uint64_t>(1, task_elements), 1,
+                           std::min<uint64_t>(threads, units));
+  return static_cast<size_t>((units + tasks - 1) / tasks);
+}
 
 struct Family {
   // nullopt: not an operator of this family; "" : covered for `type` (the data type of the first

@@ -4,7 +4,8 @@
 //
 // Structure (the classic Goto/BLIS scheme): the output is cut into tiles of whole micro-panels,
 // blocks of at most kMC rows and kNC columns (with threads: strips cut into guided chunks, large
-// first and single panels last, see GemmImpl), which the pool's threads take one after another.
+// first and single panels last, or by rows single micro-tiles last, see GemmImpl), which the
+// pool's threads take one after another.
 // A tile walks the depth in even
 // blocks of at most kKC; for each block it takes its rows of A as panels of at most MR rows, of
 // even height (RowStart; depth-major: the MR values of one depth step are adjacent) and its
@@ -674,8 +675,20 @@ void GemmImpl(size_t m, size_t n, size_t k, const GemmOperands* problems, size_t
   const size_t m_cap = kMC / kMR, n_cap = kNC / nr;
   const size_t m_blocks = by_rows ? 1 : (m_panels + m_cap - 1) / m_cap;
   const size_t n_blocks = by_rows ? (n_panels + n_cap - 1) / n_cap : 1;
-  const size_t units = by_rows ? m_panels : n_panels;  // per strip
-  const size_t cap = by_rows ? m_cap : n_cap;
+  // By rows, when every A comes packed, a unit is one micro-tile: a row panel of one column
+  // panel of the strip (`sub` units per row panel, row-major), so the last chunks the threads
+  // claim are half as long. The ResBlock's 320-channel convolutions on 8x8 are 27 row panels of 2
+  // column panels: by whole row panels one thread computed 14 of 27, 3.7% over an even share
+  // (docs/performance.md, "Issue 25: the ResBlock on two threads"). An A packed per tile would
+  // be packed once for each chunk that meets its rows, so other A keep whole row panels.
+  bool a_packed = true;
+  for (size_t t = 0; t < count; ++t) {
+    a_packed = a_packed && Fits(problems[t].packed_a, kMR, kc, m, k) &&
+               problems[t].packed_a->scale == a_scale;
+  }
+  const size_t sub = by_rows && a_packed ? (n_panels + n_blocks - 1) / n_blocks : 1;
+  const size_t units = by_rows ? m_panels * sub : n_panels;  // per strip
+  const size_t cap = by_rows ? m_cap * sub : n_cap;
   const size_t even = (units + (units + cap - 1) / cap - 1) / ((units + cap - 1) / cap);
   const size_t strips = count * (by_rows ? n_blocks : m_blocks), total = strips * units;
   // Whether an operand's panels meet several tiles: A's rows several column chunks, B's columns
@@ -803,8 +816,26 @@ void GemmImpl(size_t m, size_t n, size_t k, const GemmOperands* problems, size_t
       const size_t strip = u0 / units, first = u0 % units, last = first + (u1 - u0);
       if (by_rows) {
         const size_t problem = strip / n_blocks, nb = strip % n_blocks;
-        Tile(problems[problem], sources[problem], m, n, k, kc, first, last,
-             nb * n_panels / n_blocks, (nb + 1) * n_panels / n_blocks, a_scale);
+        const size_t jp0 = nb * n_panels / n_blocks, jp1 = (nb + 1) * n_panels / n_blocks;
+        const size_t width = jp1 - jp0;  // at most sub; units past it are empty
+        // Whole row panels as one tile; a chunk that starts or ends inside a row panel runs
+        // that row panel's part on its own.
+        for (size_t u = first; u < last;) {
+          const size_t ip = u / sub, c = u % sub;
+          if (c == 0 && last - u >= sub) {
+            const size_t whole = (last - u) / sub;
+            Tile(problems[problem], sources[problem], m, n, k, kc, ip, ip + whole, jp0, jp1,
+                 a_scale);
+            u += whole * sub;
+          } else {
+            const size_t c_end = std::min(sub, c + (last - u));
+            if (c < width) {
+              Tile(problems[problem], sources[problem], m, n, k, kc, ip, ip + 1, jp0 + c,
+                   jp0 + std::min(c_end, width), a_scale);
+            }
+            u = ip * sub + c_end;
+          }
+        }
       } else {
         const size_t problem = strip / m_blocks, mb = strip % m_blocks;
         Tile(problems[problem], sources[problem], m, n, k, kc, mb * m_panels / m_blocks,

@@ -183,12 +183,12 @@ void ForEachGroup(const GroupSplit<N>& split, const Config& config, const Tensor
   constexpr size_t kOut = N > 1 ? 1 : 0;  // the output operand (N == 1: no output)
   const uint64_t count = split.count;
   if (split.groups == 0 || count == 0) return;
-  const size_t grain = static_cast<size_t>(std::max<uint64_t>(1, task_elements / count));
   if (split.Columns(0) && (!out || split.Columns(kOut))) {
     const uint64_t run = split.outer.back();
     const uint64_t blocks_per_run = (run + kColumnBlock - 1) / kColumnBlock;
     const uint64_t units = split.groups / run * blocks_per_run;
-    const size_t block_grain = std::max<size_t>(1, grain / kColumnBlock);
+    const size_t block_grain =
+        TaskGrain(units, kColumnBlock * count, task_elements, config.pool->threads());
     // Row pitch of the block: whole cache lines, and not a multiple of 4 KiB, so that the
     // transposition's column of writes does not fall into one cache set.
     uint64_t pitch = (count + 15) / 16 * 16;
@@ -216,6 +216,7 @@ void ForEachGroup(const GroupSplit<N>& split, const Config& config, const Tensor
     });
     return;
   }
+  const size_t grain = TaskGrain(split.groups, count, task_elements, config.pool->threads());
   config.pool->ParallelFor(split.groups, grain, [&](size_t begin, size_t end) {
     thread_local std::vector<float> in_scratch, out_scratch;
     for (size_t g = begin; g < end; ++g) {

@@ -504,13 +504,16 @@ void CheckConv2d(const ConvCase& c) {
   });
 }
 
-// nchw conv2d, float32, no bias: every element is the float32 chain of gemm.h over (c, ky, kx) in
+// nchw conv2d, float32: every element is the float32 chain of gemm.h over (c, ky, kx) in
 // ascending order, padded positions contributing 0 * w, whichever path computes it (stride 1
 // reads the padded image in place, other strides pack im2col panels), with the filter as an input
-// or as a constant packed at compile time, on 1 and 2 threads.
+// or as a constant packed at compile time, on 1 and 2 threads. With `bias`: the chain plus the
+// bias in double, rounded once to float32.
 void CheckConv2dChain(uint64_t in_c, uint64_t h, uint64_t w, uint64_t out_c, uint64_t kh,
                       uint64_t kw, uint64_t groups, std::array<uint32_t, 4> pad,
-                      std::array<uint32_t, 2> stride, std::array<uint32_t, 2> dilation) {
+                      std::array<uint32_t, 2> stride, std::array<uint32_t, 2> dilation,
+                      bool bias = false) {
+  CAPTURE(bias);
   CAPTURE(in_c);
   CAPTURE(kh);
   CAPTURE(stride[0]);
@@ -523,17 +526,27 @@ void CheckConv2dChain(uint64_t in_c, uint64_t h, uint64_t w, uint64_t out_c, uin
   const std::vector<float> xv = Values(ElementCount(xs), 21), wv = Values(ElementCount(ws), 22);
   const Tensor x = MakeTensor(DataType::kFloat32, xs, xv);
   const Tensor wt = MakeTensor(DataType::kFloat32, ws, wv);
+  const std::vector<float> bv = Values(out_c, 23);
+  const Tensor bt = MakeTensor(DataType::kFloat32, {out_c}, bv);
   MLConv2dOptions options;
   options.padding = std::vector<uint32_t>(pad.begin(), pad.end());
   options.strides = std::vector<uint32_t>(stride.begin(), stride.end());
   options.dilations = std::vector<uint32_t>(dilation.begin(), dilation.end());
   options.groups = static_cast<uint32_t>(groups);
   GraphBuilder bi, bc;
+  MLConv2dOptions options_i = options, options_c = options;
+  if (bias) {
+    options_i.bias = bi.Input("b", {DataType::kFloat32, {out_c}});
+    options_c.bias = bc.Constant({DataType::kFloat32, {out_c}}, bt);
+  }
   const Operand yi = Conv2d(bi, bi.Input("x", {DataType::kFloat32, xs}),
-                            bi.Input("w", {DataType::kFloat32, ws}), options);
+                            bi.Input("w", {DataType::kFloat32, ws}), options_i);
   const Operand yc = Conv2d(bc, bc.Input("x", {DataType::kFloat32, xs}),
-                            bc.Constant({DataType::kFloat32, ws}, wt), options);
+                            bc.Constant({DataType::kFloat32, ws}, wt), options_c);
   const auto gi = bi.Build({{"y", yi}}), gc = bc.Build({{"y", yc}});
+  // Every result stays alive to the end, so that no run's output is allocated where an earlier
+  // run left the right values (a tile a run failed to compute would go unseen).
+  std::vector<Tensor> results;
   ForEachTarget([&](int64_t target) {
     std::vector<float> expected(2 * out_c * oh * ow);
     for (uint64_t n = 0; n < 2; ++n) {
@@ -559,7 +572,10 @@ void CheckConv2dChain(uint64_t in_c, uint64_t h, uint64_t w, uint64_t out_c, uin
                 }
               }
             }
-            expected[((n * out_c + o) * oh + oy) * ow + ox] = chain.acc;
+            expected[((n * out_c + o) * oh + oy) * ow + ox] =
+                bias ? static_cast<float>(static_cast<double>(chain.acc) +
+                                          static_cast<double>(bv[o]))
+                     : chain.acc;
           }
         }
       }
@@ -567,9 +583,9 @@ void CheckConv2dChain(uint64_t in_c, uint64_t h, uint64_t w, uint64_t out_c, uin
     for (const auto* graph : {gi.get(), gc.get()}) {
       for (unsigned threads : {1u, 2u}) {
         const std::map<std::string, Tensor> inputs =
-            graph == gi.get() ? std::map<std::string, Tensor>{{"x", x}, {"w", wt}}
+            graph == gi.get() ? std::map<std::string, Tensor>{{"x", x}, {"w", wt}, {"b", bt}}
                               : std::map<std::string, Tensor>{{"x", x}};
-        const Tensor y = RunSimd(*graph, inputs, threads);
+        const Tensor& y = results.emplace_back(RunSimd(*graph, inputs, threads));
         REQUIRE(y.element_count() == expected.size());
         size_t bad = 0;
         for (size_t e = 0; e < expected.size(); ++e) {
@@ -613,6 +629,16 @@ TEST_CASE("simd conv2d nchw, 'same' width: zero taps bit for bit on every target
   CheckConv2dChain(3, 5, 1, 4, 3, 3, 1, {1, 1, 1, 1}, {1, 1}, {1, 1});    // one column
   CheckConv2dChain(4, 7, 20, 13, 1, 3, 1, {0, 0, 1, 1}, {1, 1}, {1, 1});  // one window row
   CheckConv2dChain(64, 8, 8, 40, 3, 3, 1, {1, 1, 1, 1}, {1, 1}, {1, 1});  // deep: 576; 4 x 10 rows
+  // The stable-diffusion ResBlock's shape, scaled down: 9 row panels of 11-12 rows over 64 pixels
+  // (2 column panels on AVX-512, 4 on AVX2). Two threads cut it by rows into micro-tiles, and a
+  // chunk may start or end inside a row panel.
+  CheckConv2dChain(32, 8, 8, 100, 3, 3, 1, {1, 1, 1, 1}, {1, 1}, {1, 1});
+  // With a bias: added by each tile of a float32 output as it finishes (zero taps, shifted
+  // copies), after the product elsewhere; the same double sum rounded once either way.
+  CheckConv2dChain(32, 8, 8, 100, 3, 3, 1, {1, 1, 1, 1}, {1, 1}, {1, 1}, true);
+  CheckConv2dChain(4, 9, 10, 6, 3, 3, 2, {1, 0, 1, 2}, {1, 1}, {1, 1}, true);  // shifted copies
+  CheckConv2dChain(4, 12, 40, 30, 3, 3, 1, {1, 1, 1, 1}, {1, 1}, {1, 1}, true);
+  CheckConv2dChain(4, 9, 10, 6, 3, 3, 2, {1, 0, 1, 2}, {2, 2}, {1, 1}, true);  // im2col
 }
 
 TEST_CASE("simd conv2d: layouts, groups, depthwise, strides, dilations, padding") {

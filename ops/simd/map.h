@@ -18,6 +18,11 @@
 namespace nnref::simd {
 
 inline constexpr uint64_t kChunk = 8192;  // elements per row chunk (scratch fits in L1/L2)
+// Elements per row chunk of the element-wise drivers (ForEachChunk): small enough that a long
+// row (20480 elements: the ResBlock's sigmoid) shares evenly between threads, where chunks of
+// kChunk gave 16384 and 4096. A chunk's tail computes what a full vector would (MapRow), so the
+// cut never changes a bit; it does not depend on the thread count either.
+inline constexpr uint64_t kRowChunk = 2048;
 inline constexpr uint64_t kTaskElements = 1 << 13;  // elements per thread-pool task, at least
 // (2^16 until the pool spun instead of sleeping between runs: then add 1x256x56x56 went from
 // 1.04-1.48x to 1.79-1.91x on two threads; docs/performance.md)
@@ -27,15 +32,15 @@ template <size_t N, class ChunkFn>
 void ForEachChunk(const RowPlan<N>& plan, const Config& config, const ChunkFn& fn) {
   const uint64_t rows = plan.rows();
   if (rows == 0 || plan.inner == 0) return;
-  const uint64_t chunks_per_row = (plan.inner + kChunk - 1) / kChunk;
+  const uint64_t chunks_per_row = (plan.inner + kRowChunk - 1) / kRowChunk;
   const uint64_t units = rows * chunks_per_row;
-  const uint64_t unit_elements = std::min<uint64_t>(plan.inner, kChunk);
-  const size_t grain = static_cast<size_t>(std::max<uint64_t>(1, kTaskElements / unit_elements));
+  const uint64_t unit_elements = std::min<uint64_t>(plan.inner, kRowChunk);
+  const size_t grain = TaskGrain(units, unit_elements, kTaskElements, config.pool->threads());
   config.pool->ParallelFor(static_cast<size_t>(units), grain, [&](size_t begin, size_t end) {
     for (size_t u = begin; u < end; ++u) {
       const uint64_t row = u / chunks_per_row;
-      const uint64_t first = (u % chunks_per_row) * kChunk;
-      const uint64_t count = std::min<uint64_t>(kChunk, plan.inner - first);
+      const uint64_t first = (u % chunks_per_row) * kRowChunk;
+      const uint64_t count = std::min<uint64_t>(kRowChunk, plan.inner - first);
       std::array<int64_t, N> off = plan.RowOffsets(row);
       for (size_t k = 0; k < N; ++k) off[k] += static_cast<int64_t>(first) * plan.inner_stride[k];
       fn(off, first, count);

@@ -81,6 +81,12 @@ class BatchNormalizationKernel final : public Kernel {
   Config config_;
 };
 
+// Elements per thread-pool task of instance/layerNormalization, at least: a group costs three
+// passes (sum, squared deviations in double, the affine row), so from 2^13 elements a second
+// thread pays on a spinning pool (the stable-diffusion ResBlock's 32 groups of 640 elements:
+// docs/performance.md, "Issue 25: the ResBlock on two threads").
+constexpr uint64_t kNormalizationTaskElements = 1 << 13;
+
 // instanceNormalization and layerNormalization: mean and variance per group over reduce_axes.
 // Scale and bias run either along reduced axes only (layerNormalization: one row, read once) or
 // along group axes only (instanceNormalization: one value per group).
@@ -145,7 +151,8 @@ class GroupNormalizationKernel final : public Kernel {
             const float s = ValueAt(scale, off[2]), b = ValueAt(bias, off[3]);
             NormalizeRow(row, &mean, 0, &s, 0, &rstd, 0, &b, 0, dst, n);
           }
-        });
+        },
+        kNormalizationTaskElements);
     return result;
   }
 

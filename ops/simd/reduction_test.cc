@@ -837,6 +837,12 @@ TEST_CASE("simd reduction and window kernels: 1 and 2 threads give identical bit
          o.layout = MLInputOperandLayout::kNhwc;
          return InstanceNormalization(b, v, o);
        }},
+      {"instanceNormalization nchw, the ResBlock's 32 groups of 640 (two tasks)",
+       {1, 32, 10, 64},
+       [](GraphBuilder& b, const Operand& v) { return InstanceNormalization(b, v, {}); }},
+      {"layerNormalization, 25 groups of 700 in two tasks",
+       {25, 700},
+       [](GraphBuilder& b, const Operand& v) { return LayerNormalization(b, v); }},
       {"averagePool2d",
        {1, 16, 64, 64},
        [](GraphBuilder& b, const Operand& v) {
