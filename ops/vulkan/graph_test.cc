@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "numerics/float16.h"
 #include "ops/activations.h"
 #include "ops/arg_cumulative.h"
 #include "ops/backend_testing.h"
@@ -170,31 +171,160 @@ TEST_CASE(
 }
 
 TEST_CASE("vulkan graph: an operator that needs the host splits the command buffer, saying why") {
-  const std::shared_ptr<const Backend> backend = MakeBackend();
-  // softmax over axis 1 of 3 moves the axis last on the host: it runs alone.
-  const Chain c = MakeChain([](GraphBuilder& b, const Operand& mid) {
-    const Operand sm = Softmax(b, mid, 1);
-    return ElementwiseUnary(b, UnaryOp::kExp, sm);
-  });
+  // Bindings capped at 128 bytes: exp and reduceSum on [4, 16] (256 bytes) are cut into boxes by
+  // rows, whose inputs are sliced on the host, so they run alone; the neg after them is recorded.
+  const std::shared_ptr<const Backend> backend = MakeBackend(false, "128");
+  GraphBuilder g;
+  const Operand x = g.Input("x", {DataType::kFloat32, {4, 16}});
+  const Operand e = ElementwiseUnary(g, UnaryOp::kExp, x);
+  MLReduceOptions sum;
+  sum.axes = std::vector<uint32_t>{1};
+  const Operand s = Reduce(g, ReduceOp::kSum, e, sum);
+  const Operand out = ElementwiseUnary(g, UnaryOp::kNeg, s);
+  const std::shared_ptr<const Graph> graph = g.Build({{"out", out}});
+  const std::map<std::string, Tensor> feeds = {{"x", Values(DataType::kFloat32, {4, 16}, 5)}};
   std::string why;
-  const std::optional<BackendGraph> compiled = CompileForBackend(*c.graph, backend, why);
+  const std::optional<BackendGraph> compiled = CompileForBackend(*graph, backend, why);
   REQUIRE_MESSAGE(compiled, why);
   const std::vector<std::string> schedule = compiled->runner->Schedule();
-  REQUIRE(schedule.size() == 6);
-  CHECK(schedule[4] ==
-        "4 softmax: per operator: softmax over axis 1 of 3: the axis is moved last on the host");
-  CHECK(schedule[5] == "5 exp: recorded");
-  const std::map<std::string, OperandValue> per_op =
-      c.graph->Compute(c.feeds, {}, compiled->kernels);
+  REQUIRE(schedule.size() == 3);
+  CHECK(schedule[0].find("0 exp: per operator: ") == 0);
+  CHECK(schedule[1].find("1 reduceSum: per operator: ") == 0);
+  CHECK(schedule[2] == "2 neg: recorded");
+  const std::map<std::string, OperandValue> per_op = graph->Compute(feeds, {}, compiled->kernels);
   const VulkanCounters before = VulkanBackendCounters(*backend);
-  const std::map<std::string, OperandValue> graph = ComputeOnBackend(*c.graph, *compiled, c.feeds);
+  const std::map<std::string, OperandValue> result = ComputeOnBackend(*graph, *compiled, feeds);
   const VulkanCounters after = VulkanBackendCounters(*backend);
-  // The four operators before it, the softmax alone, the exp after it.
-  CHECK(after.submissions - before.submissions == 3);
-  CHECK(after.fence_waits - before.fence_waits == 3);
-  for (const char* name : {"mid", "out"}) {
-    CAPTURE(name);
-    CHECK(SameBits(graph.at(name).data, per_op.at(name).data));
+  // The boxes of exp and reduceSum one submission each, the neg in one more.
+  CHECK(after.submissions - before.submissions > 2);
+  CHECK(SameBits(result.at("out").data, per_op.at("out").data));
+}
+
+// `t` (float32) rounded to float16 when `type` is float16.
+Tensor As(DataType type, const Tensor& t) {
+  if (type == DataType::kFloat32) return t;
+  Tensor h = Tensor::Allocate(DataType::kFloat16, t.shape());
+  for (uint64_t i = 0; i < t.element_count(); ++i)
+    h.base<Float16>()[i] = Float16::FromFloat(t.At<float>(i));
+  return h;
+}
+
+TEST_CASE(
+    "vulkan graph: softmax, reductions, arg/cumulative and normalizations over axes that are not "
+    "the last ones, recorded") {
+  // Every operator below moves axes on the device (layout.comp dispatches into scratch buffers);
+  // the normalizations' scale, bias, mean and variance are computed on the device (exp, neg of
+  // graph inputs), so they are gathered and widened there. One submission for the whole graph,
+  // the per-operator path's bits, in both arithmetic modes, float32 and float16, and with the
+  // staging memory path.
+  struct Config {
+    bool native, staging;
+    DataType type;
+  };
+  const DataType f32 = DataType::kFloat32, f16 = DataType::kFloat16;
+  for (const Config& config :
+       {Config{false, false, f32}, Config{true, false, f32}, Config{false, false, f16},
+        Config{true, false, f16}, Config{false, true, f16}}) {
+    const DataType type = config.type;
+    CAPTURE(config.native);
+    CAPTURE(config.staging);
+    CAPTURE(DataTypeName(type));
+    const std::shared_ptr<const Backend> backend =
+        MakeBackend(config.native, nullptr, config.staging);
+    GraphBuilder b;
+    const Operand x = b.Input("x", {type, {2, 5, 3, 4}});
+    const Operand p5 = b.Input("p5", {type, {5}});
+    const Operand p4 = b.Input("p4", {type, {4}});
+    const Operand q54 = b.Input("q54", {type, {5, 4}});
+    const Operand sm = Softmax(b, x, 1);
+    MLReduceOptions r02;
+    r02.axes = std::vector<uint32_t>{0, 2};
+    const Operand sum = Reduce(b, ReduceOp::kSum, x, r02);
+    MLReduceOptions r1;
+    r1.axes = std::vector<uint32_t>{1};
+    r1.keepDimensions = true;
+    const Operand max = Reduce(b, ReduceOp::kMax, x, r1);
+    const Operand arg = ArgMin(b, x, 2);
+    MLCumulativeSumOptions cum_options;
+    cum_options.exclusive = true;
+    cum_options.reversed = true;
+    const Operand cum = CumulativeSum(b, x, 1, cum_options);
+    // layerNormalization over axes [1, 3] (not last), scale computed on the device, bias a
+    // graph input (on the host).
+    MLLayerNormalizationOptions ln;
+    ln.axes = std::vector<uint32_t>{1, 3};
+    ln.scale = ElementwiseUnary(b, UnaryOp::kExp, q54);
+    ln.bias = q54;
+    const Operand layer = LayerNormalization(b, x, ln);
+    // instanceNormalization nhwc: the spatial axes 1, 2 moved last; scale on the device.
+    MLInstanceNormalizationOptions in;
+    in.layout = MLInputOperandLayout::kNhwc;
+    in.scale = ElementwiseUnary(b, UnaryOp::kExp, p4);
+    const Operand instance = InstanceNormalization(b, x, in);
+    // batchNormalization over axis 1 (moved last): mean and variance on the device.
+    MLBatchNormalizationOptions bn;
+    bn.bias = p5;
+    const Operand batch = BatchNormalization(b, x, ElementwiseUnary(b, UnaryOp::kNeg, p5),
+                                             ElementwiseUnary(b, UnaryOp::kExp, p5), bn);
+    const std::shared_ptr<const Graph> graph = b.Build({{"softmax", sm},
+                                                        {"sum", sum},
+                                                        {"max", max},
+                                                        {"arg", arg},
+                                                        {"cum", cum},
+                                                        {"layer", layer},
+                                                        {"instance", instance},
+                                                        {"batch", batch}});
+    std::map<std::string, Tensor> feeds;
+    feeds["x"] = As(type, Values(f32, {2, 5, 3, 4}, 31, 3.0f));
+    feeds["p5"] = As(type, Values(f32, {5}, 32));
+    feeds["p4"] = As(type, Values(f32, {4}, 33));
+    feeds["q54"] = As(type, Values(f32, {5, 4}, 34));
+    std::string why;
+    const std::optional<BackendGraph> compiled = CompileForBackend(*graph, backend, why);
+    REQUIRE_MESSAGE(compiled, why);
+    REQUIRE(compiled->runner);
+    for (const std::string& line : compiled->runner->Schedule())
+      CHECK_MESSAGE(line.find(": recorded") != std::string::npos, line);
+    const std::map<std::string, OperandValue> per_op = graph->Compute(feeds, {}, compiled->kernels);
+    for (int run = 0; run < 2; ++run) {
+      const VulkanCounters before = VulkanBackendCounters(*backend);
+      const std::map<std::string, OperandValue> result = ComputeOnBackend(*graph, *compiled, feeds);
+      const VulkanCounters after = VulkanBackendCounters(*backend);
+      CHECK(after.submissions - before.submissions == 1);
+      for (const auto& [name, value] : per_op) {
+        CAPTURE(name);
+        CHECK(SameBits(result.at(name).data, value.data));
+      }
+    }
+    // The per-operator path moved the axes right: softmax sums to 1 along axis 1, the sum over
+    // axes 0 and 2 and the exclusive reversed cumulative sum along axis 1 are the sums of x's
+    // elements computed here (float32 only: float16 rounds the results).
+    if (type != f32) continue;
+    const Tensor& xt = feeds["x"];
+    const auto at = [&](const Tensor& t, size_t n, size_t c, size_t h, size_t w) {
+      return double{t.At<float>(((n * 5 + c) * 3 + h) * 4 + w)};
+    };
+    for (size_t n = 0; n < 2; ++n) {
+      for (size_t h = 0; h < 3; ++h) {
+        for (size_t w = 0; w < 4; ++w) {
+          double total = 0, after_c = 0;
+          for (size_t c = 0; c < 5; ++c) total += at(per_op.at("softmax").data, n, c, h, w);
+          CHECK(std::abs(total - 1) < 1e-6);
+          for (size_t c = 5; c-- > 0;) {
+            CHECK(std::abs(at(per_op.at("cum").data, n, c, h, w) - after_c) < 1e-5);
+            after_c += at(xt, n, c, h, w);
+          }
+        }
+      }
+    }
+    for (size_t c = 0; c < 5; ++c) {
+      for (size_t w = 0; w < 4; ++w) {
+        double total = 0;
+        for (size_t n = 0; n < 2; ++n)
+          for (size_t h = 0; h < 3; ++h) total += at(xt, n, c, h, w);
+        CHECK(std::abs(double{per_op.at("sum").data.At<float>(c * 4 + w)} - total) < 1e-5);
+      }
+    }
   }
 }
 
