@@ -30,6 +30,7 @@
 #include "ops/pool2d.h"
 #include "ops/reduction.h"
 #include "ops/resample2d.h"
+#include "ops/rnn.h"
 #include "ops/softmax.h"
 #include "ops/vulkan/vulkan_backend.h"
 
@@ -323,6 +324,100 @@ TEST_CASE(
         for (size_t n = 0; n < 2; ++n)
           for (size_t h = 0; h < 3; ++h) total += at(xt, n, c, h, w);
         CHECK(std::abs(double{per_op.at("sum").data.At<float>(c * 4 + w)} - total) < 1e-5);
+      }
+    }
+  }
+}
+
+TEST_CASE("vulkan graph: gru, lstm, gruCell and lstmCell recorded, their state on the device") {
+  // Both directions with returnSequence, gru without resetAfter (its reset pass), lstm with
+  // peepholes, the cells; some weights and initial states computed on the device (tanh, neg), the
+  // input of gru and lstm too. One submission, the per-operator path's bits, both arithmetic
+  // modes, float32 and float16 (the initial states widened and the outputs rounded by casts).
+  const DataType f32 = DataType::kFloat32, f16 = DataType::kFloat16;
+  for (const bool native : {false, true}) {
+    for (const DataType type : {f32, f16}) {
+      CAPTURE(native);
+      CAPTURE(DataTypeName(type));
+      const std::shared_ptr<const Backend> backend = MakeBackend(native);
+      const uint32_t steps = 3, batch = 2, isz = 3, hs = 4;
+      std::map<std::string, Tensor> feeds;
+      GraphBuilder b;
+      uint32_t seed = 40;
+      const auto input = [&](const char* name, const Shape& shape) {
+        feeds[name] = As(type, Values(f32, shape, ++seed, 0.7f));
+        return b.Input(name, {type, shape});
+      };
+      const Operand x = Tanh(b, input("x", {steps, batch, isz}));
+      MLGruOptions gru;
+      gru.bias = input("gb", {2, 3 * hs});
+      gru.recurrentBias = input("grb", {2, 3 * hs});
+      gru.initialHiddenState = ElementwiseUnary(b, UnaryOp::kNeg, input("gh", {2, batch, hs}));
+      gru.resetAfter = false;
+      gru.returnSequence = true;
+      gru.direction = MLRecurrentNetworkDirection::kBoth;
+      gru.layout = MLGruWeightLayout::kRzn;
+      const std::vector<Operand> g = Gru(b, x, input("gw", {2, 3 * hs, isz}),
+                                         Tanh(b, input("grw", {2, 3 * hs, hs})), steps, hs, gru);
+      MLLstmOptions lstm;
+      lstm.bias = input("lb", {2, 4 * hs});
+      lstm.peepholeWeight = Tanh(b, input("lp", {2, 3 * hs}));
+      lstm.initialHiddenState = ElementwiseUnary(b, UnaryOp::kNeg, input("lh", {2, batch, hs}));
+      lstm.initialCellState = input("lc", {2, batch, hs});
+      lstm.returnSequence = true;
+      lstm.direction = MLRecurrentNetworkDirection::kBoth;
+      lstm.layout = MLLstmWeightLayout::kIfgo;
+      const std::vector<Operand> l =
+          Lstm(b, x, input("lw", {2, 4 * hs, isz}), input("lrw", {2, 4 * hs, hs}), steps, hs, lstm);
+      MLGruCellOptions gru_cell;
+      gru_cell.bias = input("cb", {3 * hs});
+      const Operand gc =
+          GruCell(b, input("cx", {batch, isz}), input("cw", {3 * hs, isz}),
+                  input("crw", {3 * hs, hs}), Tanh(b, input("ch", {batch, hs})), hs, gru_cell);
+      MLLstmCellOptions lstm_cell;
+      lstm_cell.recurrentBias = input("mrb", {4 * hs});
+      const std::vector<Operand> lc =
+          LstmCell(b, input("mx", {batch, isz}), input("mw", {4 * hs, isz}),
+                   input("mrw", {4 * hs, hs}), input("mh", {batch, hs}),
+                   ElementwiseUnary(b, UnaryOp::kNeg, input("mc", {batch, hs})), hs, lstm_cell);
+      const std::shared_ptr<const Graph> graph = b.Build({{"gru", g[0]},
+                                                          {"gru_seq", g[1]},
+                                                          {"lstm_h", l[0]},
+                                                          {"lstm_c", l[1]},
+                                                          {"lstm_seq", l[2]},
+                                                          {"gru_cell", gc},
+                                                          {"lstm_cell_h", lc[0]},
+                                                          {"lstm_cell_c", lc[1]}});
+      std::string why;
+      const std::optional<BackendGraph> compiled = CompileForBackend(*graph, backend, why);
+      REQUIRE_MESSAGE(compiled, why);
+      REQUIRE(compiled->runner);
+      for (const std::string& line : compiled->runner->Schedule())
+        CHECK_MESSAGE(line.find(": recorded") != std::string::npos, line);
+      const std::map<std::string, OperandValue> per_op =
+          graph->Compute(feeds, {}, compiled->kernels);
+      for (int run = 0; run < 2; ++run) {
+        const VulkanCounters before = VulkanBackendCounters(*backend);
+        const std::map<std::string, OperandValue> result =
+            ComputeOnBackend(*graph, *compiled, feeds);
+        const VulkanCounters after = VulkanBackendCounters(*backend);
+        CHECK(after.submissions - before.submissions == 1);
+        for (const auto& [name, value] : per_op) {
+          CAPTURE(name);
+          CHECK(SameBits(result.at(name).data, value.data));
+        }
+      }
+      // The last step's hidden state is in the sequence: forward at step 2, backward at step 0.
+      for (const char* name : {"gru", "lstm_h"}) {
+        CAPTURE(name);
+        const Tensor& last = per_op.at(name).data;
+        const Tensor& seq = per_op.at(name == std::string("gru") ? "gru_seq" : "lstm_seq").data;
+        const uint64_t state = batch * hs;
+        const std::vector<std::byte> lb = last.Bytes(), sb = seq.Bytes();
+        const size_t es = ElementSize(type);
+        CHECK(std::memcmp(lb.data(), sb.data() + (2 * 2 + 0) * state * es, state * es) == 0);
+        CHECK(std::memcmp(lb.data() + state * es, sb.data() + (0 * 2 + 1) * state * es,
+                          state * es) == 0);
       }
     }
   }
