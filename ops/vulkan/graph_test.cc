@@ -26,6 +26,9 @@
 #include "ops/elementwise_binary.h"
 #include "ops/elementwise_unary.h"
 #include "ops/matmul_gemm.h"
+#include "ops/nnef_elementwise.h"
+#include "ops/nnef_resample.h"
+#include "ops/nnef_window.h"
 #include "ops/normalization.h"
 #include "ops/pool2d.h"
 #include "ops/reduction.h"
@@ -418,6 +421,110 @@ TEST_CASE("vulkan graph: gru, lstm, gruCell and lstmCell recorded, their state o
         CHECK(std::memcmp(lb.data(), sb.data() + (2 * 2 + 0) * state * es, state * es) == 0);
         CHECK(std::memcmp(lb.data() + state * es, sb.data() + (0 * 2 + 1) * state * es,
                           state * es) == 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("vulkan graph: the NNEF group recorded, its tap tables from the descriptors") {
+  // conv (filter and scalar bias computed on the device: gathered and repeated there), deconv
+  // (its filter computed on the device: regrouped by a transpose there), a normalized box,
+  // argmax_pool, sample with a host index, pad, multilinear_upsample, elu and a RoI pool with
+  // host RoIs: one submission, the per-operator path's bits, both arithmetic modes. Then sample
+  // reading argmax_pool's indices (computed on the device) runs alone, saying why.
+  for (const bool native : {false, true}) {
+    CAPTURE(native);
+    const std::shared_ptr<const Backend> backend = MakeBackend(native);
+    const DataType f32 = DataType::kFloat32;
+    for (const bool device_index : {false, true}) {
+      CAPTURE(device_index);
+      using nnef::Border;
+      using nnef::WindowAxis;
+      GraphBuilder b;
+      const Operand x = b.Input("x", {f32, {1, 4, 5, 5}});
+      nnef::ConvAttributes conv;
+      conv.axes = {WindowAxis{3, 1, 1, 1, 1}, WindowAxis{3, 1, 1, 1, 1}};
+      conv.border = Border::kReplicate;
+      const Operand c1 = nnef::NnefConv(
+          b, x, ElementwiseUnary(b, UnaryOp::kNeg, b.Input("w", {f32, {3, 4, 3, 3}})),
+          ElementwiseUnary(b, UnaryOp::kNeg, b.Input("b", {f32, {}})), conv);
+      nnef::ConvAttributes deconv;
+      deconv.deconv = true;
+      deconv.axes = {WindowAxis{3, 2, 1, 1, 1}, WindowAxis{3, 2, 1, 1, 1}};
+      const Operand d1 = nnef::NnefConv(
+          b, c1, ElementwiseUnary(b, UnaryOp::kNeg, b.Input("wd", {f32, {3, 2, 3, 3}})),
+          b.Input("bd", {f32, {1, 2}}), deconv, {9, 9});
+      nnef::BoxAttributes box;
+      box.axes = {WindowAxis{}, WindowAxis{}, WindowAxis{2, 1, 1, 1, 0}, WindowAxis{2, 1, 1, 0, 1}};
+      box.border = Border::kIgnore;
+      box.normalize = true;
+      const Operand bx = nnef::NnefBox(b, d1, box);
+      nnef::WindowAttributes window;
+      window.axes = {WindowAxis{}, WindowAxis{}, WindowAxis{2, 2, 1, 1, 0},
+                     WindowAxis{2, 2, 1, 0, 0}};
+      const Operand arg = nnef::NnefArgmaxPool(b, bx, window);
+      const Operand index = device_index ? arg : b.Input("i", {DataType::kInt64, {1, 2, 5, 4}});
+      const Operand sampled = nnef::NnefSample(b, bx, index, window);
+      nnef::NnefPadAttributes pad;
+      pad.padding = {{0, 0}, {0, 0}, {2, -1}, {1, 1}};
+      pad.border = Border::kReflect;
+      const Operand padded = nnef::NnefPad(b, sampled, pad);
+      nnef::UpsampleAttributes up;
+      up.factors = {2, 2};
+      up.border = Border::kReplicate;
+      const Operand upsampled = nnef::NnefMultilinearUpsample(b, padded, up);
+      const Operand elu = nnef::NnefElu(b, upsampled);
+      nnef::RoiAttributes roi;
+      roi.output_size = {2, 2};
+      roi.max = true;
+      const Operand pooled = nnef::NnefRoiPool(b, elu, b.Input("r", {f32, {2, 4}}),
+                                               b.Input("ri", {DataType::kInt64, {2}}), roi);
+      const std::shared_ptr<const Graph> graph =
+          b.Build({{"conv", c1}, {"deconv", d1}, {"arg", arg}, {"elu", elu}, {"pooled", pooled}});
+      std::map<std::string, Tensor> feeds;
+      feeds["x"] = Values(f32, {1, 4, 5, 5}, 61, 2.0f);
+      feeds["w"] = Values(f32, {3, 4, 3, 3}, 62, 0.5f);
+      feeds["b"] = Values(f32, {}, 63);
+      feeds["wd"] = Values(f32, {3, 2, 3, 3}, 64, 0.5f);
+      feeds["bd"] = Values(f32, {1, 2}, 65);
+      Tensor i = Tensor::Allocate(DataType::kInt64, {1, 2, 5, 4});
+      for (uint64_t k = 0; k < i.element_count(); ++k)
+        i.base<int64_t>()[k] = static_cast<int64_t>(k * 7 % 4);
+      if (!device_index) feeds["i"] = i;
+      Tensor r = Tensor::Allocate(f32, {2, 4});
+      const float rois[] = {0, 1, 8, 9, 3, 2, 14, 11};
+      std::memcpy(r.base<float>(), rois, sizeof rois);
+      feeds["r"] = r;
+      Tensor ri = Tensor::Allocate(DataType::kInt64, {2});
+      ri.base<int64_t>()[0] = 0;
+      ri.base<int64_t>()[1] = 0;
+      feeds["ri"] = ri;
+      std::string why;
+      const std::optional<BackendGraph> compiled = CompileForBackend(*graph, backend, why);
+      REQUIRE_MESSAGE(compiled, why);
+      REQUIRE(compiled->runner);
+      const std::vector<std::string> schedule = compiled->runner->Schedule();
+      for (const std::string& line : schedule) {
+        CAPTURE(line);
+        if (device_index && line.find(" sample: ") != std::string::npos) {
+          CHECK(line.find(": per operator: the index (input 1) is computed on the device") !=
+                std::string::npos);
+        } else {
+          CHECK(line.find(": recorded") != std::string::npos);
+        }
+      }
+      const std::map<std::string, OperandValue> per_op =
+          graph->Compute(feeds, {}, compiled->kernels);
+      for (int run = 0; run < 2; ++run) {
+        const VulkanCounters before = VulkanBackendCounters(*backend);
+        const std::map<std::string, OperandValue> result =
+            ComputeOnBackend(*graph, *compiled, feeds);
+        const VulkanCounters after = VulkanBackendCounters(*backend);
+        CHECK(after.submissions - before.submissions == (device_index ? 3u : 1u));
+        for (const auto& [name, value] : per_op) {
+          CAPTURE(name);
+          CHECK(SameBits(result.at(name).data, value.data));
+        }
       }
     }
   }
