@@ -72,6 +72,7 @@ class VulkanGraphRunner final : public GraphRunner {
     for (Device::Buffer& b : buffers_) device_->DestroyBuffer(b);
     for (Device::Buffer& b : packed_) device_->DestroyBuffer(b);
     for (Device::Buffer& b : scratch_) device_->DestroyBuffer(b);
+    for (Device::Buffer& b : constants_) device_->DestroyBuffer(b);
     device_->DestroyBuffer(arena_);
     device_->DestroyBuffer(upload_);
     device_->DestroyBuffer(download_);
@@ -167,6 +168,7 @@ class VulkanGraphRunner final : public GraphRunner {
     int64_t packed = -1;            // the operator index of a packed buffer, when operand < 0
     int64_t scratch = -1;           // a scratch buffer, when operand < 0 and packed < 0
     uint64_t offset = 0, size = 0;  // in the arena, when all three are < 0
+    int64_t constant = -1;          // else a constant host binding's buffer (Source::constant)
   };
   struct PendingCopy {
     Binding src, dst;
@@ -272,7 +274,7 @@ class VulkanGraphRunner final : public GraphRunner {
           continue;
         }
         if (s.operand < 0 && s.scratch < 0) {
-          p.bindings.push_back(Arena(s.host));
+          p.bindings.push_back(s.constant ? Constant(s.host) : Arena(s.host));
           continue;
         }
         const Binding b = Bind(s);
@@ -357,6 +359,7 @@ class VulkanGraphRunner final : public GraphRunner {
         }
       }
       scratch_count_ = 0;
+      constant_count_ = 0;
       static_cast<const RecordableKernel&>(*r_.kernels_[index]).Emit(*this, in, in_desc, out_desc);
       FlushCopies();  // a node's copies are done before the next node's work
       node_ = nullptr;
@@ -399,6 +402,27 @@ class VulkanGraphRunner final : public GraphRunner {
       pending_.push_back(std::move(p));
     }
 
+    // A constant host binding (made from the descriptors: the same every run) of the node being
+    // recorded: its buffer, filled by the first run and kept (the constants' way).
+    Binding Constant(std::span<const std::byte> bytes) {
+      const auto key = std::make_pair(index_, constant_count_++);
+      auto it = r_.constant_of_.find(key);
+      if (it == r_.constant_of_.end()) {
+        Device::Buffer b = device_.CreateBuffer(Padded(bytes.size()), false);
+        std::vector<std::byte> data(bytes.begin(), bytes.end());
+        if (device_.staging()) {
+          uploads_.emplace_back(b.buffer, std::move(data));
+        } else if (!data.empty()) {
+          std::memcpy(b.mapped, data.data(), data.size());  // no device work is in flight
+        }
+        r_.constants_.push_back(b);
+        it = r_.constant_of_.emplace(key, r_.constants_.size() - 1).first;
+      }
+      Binding b;
+      b.constant = static_cast<int64_t>(it->second);
+      return b;
+    }
+
     // `bytes` appended to the arena (params and host-made inputs), zero-padded to whole 16-byte
     // words at the device's offset alignment.
     Binding Arena(std::span<const std::byte> bytes) {
@@ -429,7 +453,7 @@ class VulkanGraphRunner final : public GraphRunner {
       if (graph_.operand({id}).kind == OperandNode::Kind::kConstant) constants_.push_back(id);
       std::vector<std::byte> bytes = values_[id].data.Bytes();
       if (device_.staging()) {
-        uploads_.emplace_back(id, std::move(bytes));
+        uploads_.emplace_back(b.buffer, std::move(bytes));
       } else if (!bytes.empty()) {
         std::memcpy(b.mapped, bytes.data(), bytes.size());  // no device work is in flight
       }
@@ -450,17 +474,17 @@ class VulkanGraphRunner final : public GraphRunner {
       // Staging: every upload through one host-visible buffer, every download through another.
       if (!uploads_.empty()) {
         uint64_t total = 0;
-        for (const auto& [id, bytes] : uploads_) total += Padded(bytes.size());
+        for (const auto& [dst, bytes] : uploads_) total += Padded(bytes.size());
         Device::Buffer& up = r_.upload_;
         if (up.size < total) {
           device_.DestroyBuffer(up);
           up = device_.CreateBuffer(std::max<uint64_t>(total, 2 * up.size), true);
         }
         uint64_t offset = 0;
-        for (const auto& [id, bytes] : uploads_) {
+        for (const auto& [dst, bytes] : uploads_) {
           if (!bytes.empty())
             std::memcpy(static_cast<std::byte*>(up.mapped) + offset, bytes.data(), bytes.size());
-          rec.uploads.push_back({up.buffer, r_.Buf(id).buffer, offset, 0, Padded(bytes.size())});
+          rec.uploads.push_back({up.buffer, dst, offset, 0, Padded(bytes.size())});
           offset += Padded(bytes.size());
         }
       }
@@ -490,6 +514,10 @@ class VulkanGraphRunner final : public GraphRunner {
         }
         if (b.scratch >= 0) {
           const Device::Buffer& buf = r_.scratch_[static_cast<size_t>(b.scratch)];
+          return Device::Range{buf.buffer, 0, buf.size};
+        }
+        if (b.constant >= 0) {
+          const Device::Buffer& buf = r_.constants_[static_cast<size_t>(b.constant)];
           return Device::Range{buf.buffer, 0, buf.size};
         }
         if (b.operand < 0) return Device::Range{arena.buffer, b.offset, b.size};
@@ -547,12 +575,14 @@ class VulkanGraphRunner final : public GraphRunner {
     // The segment being recorded.
     std::vector<Pending> pending_;
     std::vector<std::byte> arena_;
-    std::vector<std::pair<uint32_t, std::vector<std::byte>>> uploads_;  // staging only
+    // Staging only: the bytes to upload into each buffer (operands, constant host bindings).
+    std::vector<std::pair<VkBuffer, std::vector<std::byte>>> uploads_;
     std::vector<uint32_t> written_;
     std::vector<uint32_t> constants_;  // uploaded in this segment
     std::set<size_t> dirty_;           // buffers (slots) written since the last barrier
     std::set<size_t> read_;            // buffers (slots) read since the last barrier
     size_t scratch_count_ = 0;         // the scratch buffers the node being recorded took
+    size_t constant_count_ = 0;        // and its constant host bindings
     // The copies queued for the next dispatch, with the byte ranges they read and write (by key).
     std::vector<PendingCopy> copies_;
     std::vector<std::tuple<size_t, uint64_t, uint64_t>> copy_reads_, copy_writes_;
@@ -576,6 +606,9 @@ class VulkanGraphRunner final : public GraphRunner {
   mutable std::vector<Device::Buffer> packed_;  // per operator: concat's inputs packed
   // Scratch buffer k of every node (Sink::Scratch), grown to the largest.
   mutable std::vector<Device::Buffer> scratch_;
+  // The constant host bindings (Source::constant): by operator and ordinal within its dispatches.
+  mutable std::vector<Device::Buffer> constants_;
+  mutable std::map<std::pair<size_t, size_t>, size_t> constant_of_;
   mutable Device::Buffer arena_, upload_, download_;
 };
 

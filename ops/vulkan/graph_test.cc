@@ -430,11 +430,13 @@ TEST_CASE("vulkan graph: the NNEF group recorded, its tap tables from the descri
   // conv (filter and scalar bias computed on the device: gathered and repeated there), deconv
   // (its filter computed on the device: regrouped by a transpose there), a normalized box,
   // argmax_pool, sample with a host index, pad, multilinear_upsample, elu and a RoI pool with
-  // host RoIs: one submission, the per-operator path's bits, both arithmetic modes. Then sample
-  // reading argmax_pool's indices (computed on the device) runs alone, saying why.
-  for (const bool native : {false, true}) {
+  // host RoIs: one submission, the per-operator path's bits, both arithmetic modes, and with the
+  // staging memory path (the tap tables, uploaded once, through it). Then sample reading
+  // argmax_pool's indices (computed on the device) runs alone, saying why.
+  for (const auto& [native, staging] : {std::pair{false, false}, {true, false}, {false, true}}) {
     CAPTURE(native);
-    const std::shared_ptr<const Backend> backend = MakeBackend(native);
+    CAPTURE(staging);
+    const std::shared_ptr<const Backend> backend = MakeBackend(native, nullptr, staging);
     const DataType f32 = DataType::kFloat32;
     for (const bool device_index : {false, true}) {
       CAPTURE(device_index);

@@ -79,10 +79,11 @@ uint32_t FloatBits(float f) {
 }
 
 // The job's dispatch into `sink`: in0 = x (input 0), in1 = the tap table, in2 = the auxiliary
-// words, both made on the host (from the descriptors, or from inputs the host holds), or `aux`
-// (made on the device).
+// words, both made on the host from the descriptors (constants: a graph uploads them once) or
+// from inputs the host holds (`*_from_data`), or `aux` (made on the device).
 void EmitJob(Sink& sink, Job& job, const OperandDescriptor& out, uint32_t mode, int64_t taps,
-             std::optional<Source> aux = std::nullopt) {
+             std::optional<Source> aux = std::nullopt, bool table_from_data = false,
+             bool aux_from_data = false) {
   const uint64_t count = out.ElementCount();
   if (count == 0) return;
   job.params[NNVK_NNEF_P_MODE] = mode;
@@ -97,8 +98,12 @@ void EmitJob(Sink& sink, Job& job, const OperandDescriptor& out, uint32_t mode, 
   };
   std::vector<Source> sources;
   sources.push_back(Source::Input(0));
-  sources.push_back(Source::Host(bytes(job.table)));
-  sources.push_back(aux ? std::move(*aux) : Source::Host(bytes(job.aux)));
+  // Made from the descriptors only: constants a graph uploads once.
+  const auto host = [](std::vector<std::byte> b, bool from_data) {
+    return from_data ? Source::Host(std::move(b)) : Source::Constant(std::move(b));
+  };
+  sources.push_back(host(bytes(job.table), table_from_data));
+  sources.push_back(aux ? std::move(*aux) : host(bytes(job.aux), aux_from_data));
   sink.Run(Shader::kNnef, job.params, std::move(sources), 0, WordGroups(out));
 }
 
@@ -266,7 +271,7 @@ class ConvKernel final : public RecordableKernel {
     job.params[NNVK_NNEF_P_SPATIAL] = static_cast<uint32_t>(spatial);
     job.params[NNVK_NNEF_P_IN_SPATIAL] = static_cast<uint32_t>(in_spatial);
     job.params[NNVK_NNEF_P_CIN] = static_cast<uint32_t>(cin);
-    EmitJob(sink, job, out[0], NNVK_NNEF_CONV, taps, std::move(aux));
+    EmitJob(sink, job, out[0], NNVK_NNEF_CONV, taps, std::move(aux), false, true);
   }
 
  private:
@@ -333,8 +338,9 @@ class WindowKernel final : public RecordableKernel {
         mode = NNVK_NNEF_DESAMPLE;
         break;
     }
-    EmitJob(sink, job, out[0], mode, taps);
-    return;
+    // sample's and desample's auxiliary words are the index.
+    EmitJob(sink, job, out[0], mode, taps, std::nullopt, false,
+            op_ == OpId::nnef_sample || op_ == OpId::nnef_desample);
   }
 
  private:
@@ -364,7 +370,6 @@ class PadKernel final : public RecordableKernel {
     job.table = WindowTable(axes, out[0].shape, x_shape, 0, false, border, false);
     job.params[NNVK_NNEF_P_VALUE] = FloatBits(a_.value);
     EmitJob(sink, job, out[0], NNVK_NNEF_SELECT, 1);
-    return;
   }
 
  private:
@@ -445,7 +450,6 @@ class UpsampleKernel final : public RecordableKernel {
     } while (Next(o, ye));
     job.params[NNVK_NNEF_P_VALUE] = FloatBits(static_cast<float>(den));
     EmitJob(sink, job, out[0], NNVK_NNEF_WEIGHTED, corners);
-    return;
   }
 
  private:
@@ -547,7 +551,7 @@ class RoiKernel final : public RecordableKernel {
         }
       }
       job.params[NNVK_NNEF_P_VALUE] = FloatBits(1.0f);
-      EmitJob(sink, job, out[0], NNVK_NNEF_WEIGHTED, corners);
+      EmitJob(sink, job, out[0], NNVK_NNEF_WEIGHTED, corners, std::nullopt, true, true);
       return;
     }
     // The pools: every output's list of taps, then padded to the longest.
@@ -609,8 +613,7 @@ class RoiKernel final : public RecordableKernel {
       job.params[NNVK_NNEF_P_FLAG] = 1;
     }
     EmitJob(sink, job, out[0], op_ == OpId::nnef_max_roi_pool ? NNVK_NNEF_MAX : NNVK_NNEF_SUM,
-            static_cast<int64_t>(taps));
-    return;
+            static_cast<int64_t>(taps), std::nullopt, true, true);
   }
 
  private:
@@ -665,7 +668,6 @@ class ElementwiseKernel final : public RecordableKernel {
     if (op_ == OpId::nnef_all_reduce) mode = NNVK_NNEF_ALL;
     if (op_ == OpId::nnef_any_reduce) mode = NNVK_NNEF_ANY;
     EmitJob(sink, job, out[0], mode, taps);
-    return;
   }
 
  private:

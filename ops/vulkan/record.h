@@ -27,6 +27,9 @@ struct Source {
   int scratch = -1;             // the node's scratch tensor, or -1
   std::vector<size_t> packed;   // when operand < 0 and scratch < 0 and not empty
   std::vector<std::byte> host;  // otherwise
+  // `host` is made from the descriptors only (a tap table): the same bytes every run, which a
+  // graph uploads once and keeps on the device.
+  bool constant = false;
 
   static Source Input(size_t k) {
     Source s;
@@ -46,6 +49,11 @@ struct Source {
   static Source Host(std::vector<std::byte> bytes) {
     Source s;
     s.host = std::move(bytes);
+    return s;
+  }
+  static Source Constant(std::vector<std::byte> bytes) {
+    Source s = Host(std::move(bytes));
+    s.constant = true;
     return s;
   }
 };
