@@ -245,6 +245,27 @@ void EmitPermute(Sink& sink, DataType type, const Shape& shape, std::span<const 
   sink.Run(Shader::kLayout, Encode(type, count, axes), std::move(sources), to, WordGroups(desc));
 }
 
+void EmitStrided(Sink& sink, DataType type, std::span<const StridedAxis> strided, Source from,
+                 Target to) {
+  std::vector<Axis> axes(strided.size());
+  OperandDescriptor desc{type, {}};
+  bool pads = false;
+  for (size_t i = 0; i < strided.size(); ++i) {
+    axes[i].out = strided[i].out;
+    axes[i].in = strided[i].in;
+    axes[i].stride = strided[i].stride;
+    pads = pads || strided[i].out > strided[i].in;
+    desc.shape.push_back(strided[i].out);
+  }
+  const uint64_t count = desc.ElementCount();
+  if (count == 0) return;
+  std::vector<uint32_t> params = Encode(type, count, axes);
+  if (pads) params[NNVK_LAYOUT_P_PAD_MODE] = NNVK_PAD_CONSTANT;  // zero bits past the end
+  std::vector<Source> sources;
+  sources.push_back(std::move(from));
+  sink.Run(Shader::kLayout, params, std::move(sources), to, WordGroups(desc));
+}
+
 std::shared_ptr<const Kernel> MakeLayoutKernel(std::shared_ptr<Device> device, OpId op,
                                                LayoutParams a) {
   return std::make_shared<LayoutKernel>(std::move(device), op, std::move(a));

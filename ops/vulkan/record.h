@@ -131,6 +131,15 @@ bool IsIdentity(std::span<const uint32_t> perm);
 // so the result is exact for every type.
 void EmitPermute(Sink& sink, DataType type, const Shape& shape, std::span<const uint32_t> perm,
                  Source from, Target to);
+// One layout.comp dispatch writing `to` (dense, axis i of extent axes[i].out) from `from`:
+// element (x_0, x_1, ...) is element sum x_i stride_i of `from` (dense of `type`), or zero bits
+// where some x_i >= axes[i].in (padding past the end). The bits are copied.
+struct StridedAxis {
+  uint64_t out = 1, in = 1;
+  int64_t stride = 0;
+};
+void EmitStrided(Sink& sink, DataType type, std::span<const StridedAxis> axes, Source from,
+                 Target to);
 // One elementwise.comp cast dispatch (elementwise.cc, exact mode conversions): `count` elements
 // of `from` (dense, `from_type`) into `to` as `to_type`.
 void EmitCast(Sink& sink, Source from, DataType from_type, Target to, DataType to_type,
