@@ -408,18 +408,22 @@ class VulkanGraphRunner final : public GraphRunner {
       const auto key = std::make_pair(index_, constant_count_++);
       auto it = r_.constant_of_.find(key);
       if (it == r_.constant_of_.end()) {
-        Device::Buffer b = device_.CreateBuffer(Padded(bytes.size()), false);
-        std::vector<std::byte> data(bytes.begin(), bytes.end());
-        if (device_.staging()) {
-          uploads_.emplace_back(b.buffer, std::move(data));
-        } else if (!data.empty()) {
-          std::memcpy(b.mapped, data.data(), data.size());  // no device work is in flight
-        }
-        r_.constants_.push_back(b);
+        r_.constants_.push_back(device_.CreateBuffer(Padded(bytes.size()), false));
+        r_.constant_filled_.push_back(false);
         it = r_.constant_of_.emplace(key, r_.constants_.size() - 1).first;
       }
+      const size_t k = it->second;
+      if (!r_.constant_filled_[k]) {  // filled once a submission that uploads it succeeded
+        std::vector<std::byte> data(bytes.begin(), bytes.end());
+        if (device_.staging()) {
+          uploads_.emplace_back(r_.constants_[k].buffer, std::move(data));
+        } else if (!data.empty()) {
+          std::memcpy(r_.constants_[k].mapped, data.data(), data.size());  // nothing in flight
+        }
+        constants_filled_.push_back(k);
+      }
       Binding b;
-      b.constant = static_cast<int64_t>(it->second);
+      b.constant = static_cast<int64_t>(k);
       return b;
     }
 
@@ -545,6 +549,8 @@ class VulkanGraphRunner final : public GraphRunner {
       }
       device_.Execute(rec);
       for (uint32_t id : constants_) r_.resident_[id] = true;
+      for (size_t k : constants_filled_) r_.constant_filled_[k] = true;
+      constants_filled_.clear();
       for (const auto& [id, offset] : downloads) {
         const OperandDescriptor& desc = graph_.operand({id}).desc;
         Tensor t = Tensor::Allocate(desc.dataType, desc.shape);
@@ -583,6 +589,7 @@ class VulkanGraphRunner final : public GraphRunner {
     std::set<size_t> read_;            // buffers (slots) read since the last barrier
     size_t scratch_count_ = 0;         // the scratch buffers the node being recorded took
     size_t constant_count_ = 0;        // and its constant host bindings
+    std::vector<size_t> constants_filled_;  // constant host bindings uploaded in this segment
     // The copies queued for the next dispatch, with the byte ranges they read and write (by key).
     std::vector<PendingCopy> copies_;
     std::vector<std::tuple<size_t, uint64_t, uint64_t>> copy_reads_, copy_writes_;
@@ -609,6 +616,7 @@ class VulkanGraphRunner final : public GraphRunner {
   // The constant host bindings (Source::constant): by operator and ordinal within its dispatches.
   mutable std::vector<Device::Buffer> constants_;
   mutable std::map<std::pair<size_t, size_t>, size_t> constant_of_;
+  mutable std::vector<bool> constant_filled_;  // uploaded by a submission that succeeded
   mutable Device::Buffer arena_, upload_, download_;
 };
 
