@@ -1,8 +1,8 @@
 // Graph execution on the vulkan backend (docs/vulkan.md#graph-execution): the operators whose
 // kernels are made of dispatches (record.h) are recorded into one command buffer, their
-// intermediates left on the device; the graph inputs and constants they read are uploaded once
-// and the graph outputs downloaded once. An operator whose kernel needs its inputs on the host
-// (a host-side permutation, weights packed on the host, a split into boxes, ...) runs alone, as
+// intermediates and scratch tensors left on the device; the graph inputs and constants they read
+// are uploaded once and the graph outputs downloaded once. An operator whose kernel needs its
+// inputs on the host (a split into boxes, an NNEF index checked there, ...) runs alone, as
 // in the per-operator path: what was recorded before it is submitted, the operands it reads are
 // downloaded, and recording resumes after it. Which operators run which way, and why, is decided
 // once per graph from the descriptors (Schedule()). The runner keeps its buffers between runs,
@@ -584,11 +584,11 @@ class VulkanGraphRunner final : public GraphRunner {
     // Staging only: the bytes to upload into each buffer (operands, constant host bindings).
     std::vector<std::pair<VkBuffer, std::vector<std::byte>>> uploads_;
     std::vector<uint32_t> written_;
-    std::vector<uint32_t> constants_;  // uploaded in this segment
-    std::set<size_t> dirty_;           // buffers (slots) written since the last barrier
-    std::set<size_t> read_;            // buffers (slots) read since the last barrier
-    size_t scratch_count_ = 0;         // the scratch buffers the node being recorded took
-    size_t constant_count_ = 0;        // and its constant host bindings
+    std::vector<uint32_t> constants_;       // uploaded in this segment
+    std::set<size_t> dirty_;                // buffers (slots) written since the last barrier
+    std::set<size_t> read_;                 // buffers (slots) read since the last barrier
+    size_t scratch_count_ = 0;              // the scratch buffers the node being recorded took
+    size_t constant_count_ = 0;             // and its constant host bindings
     std::vector<size_t> constants_filled_;  // constant host bindings uploaded in this segment
     // The copies queued for the next dispatch, with the byte ranges they read and write (by key).
     std::vector<PendingCopy> copies_;

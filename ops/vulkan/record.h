@@ -94,8 +94,8 @@ class Sink {
 // A kernel made of dispatches (Emit) that a graph can record.
 class RecordableKernel : public Kernel {
  public:
-  // Why the node cannot be recorded into a graph's command buffer, in words ("the input is
-  // permuted on the host: softmax over axis 0 of 2"), or "" when it can. `on_host[k]`: whether
+  // Why the node cannot be recorded into a graph's command buffer, in words ("the index (input
+  // 1) is computed on the device, and the host reads it"), or "" when it can. `on_host[k]`: whether
   // input k is on the host when the node is recorded (graph inputs, constants and the outputs of
   // operators run one at a time); the others are only on the device.
   virtual std::string NeedsHost(std::span<const OperandDescriptor> in,
