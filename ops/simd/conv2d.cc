@@ -1,10 +1,12 @@
 // The simd backend's conv2d (§api-mlgraphbuilder-conv2d), as in the reference's ops/conv2d.cc:
 // GEMMs on the one core (gemm.h, float32 accumulation as in matmul_gemm.cc) per batch and group.
-//  - nchw, stride 1 (any kernel size, dilation, padding, groups): the image is padded once (or,
-//    for small images, copied once per filter column, shifted) and the product output[oc][pixel]
-//    = filter[oc][(c, ky, kx)] x padded[(c, ky, kx)][pixel] reads B in place (IndirectB: one
-//    contiguous run per depth step, over a grid of the padded width whose extra columns are
-//    dropped, or of the output pixels themselves); 1x1 is a plain GEMM over the channels;
+//  - nchw, stride 1 (any kernel size, dilation, padding, groups): the image is padded once and
+//    the product output[oc][pixel] = filter[oc][(c, ky, kx)] x padded[(c, ky, kx)][pixel] reads
+//    B in place (IndirectB: one contiguous run per depth step): when the output is as wide as the
+//    image ("same" padding), over the output pixels themselves, the image padded with zero rows
+//    only and the window's columns outside the image masked to +0 by the GEMM (zero taps);
+//    otherwise over a grid of the padded width whose extra columns are dropped, or (small
+//    images) over kw shifted copies; 1x1 is a plain GEMM over the channels;
 //  - other nchw, and nhwc groups of fewer than 16 output channels (transposed into place):
 //    channel-major, output[oc, y*x] = filter[oc, (c, ky, kx)] x col[(c, ky, kx), y*x] with the
 //    GEMM's B panels packed straight from the image;
@@ -98,22 +100,43 @@ class Conv2dKernel final : public Kernel {
       // it aliases is left padding (wp - s <= pl), and the output rows do not overlap (s >= ow):
       // 56 x 56 with padding 1 is a grid of rows of 57, one extra column per row instead of 2.
       const int64_t pl = g_.pad_left;
+      // Zero taps (`masked`), when the output is as wide as the image ("same" padding, pl + pr =
+      // (kw - 1) * dw) and the window more than one column: the image with only its rows padded
+      // (zero rows above and below each channel, rows of the image's width), read as the output
+      // pixels themselves, the window's columns that fall left or right of the image masked to
+      // +0 by the GEMM (IndirectB's zero taps): no padding columns, nothing computed twice, one
+      // copy of the image (56 x 56 with padding 1: 3136 columns instead of the grid's 3191, and
+      // no crop of the grid's extra columns).
+      const bool masked = y.width == x.width && kw > 1 && kw < 256;
       const int64_t stride = std::max({pl + x.width, wp - pl, y.width});
       const auto unit = static_cast<int64_t>(GemmColumnUnit()) / 2;  // one vector
       const int64_t grid_padded = (y.height - 1) * stride + y.width;
-      const bool shifted = stride != y.width && 10 * ((grid_padded + unit - 1) / unit) >
-                                                    11 * ((spatial + unit - 1) / unit);
-      const int64_t row = shifted ? y.width : stride;  // row stride of the arrangement
+      const bool shifted =
+          !masked && stride != y.width &&
+          10 * ((grid_padded + unit - 1) / unit) > 11 * ((spatial + unit - 1) / unit);
+      // row stride of the arrangement
+      const int64_t row = masked ? x.width : shifted ? y.width : stride;
       const int64_t plane = hp * row;
-      const int64_t copy = x.channels * plane;               // one arrangement of the whole image
-      const int64_t grid = shifted ? spatial : grid_padded;  // GEMM columns
+      const int64_t copy = x.channels * plane;  // one arrangement of the whole image
+      const int64_t grid = shifted || masked ? spatial : grid_padded;  // GEMM columns
+      // Masked: reads start up to pl floats before the first plane (masked lanes).
+      const int64_t lead = masked ? (pl + 15) / 16 * 16 : 0;
       std::vector<int64_t> offsets(static_cast<size_t>(kg));
+      std::vector<uint8_t> taps(masked ? static_cast<size_t>(kg) : 0);
+      std::vector<int64_t> shifts;
+      for (int64_t kx = 0; masked && kx < kw; ++kx) shifts.push_back(kx * g_.dilation_width - pl);
       for (int64_t c = 0; c < icg; ++c) {
         for (int64_t ky = 0; ky < kh; ++ky) {
           for (int64_t kx = 0; kx < kw; ++kx) {
-            offsets[static_cast<size_t>((c * kh + ky) * kw + kx)] =
-                shifted ? kx * copy + c * plane + ky * g_.dilation_height * row
-                        : c * plane + ky * g_.dilation_height * row + kx * g_.dilation_width;
+            const auto p = static_cast<size_t>((c * kh + ky) * kw + kx);
+            if (masked) {
+              offsets[p] = c * plane + ky * g_.dilation_height * row + kx * g_.dilation_width - pl;
+              taps[p] = static_cast<uint8_t>(kx);
+            } else {
+              offsets[p] = shifted
+                               ? kx * copy + c * plane + ky * g_.dilation_height * row
+                               : c * plane + ky * g_.dilation_height * row + kx * g_.dilation_width;
+            }
           }
         }
       }
@@ -121,12 +144,14 @@ class Conv2dKernel final : public Kernel {
       thread_local std::vector<float> padded_buffer;
       thread_local PanelVector grid_buffer;
       const int64_t copies = shifted ? kw : 1;
-      // (the last row of the last channel reads wp - stride columns beyond the plane)
+      // (the last row of the last channel reads wp - stride columns beyond the plane; masked, pr)
       const size_t padded_size =
-          static_cast<size_t>(copies * copy + (wp - row)) + kGemmIndirectSlack;
+          static_cast<size_t>(lead + copies * copy + (masked ? wp - row - pl : wp - row)) +
+          kGemmIndirectSlack;
       if (padded_buffer.size() < padded_size) padded_buffer.resize(padded_size);
-      float* const padded = padded_buffer.data();
-      std::fill(padded + copies * copy, padded + padded_size, 0.0f);
+      float* const padded = padded_buffer.data() + lead;
+      std::fill(padded_buffer.data(), padded, 0.0f);
+      std::fill(padded + copies * copy, padded_buffer.data() + padded_size, 0.0f);
       // The products' rows: the output planes themselves when the grid has no extra columns.
       const bool direct = grid == spatial;
       // Grid rows start on a cache line (64 bytes), so that the tiles of two threads, whole
@@ -140,6 +165,8 @@ class Conv2dKernel final : public Kernel {
       for (int64_t b = 0; b < x.batches; ++b) {
         if (shifted) {
           Shift(xin + b * image, x, hp, y.width, kw, padded);
+        } else if (masked) {
+          PadPlanes(xin + b * image, x, hp, padded);
         } else {
           Pad(xin + b * image, x, hp, stride, padded);
         }
@@ -167,6 +194,12 @@ class Conv2dKernel final : public Kernel {
         }
         for (int64_t grp = 0; grp < groups; ++grp) {
           bs[static_cast<size_t>(grp)] = {padded + grp * icg * plane, offsets.data()};
+          if (masked) {
+            bs[static_cast<size_t>(grp)].width = x.width;
+            bs[static_cast<size_t>(grp)].taps = taps.data();
+            bs[static_cast<size_t>(grp)].shifts = shifts.data();
+            bs[static_cast<size_t>(grp)].classes = shifts.size();
+          }
           problems.push_back({{f->w.data() + grp * ocg * kg, kg, 1},
                               {},
                               dst + grp * ocg * ld,
@@ -329,6 +362,21 @@ class Conv2dKernel final : public Kernel {
         const float* src = xin + static_cast<int64_t>(c) * x.height * x.width;
         float* dst = padded + static_cast<int64_t>(c) * hp * wp;
         PadRows(src, x, pt, hp, wp, 0, x0, x1, dst);
+      }
+    });
+  }
+
+  // padded[c][r][q] = x[c][r - pad_top][q] for r < hp (zero rows above and below the image, none
+  // left or right: the masked arrangement), planes hp * iw apart; x one contiguous nchw image.
+  void PadPlanes(const float* xin, const Image& x, int64_t hp, float* padded) const {
+    const int64_t pt = g_.pad_top, iw = x.width, ih = x.height;
+    config_.pool->ParallelFor(static_cast<size_t>(x.channels), 4, [&](size_t begin, size_t end) {
+      for (size_t c = begin; c < end; ++c) {
+        const float* src = xin + static_cast<int64_t>(c) * ih * iw;
+        float* dst = padded + static_cast<int64_t>(c) * hp * iw;
+        std::fill(dst, dst + pt * iw, 0.0f);
+        std::memcpy(dst + pt * iw, src, static_cast<size_t>(ih * iw) * sizeof(float));
+        std::fill(dst + (pt + ih) * iw, dst + hp * iw, 0.0f);
       }
     });
   }

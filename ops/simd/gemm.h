@@ -66,9 +66,20 @@ struct PackedOperand {
 // A B read in place: B[p][j] = base[offsets[p] + j], each depth step a contiguous run of columns
 // (a stride-1 convolution of a padded image: no im2col matrix and no packing). Reads may run up
 // to kGemmIndirectSlack floats beyond column n of each depth step; those lanes are never stored.
+//
+// Zero taps (optional): with `width` > 0, B's columns are the pixels of image rows `width` wide
+// (column j is pixel x = j % width of its row) and depth step p reads B[p][j] only where
+// x + shifts[taps[p]] lies in [0, width); the other lanes are +0 (a masked load, as if the image
+// had zero columns left and right of each row: a stride-1 convolution of an image whose rows
+// carry no padding columns). Masked lanes still address base + offsets[p] + j, which must be
+// readable memory (targets without masked loads read them and discard the values).
 struct IndirectB {
   const float* base = nullptr;
   const int64_t* offsets = nullptr;  // k entries
+  int64_t width = 0;                 // 0: no zero taps
+  const uint8_t* taps = nullptr;     // k entries: each depth step's class, < classes
+  const int64_t* shifts = nullptr;   // classes entries: the column shift of each class
+  size_t classes = 0;
 };
 inline constexpr size_t kGemmIndirectSlack = 64;
 

@@ -597,6 +597,24 @@ TEST_CASE("simd conv2d nchw: the float32 chain bit for bit on every path, target
   CheckConv2dChain(3, 8, 8, 3, 3, 3, 3, {1, 1, 1, 1}, {1, 1}, {1, 1});     // depthwise
 }
 
+// Stride 1 with the output as wide as the image: the GEMM over the output pixels of the image
+// padded with zero rows only, the window's columns outside the image masked (gemm.h, IndirectB's
+// zero taps; on AVX-512 a 3-wide window's masks in mask registers), row panels of even height
+// (14 = 7 + 7, 30 = 3 x 10 output channels), a single panel of at most half a micro-tile (3
+// output channels per group) over two column panels.
+TEST_CASE("simd conv2d nchw, 'same' width: zero taps bit for bit on every target, thread count") {
+  CheckConv2dChain(4, 9, 37, 14, 3, 3, 1, {1, 1, 1, 1}, {1, 1}, {1, 1});   // 333 pixels, ragged
+  CheckConv2dChain(3, 3, 5, 14, 3, 3, 1, {1, 1, 1, 1}, {1, 1}, {1, 1});    // 15: one partial vector
+  CheckConv2dChain(3, 11, 13, 30, 3, 3, 1, {0, 2, 2, 0}, {1, 1}, {1, 1});  // one-sided padding
+  CheckConv2dChain(2, 6, 17, 7, 3, 3, 1, {2, 2, 1, 1}, {1, 1}, {1, 1});  // more rows than the image
+  CheckConv2dChain(3, 9, 21, 13, 5, 5, 1, {2, 2, 2, 2}, {1, 1}, {1, 1});  // 25 taps
+  CheckConv2dChain(4, 8, 19, 6, 3, 3, 2, {2, 2, 2, 2}, {1, 1}, {2, 2});   // dilated, 3 per group
+  CheckConv2dChain(2, 7, 2, 5, 2, 2, 1, {0, 3, 0, 3}, {1, 1}, {3, 3});    // every shifted tap out
+  CheckConv2dChain(3, 5, 1, 4, 3, 3, 1, {1, 1, 1, 1}, {1, 1}, {1, 1});    // one column
+  CheckConv2dChain(4, 7, 20, 13, 1, 3, 1, {0, 0, 1, 1}, {1, 1}, {1, 1});  // one window row
+  CheckConv2dChain(64, 8, 8, 40, 3, 3, 1, {1, 1, 1, 1}, {1, 1}, {1, 1});  // deep: 576; 4 x 10 rows
+}
+
 TEST_CASE("simd conv2d: layouts, groups, depthwise, strides, dilations, padding") {
   for (const char* il : {"nchw", "nhwc"}) {
     for (const char* fl : {"oihw", "hwio", "ohwi", "ihwo"}) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <stdexcept>
@@ -173,6 +174,9 @@ DeviceInfo Describe(const Api& api, VkPhysicalDevice pd, uint32_t index) {
   info.subgroup_size = subgroup.subgroupSize;
   info.subgroup_ballot = (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BALLOT_BIT) != 0 &&
                          (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0;
+  info.subgroup_arithmetic =
+      (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) != 0 &&
+      (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0;
   info.max_storage_buffer_range = base.limits.maxStorageBufferRange;
   info.min_storage_buffer_offset_alignment =
       std::max<uint64_t>(16, base.limits.minStorageBufferOffsetAlignment);
@@ -182,6 +186,8 @@ DeviceInfo Describe(const Api& api, VkPhysicalDevice pd, uint32_t index) {
     f.known = true;
     f.denorm_behavior_independence = IndependenceName(controls.denormBehaviorIndependence);
     f.rounding_mode_independence = IndependenceName(controls.roundingModeIndependence);
+    f.denorm_independence = controls.denormBehaviorIndependence;
+    f.rounding_independence = controls.roundingModeIndependence;
     f.denorm_preserve[0] = controls.shaderDenormPreserveFloat16;
     f.denorm_preserve[1] = controls.shaderDenormPreserveFloat32;
     f.denorm_preserve[2] = controls.shaderDenormPreserveFloat64;
@@ -320,6 +326,19 @@ bool Device::Init(const DeviceOptions& options, std::string& why) {
     return false;
   }
   float16_native_ = native_ && info_.shader_float16 && options.float16 != "float32";
+  // The float controls are Vulkan 1.2 core: the instance (the loader) must be 1.2 too.
+  uint32_t loader_version = VK_API_VERSION_1_0;
+  api_.vkEnumerateInstanceVersion(&loader_version);
+  if (options.float_modes) {
+    float_modes_ = *options.float_modes;
+  } else if (loader_version >= VK_API_VERSION_1_2) {
+    float_modes_ = ChooseFloatModes(info_.float_controls);
+  }
+  // A test switch: NNREF_VULKAN_SUBGROUP_ARITHMETIC=off makes the native reductions use their
+  // shared-memory tree on a device that has subgroup arithmetic.
+  const char* subgroup_env = std::getenv("NNREF_VULKAN_SUBGROUP_ARITHMETIC");
+  subgroup_arithmetic_ =
+      info_.subgroup_arithmetic && !(subgroup_env != nullptr && std::string(subgroup_env) == "off");
   if (options.max_binding > 0 && options.max_binding < info_.max_storage_buffer_range) {
     info_.max_storage_buffer_range = options.max_binding;
   }
@@ -523,10 +542,14 @@ VkPipeline Device::Pipeline(Shader shader, std::span<const uint32_t> spec) {
     throw std::runtime_error(std::string(code.name) +
                              " needs shaderFloat16, which this device does not have enabled");
   }
+  // The embedded module, with the device's float-controls execution modes declared.
+  const std::vector<uint32_t> words =
+      float_modes_.any() ? WithFloatModes({code.words, code.count}, float_modes_)
+                         : std::vector<uint32_t>(code.words, code.words + code.count);
   VkShaderModuleCreateInfo si{};
   si.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
-  si.codeSize = code.count * sizeof(uint32_t);
-  si.pCode = code.words;
+  si.codeSize = words.size() * sizeof(uint32_t);
+  si.pCode = words.data();
   VkShaderModule module = VK_NULL_HANDLE;
   Check(api_.vkCreateShaderModule(device_, &si, nullptr, &module), "vkCreateShaderModule");
   VkComputePipelineCreateInfo ci{};

@@ -13,46 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "ops/vulkan/device_info.h"
+#include "ops/vulkan/float_controls.h"
 #include "ops/vulkan/shaders.h"
 #include "ops/vulkan/vk_api.h"
 
 namespace nnref::vk {
-
-// What `nnref devices` lists about a physical device.
-struct DeviceInfo {
-  uint32_t index = 0;
-  std::string name;
-  std::string type;         // "integrated GPU", "discrete GPU", "virtual GPU", "CPU", "other"
-  std::string driver;       // driver name and info (Vulkan 1.2), else the driver version
-  std::string api_version;  // "1.3.230"
-  uint32_t vendor_id = 0, device_id = 0;
-  bool shader_float16 = false;
-  bool storage_buffer_16bit = false;
-  bool storage_buffer_8bit = false;
-  bool shader_int8 = false;
-  bool shader_int64 = false;
-  bool shader_float64 = false;
-  uint32_t subgroup_size = 0;
-  // Subgroup ballot operations (subgroupBroadcast) in compute shaders: the native arithmetic
-  // mode's tiled GEMM (shaders/gemm_tile.glsl) needs them.
-  bool subgroup_ballot = false;
-  uint64_t max_storage_buffer_range = 0;
-  uint64_t min_storage_buffer_offset_alignment = 16;  // of a binding's offset in its buffer
-  bool unified_memory = false;  // a DEVICE_LOCAL + HOST_VISIBLE + HOST_COHERENT memory type
-  // VkPhysicalDeviceFloatControlsProperties (Vulkan 1.2; all false below 1.2): what the device
-  // promises about subnormals, signed zeros/Inf/NaN and rounding, per width (16, 32, 64 bits).
-  // Without shaderDenormPreserveFloat32 a shader's float32 subnormals may be flushed to zero.
-  struct FloatControls {
-    bool known = false;                         // the device reported them (Vulkan 1.2)
-    std::string denorm_behavior_independence;   // "32-bit only", "all", "none"
-    std::string rounding_mode_independence;     // likewise
-    bool denorm_preserve[3] = {};               // shaderDenormPreserveFloat16/32/64
-    bool denorm_flush_to_zero[3] = {};          // shaderDenormFlushToZeroFloat16/32/64
-    bool signed_zero_inf_nan_preserve[3] = {};  // shaderSignedZeroInfNanPreserveFloat16/32/64
-    bool rounding_rte[3] = {};                  // shaderRoundingModeRTEFloat16/32/64
-    bool rounding_rtz[3] = {};                  // shaderRoundingModeRTZFloat16/32/64
-  } float_controls;
-};
 
 // Every physical device, or nullopt with `why` in plain words that say what to do ("no Vulkan
 // loader (...): install ...", "no Vulkan driver (ICD) was found (vkCreateInstance:
@@ -75,6 +41,9 @@ struct DeviceOptions {
   // shaderFloat16), "float32" (float16 widened to float32), or "" (native where the device has
   // shaderFloat16, else float32). Another value, or "native" without shaderFloat16: no device.
   std::string float16;
+  // Test hook: request exactly these float-controls execution modes instead of
+  // ChooseFloatModes's (float_controls.h), even ones the device lacks.
+  std::optional<FloatModes> float_modes;
 };
 
 // An application's device the backend runs on without creating or destroying it (a context
@@ -124,6 +93,14 @@ class Device {
   // variants: element-wise arithmetic in float16_t, GEMM accumulators in float16_t) rather than
   // widened to float32 (docs/vulkan.md#arithmetic-modes).
   bool float16_native() const { return float16_native_; }
+  // The float-controls execution modes every pipeline's shader declares (float_controls.h):
+  // ChooseFloatModes of the device's properties on a device created here at Vulkan 1.2 or
+  // later; none on an application's device (Adopt: its API version is the application's choice).
+  const FloatModes& float_modes() const { return float_modes_; }
+  // The native reductions combine a workgroup's partials with subgroup arithmetic (the device
+  // has it in compute shaders, and NNREF_VULKAN_SUBGROUP_ARITHMETIC is not "off"), else with a
+  // tree in shared memory.
+  bool subgroup_arithmetic() const { return subgroup_arithmetic_; }
   // Validation messages seen so far (warnings and errors of the validation layer).
   uint64_t validation_messages() const { return messages_.load(); }
   // Queue submissions and fence waits so far (Run: one each per dispatch; Execute: one each per
@@ -237,6 +214,8 @@ class Device {
   bool staging_ = false;
   bool native_ = false;
   bool float16_native_ = false;
+  FloatModes float_modes_;
+  bool subgroup_arithmetic_ = false;
   std::atomic<uint64_t> messages_{0};
   std::atomic<uint64_t> submissions_{0}, fence_waits_{0}, buffers_created_{0};
   VkDescriptorPool graph_pool_ = VK_NULL_HANDLE;  // Execute's sets

@@ -26,6 +26,10 @@
 #include "ops/conv2d.h"
 #include "ops/elementwise_binary.h"
 #include "ops/matmul_gemm.h"
+#include "ops/normalization.h"
+#include "ops/pool2d.h"
+#include "ops/reduction.h"
+#include "ops/softmax.h"
 #include "ops/vulkan/vulkan_backend.h"
 #include "ref/graph/graph.h"
 
@@ -326,6 +330,89 @@ TEST_CASE("vulkan float16: add, mul and div correctly rounded on both paths") {
     }
     CHECK(bad == 0);
   }
+}
+
+// The reductions and pools accumulate float16 in float32 on both paths (production float16
+// reductions do): reduceSum of 1 followed by 1000 x 2^-12 is 1 + 1000 / 4096 = 1.244140625, a
+// float16 value, exactly (every float32 partial is exact); a float16 accumulator would drop the
+// 2^-12s added to 1 (half its spacing, 2^-10 there, is 2^-11). reduceMean of 70000 ones is 1: the
+// sum exceeds float16's largest value (65504), so a float16 accumulator would give Infinity. An
+// averagePool2d of a 60 x 50 window of ones is 1 (a float16 sum stops at 2048). maxPool2d and
+// reduceMax select float16 values exactly.
+TEST_CASE("vulkan float16: reductions and pools accumulate in float32") {
+  std::vector<double> v(1001, std::ldexp(1.0, -12));
+  v[0] = 1.0;
+  const Tensor x = HalfTensor({1001}, v);
+  const Tensor ones = HalfTensor({70000}, std::vector<double>(70000, 1.0));
+  const Tensor window = HalfTensor({1, 1, 60, 50}, std::vector<double>(3000, 1.0));
+  for (const auto* backend : {&Half(), &Wide()}) {
+    const auto reduce = [&](const Tensor& t, ReduceOp op) {
+      return RunOn(*backend, {t}, [op](GraphBuilder& g, const std::vector<Operand>& in) {
+        return Reduce(g, op, in[0]);
+      });
+    };
+    CHECK(reduce(x, ReduceOp::kSum).base<Float16>()[0].ToDouble() == 1.244140625);
+    CHECK(reduce(ones, ReduceOp::kMean).base<Float16>()[0].ToDouble() == 1.0);
+    CHECK(reduce(x, ReduceOp::kMax).base<Float16>()[0].ToDouble() == 1.0);
+    CHECK(reduce(x, ReduceOp::kMin).base<Float16>()[0].ToDouble() == std::ldexp(1.0, -12));
+    const Tensor avg =
+        RunOn(*backend, {window}, [](GraphBuilder& g, const std::vector<Operand>& in) {
+          return Pool2d(g, PoolOp::kAverage, in[0]);
+        });
+    CHECK(avg.base<Float16>()[0].ToDouble() == 1.0);
+  }
+}
+
+// softmax of float16 in float16: x - m rounded to float16 before the exponential. x = [8,
+// -1 + 2^-8]: x - m = -8.99609375, halfway between the float16 values -9 and -8.9921875 (spacing
+// 2^-7), rounds to the even -9; e^-9 rounded to float16, the float32 sum 1 + e, and the quotient
+// rounded to float16. The float32 path computes e^-8.99609375 (0.39% larger: about 8 float16
+// ULP). Expected values within a float16 ULP (the float32 exponential is within a few float32
+// ULP before its rounding to float16).
+TEST_CASE("vulkan float16: softmax's x - max and e^ in float16, the sum in float32") {
+  const Tensor x = HalfTensor({1, 2}, {8.0, -1.0 + std::ldexp(1.0, -8)});
+  const Make softmax = [](GraphBuilder& g, const std::vector<Operand>& in) {
+    return Softmax(g, in[0], 1);
+  };
+  const double half_path_e = H(std::exp(-9.0));
+  const float sum = static_cast<float>(1.0 + half_path_e);
+  const double half_path = H(static_cast<double>(static_cast<float>(half_path_e) / sum));
+  const double d = -8.99609375, wide_e = std::exp(d);
+  const double wide_path = H(wide_e / (1.0 + wide_e));
+  const double ulp = std::ldexp(1.0, -23);  // float16 spacing at 1.2e-4 (2^-14 .. 2^-13)
+  const double got_half = RunOn(Half(), {x}, softmax).base<Float16>()[1].ToDouble();
+  const double got_wide = RunOn(Wide(), {x}, softmax).base<Float16>()[1].ToDouble();
+  CHECK(std::fabs(got_half - half_path) <= ulp);
+  CHECK(std::fabs(got_wide - wide_path) <= ulp);
+  CHECK(std::fabs(got_wide - got_half) >= 4 * ulp);
+}
+
+// layerNormalization of float16: the statistics in float32, the affine step in float16. x = [-2,
+// 0 x 6, 2]: mean 0, variance 1, q = [-2, 0, ..., 2] times 1/sqrt(1 + 1e-5) (+-2 rounded to
+// float16). scale 40000, bias -20000: on the float16 path 2 x 40000 overflows to Infinity before
+// the bias is added (and -2 gives -Infinity); on the float32 path 80000 / sqrt(1 + 1e-5) - 20000
+// = 59999.6 rounds to the float16 60000 (spacing 32), and -100000 is beyond float16's range
+// (-Infinity on both paths); q = 0 gives the bias, -20000, on both.
+TEST_CASE("vulkan float16: layerNormalization's scale and bias in float16") {
+  const Tensor x = HalfTensor({1, 8}, {-2, 0, 0, 0, 0, 0, 0, 2});
+  const Tensor scale = HalfTensor({8}, std::vector<double>(8, 40000.0));
+  const Tensor bias = HalfTensor({8}, std::vector<double>(8, -20000.0));
+  const Make ln = [](GraphBuilder& g, const std::vector<Operand>& in) {
+    MLLayerNormalizationOptions o;
+    o.axes = std::vector<uint32_t>{1};
+    o.scale = in[1];
+    o.bias = in[2];
+    return LayerNormalization(g, in[0], o);
+  };
+  const Tensor half = RunOn(Half(), {x, scale, bias}, ln);
+  const Tensor wide = RunOn(Wide(), {x, scale, bias}, ln);
+  CHECK(half.base<Float16>()[7].ToDouble() == INFINITY);
+  CHECK(wide.base<Float16>()[7].ToDouble() == H(80000.0 / std::sqrt(1 + 1e-5) - 20000.0));
+  CHECK(H(80000.0 / std::sqrt(1 + 1e-5) - 20000.0) == 60000.0);
+  CHECK(half.base<Float16>()[0].ToDouble() == -INFINITY);
+  CHECK(wide.base<Float16>()[0].ToDouble() == -INFINITY);
+  CHECK(half.base<Float16>()[3].ToDouble() == -20000.0);
+  CHECK(wide.base<Float16>()[3].ToDouble() == -20000.0);
 }
 
 }  // namespace

@@ -29,6 +29,8 @@
 #include "ops/elementwise_unary.h"
 #include "ops/matmul_gemm.h"
 #include "ops/normalization.h"
+#include "ops/pool2d.h"
+#include "ops/reduction.h"
 #include "ops/softmax.h"
 #include "ops/vulkan/vulkan_backend.h"
 #include "ref/graph/graph.h"
@@ -533,6 +535,220 @@ TEST_CASE("vulkan native: softmax and layerNormalization by workgroup reductions
   MESSAGE("native softmax: max " << sm_ulp << " ulp; layerNormalization: max " << ln_ulp << " ulp");
   CHECK(sm_ulp <= 3 + 3 * static_cast<double>(run));
   CHECK(ln_ulp <= 840);
+}
+
+// The reductions by workgroup (reduce_native.comp: each of 64 invocations sums the strided part
+// l, l + 64, ... of the run in float32, then the 64 partials are combined, by subgroup arithmetic
+// or a shared-memory tree; vulkan_native_test.shared_tree runs these cases again with the tree,
+// NNREF_VULKAN_SUBGROUP_ARITHMETIC=off). Against double evaluations written here, within the
+// bound of that summation: ceil(run / 64) additions per partial and 6 levels of the tree (at most
+// 64 serial additions for the subgroup results), each rounding at most u times the sum of
+// |terms| (SumBound's T, 2 per term, covers it twice over).
+double RowBound(uint64_t run, double abs_sum) {
+  return SumBound(DataType::kFloat32, static_cast<double>((run + 63) / 64 + 64), abs_sum);
+}
+
+Tensor Reduced(const Tensor& x, ReduceOp op, std::vector<uint32_t> axes) {
+  return RunOn(Native(), {x}, [&](GraphBuilder& g, const std::vector<Operand>& in) {
+    MLReduceOptions o;
+    o.axes = axes;
+    return Reduce(g, op, in[0], o);
+  });
+}
+
+TEST_CASE("vulkan native: reductions by workgroup over long runs") {
+  const uint64_t rows = 3, run = 100003;  // not a multiple of 64
+  std::vector<double> xv;
+  const Tensor x = Pseudo(DataType::kFloat32, {rows, run}, 77, 1, xv);
+  const Tensor sum = Reduced(x, ReduceOp::kSum, {1});
+  const Tensor mean = Reduced(x, ReduceOp::kMean, {1});
+  const Tensor l1 = Reduced(x, ReduceOp::kL1, {1});
+  const Tensor sq = Reduced(x, ReduceOp::kSumSquare, {1});
+  const Tensor l2 = Reduced(x, ReduceOp::kL2, {1});
+  const Tensor lse = Reduced(x, ReduceOp::kLogSumExp, {1});
+  const Tensor mx = Reduced(x, ReduceOp::kMax, {1});
+  const Tensor mn = Reduced(x, ReduceOp::kMin, {1});
+  const double u = std::ldexp(1.0, -24), n = static_cast<double>(run);
+  for (uint64_t r = 0; r < rows; ++r) {
+    CAPTURE(r);
+    double s = 0, a = 0, s2 = 0, m = -INFINITY, lo = INFINITY;
+    for (uint64_t i = 0; i < run; ++i) {
+      const double v = xv[r * run + i];
+      s += v;
+      a += std::fabs(v);
+      s2 += v * v;
+      m = std::max(m, v);
+      lo = std::min(lo, v);
+    }
+    double e = 0;
+    for (uint64_t i = 0; i < run; ++i) e += std::exp(xv[r * run + i] - m);
+    const auto got = [&](const Tensor& t) { return static_cast<double>(t.At<float>(r)); };
+    CHECK(std::fabs(got(sum) - s) <= RowBound(run, a));
+    CHECK(std::fabs(got(mean) - s / n) <= RowBound(run, a) / n + u * std::fabs(s / n));
+    CHECK(std::fabs(got(l1) - a) <= RowBound(run, a));
+    CHECK(std::fabs(got(sq) - s2) <= RowBound(run, s2));
+    // sqrt halves the relative error of the sum of squares, then rounds.
+    CHECK(std::fabs(got(l2) - std::sqrt(s2)) <= (RowBound(run, s2) / s2 / 2 + u) * std::sqrt(s2));
+    // log(sum e^(x - m)): the sum's relative error (plus Exp's 3 ULP per term) as an absolute
+    // error of its log, then m + log rounds.
+    CHECK(std::fabs(got(lse) - (m + std::log(e))) <=
+          RowBound(run, e) / e + 3 * u + 2 * u * std::fabs(m + std::log(e)));
+    CHECK(got(mx) == m);  // selection: exact
+    CHECK(got(mn) == lo);
+  }
+}
+
+// Integers in [-8, 8): every float32 partial and the total are exact, so the result is exact
+// whatever the order: bit for bit, over a run moved last (axes 0 and 2, on the device) too.
+TEST_CASE("vulkan native: reductions of exactly summable data, bit for bit") {
+  const Shape shape{64, 3, 50};
+  Tensor x = Tensor::Allocate(DataType::kFloat32, shape);
+  uint32_t seed = 5;
+  for (size_t i = 0; i < x.element_count(); ++i) {
+    seed = seed * 1664525u + 1013904223u;
+    x.base<float>()[i] = static_cast<float>(static_cast<int>((seed >> 16) % 16) - 8);
+  }
+  const Tensor sum = Reduced(x, ReduceOp::kSum, {0, 2});
+  const Tensor sq = Reduced(x, ReduceOp::kSumSquare, {0, 2});
+  const Tensor last = Reduced(x, ReduceOp::kSum, {1, 2});  // on the device, not moved
+  for (uint64_t c = 0; c < 3; ++c) {
+    double s = 0, s2 = 0;
+    for (uint64_t a = 0; a < 64; ++a) {
+      for (uint64_t w = 0; w < 50; ++w) {
+        const double v = static_cast<double>(x.At<float>((a * 3 + c) * 50 + w));
+        s += v;
+        s2 += v * v;
+      }
+    }
+    CHECK(static_cast<double>(sum.At<float>(c)) == s);
+    CHECK(static_cast<double>(sq.At<float>(c)) == s2);
+  }
+  for (uint64_t a = 0; a < 64; ++a) {
+    double s = 0;
+    for (size_t i = 0; i < 150; ++i) s += static_cast<double>(x.At<float>(a * 150 + i));
+    CHECK(static_cast<double>(last.At<float>(a)) == s);
+  }
+}
+
+// Special values across invocations: a NaN anywhere in a long run propagates through max, min and
+// sum; max prefers +0 to -0 and min -0 to +0 (the reference's choice); a sum of -0s is -0 (the
+// sum starts from -0, the identity of IEEE addition) with the shared-memory tree; subgroupAdd's
+// sign of a zero sum is the device's (lavapipe's is +0, also when every lane adds -0).
+TEST_CASE("vulkan native: reductions' NaN and signed zeros across the workgroup") {
+  const uint64_t run = 1000;
+  Tensor x = Tensor::Allocate(DataType::kFloat32, {4, run});
+  for (uint64_t i = 0; i < run; ++i) {
+    x.base<float>()[i] = static_cast<float>(i % 7) - 3.0f;                          // row 0: NaN
+    x.base<float>()[run + i] = (i % 2) != 0 ? 0.0f : -0.0f;                         // row 1: +-0
+    x.base<float>()[2 * run + i] = -0.0f;                                           // row 2: -0
+    x.base<float>()[3 * run + i] = -1.0f / static_cast<float>(1 + (i * 37) % 101);  // row 3
+  }
+  x.base<float>()[777] = NAN;
+  const Tensor mx = Reduced(x, ReduceOp::kMax, {1});
+  const Tensor mn = Reduced(x, ReduceOp::kMin, {1});
+  const Tensor sum = Reduced(x, ReduceOp::kSum, {1});
+  CHECK(std::isnan(mx.At<float>(0)));
+  CHECK(std::isnan(mn.At<float>(0)));
+  CHECK(std::isnan(sum.At<float>(0)));
+  CHECK(mx.At<float>(1) == 0.0f);
+  CHECK_FALSE(std::signbit(mx.At<float>(1)));
+  CHECK(std::signbit(mn.At<float>(1)));
+  const char* subgroup = std::getenv("NNREF_VULKAN_SUBGROUP_ARITHMETIC");
+  if (subgroup != nullptr && std::string(subgroup) == "off") CHECK(std::signbit(sum.At<float>(2)));
+  CHECK(sum.At<float>(2) == 0.0f);
+  CHECK(mx.At<float>(3) == -1.0f / 101.0f);
+  CHECK(mn.At<float>(3) == -1.0f);
+}
+
+// Runs of at most 16 elements take one invocation per output (serial float32): 70000 runs of 7
+// integers, summed exactly; max and min of runs with a NaN, or +-0.
+TEST_CASE("vulkan native: short-run reductions, one invocation per output") {
+  const uint64_t runs = 70000, run = 7;  // more than 65535 invocations' worth of workgroups
+  Tensor x = Tensor::Allocate(DataType::kFloat32, {runs, run});
+  uint32_t seed = 11;
+  for (size_t i = 0; i < x.element_count(); ++i) {
+    seed = seed * 1664525u + 1013904223u;
+    x.base<float>()[i] = static_cast<float>(static_cast<int>((seed >> 16) % 64) - 32);
+  }
+  x.base<float>()[3 * run + 2] = NAN;
+  x.base<float>()[5 * run + 0] = -0.0f;
+  for (uint64_t i = 1; i < run; ++i) x.base<float>()[5 * run + i] = i % 2 != 0 ? 0.0f : -0.0f;
+  const Tensor sum = Reduced(x, ReduceOp::kSum, {1});
+  const Tensor mx = Reduced(x, ReduceOp::kMax, {1});
+  const Tensor mn = Reduced(x, ReduceOp::kMin, {1});
+  size_t bad = 0;
+  for (uint64_t r = 0; r < runs; ++r) {
+    if (r == 3) continue;
+    double s = 0, m = -INFINITY, lo = INFINITY;
+    for (uint64_t i = 0; i < run; ++i) {
+      const double v = static_cast<double>(x.At<float>(r * run + i));
+      s += v;
+      m = std::max(m, v);
+      lo = std::min(lo, v);
+    }
+    if (static_cast<double>(sum.At<float>(r)) != s || static_cast<double>(mx.At<float>(r)) != m ||
+        static_cast<double>(mn.At<float>(r)) != lo) {
+      ++bad;
+    }
+  }
+  CHECK(bad == 0);
+  CHECK(std::isnan(sum.At<float>(3)));
+  CHECK(std::isnan(mx.At<float>(3)));
+  CHECK(std::isnan(mn.At<float>(3)));
+  CHECK_FALSE(std::signbit(mx.At<float>(5)));
+  CHECK(std::signbit(mn.At<float>(5)));
+}
+
+// reduceProduct: a run of 1000 factors 1 + j/64 (j in -6..6, exact) against the double product,
+// within 2 u per rounding (ceil(run / 64) per partial plus 64 combining them); and a run whose
+// first 500 factors are 2^100 and last 500 are 2^-100, 1 exactly, where a float32 product in run
+// order overflows: the running product keeps its exponent apart.
+TEST_CASE("vulkan native: reduceProduct over a workgroup") {
+  const uint64_t run = 1000;
+  Tensor x = Tensor::Allocate(DataType::kFloat32, {2, run});
+  double expected = 1;
+  for (uint64_t i = 0; i < run; ++i) {
+    const float v = 1.0f + static_cast<float>(static_cast<int>(i % 13) - 6) / 64.0f;
+    x.base<float>()[i] = v;
+    expected *= static_cast<double>(v);
+    x.base<float>()[run + i] = i < run / 2 ? std::ldexp(1.0f, 100) : std::ldexp(1.0f, -100);
+  }
+  const Tensor prod = Reduced(x, ReduceOp::kProduct, {1});
+  const double got = static_cast<double>(prod.At<float>(0));
+  CHECK(std::fabs(got - expected) <=
+        2 * static_cast<double>(run / 64 + 1 + 64) * std::ldexp(1.0, -24) * expected);
+  CHECK(prod.At<float>(1) == 1.0f);
+}
+
+// averagePool2d and l2Pool2d in plain float32 sums over a 20 x 20 window (400 terms, in window
+// order: T = 400 roundings) against double; maxPool2d exact.
+TEST_CASE("vulkan native: pools sum in float32") {
+  std::vector<double> xv;
+  const Tensor x = Pseudo(DataType::kFloat32, {1, 2, 20, 20}, 9, 4, xv);
+  const auto pool = [&](PoolOp op) {
+    return RunOn(Native(), {x}, [&](GraphBuilder& g, const std::vector<Operand>& in) {
+      MLPool2dOptions o;
+      o.windowDimensions = std::vector<uint32_t>{20, 20};
+      return Pool2d(g, op, in[0], o);
+    });
+  };
+  const Tensor avg = pool(PoolOp::kAverage), l2 = pool(PoolOp::kL2), mx = pool(PoolOp::kMax);
+  const double u = std::ldexp(1.0, -24);
+  for (uint64_t c = 0; c < 2; ++c) {
+    double s = 0, a = 0, s2 = 0, m = -INFINITY;
+    for (uint64_t i = 0; i < 400; ++i) {
+      const double v = xv[c * 400 + i];
+      s += v;
+      a += std::fabs(v);
+      s2 += v * v;
+      m = std::max(m, v);
+    }
+    CHECK(std::fabs(static_cast<double>(avg.At<float>(c)) - s / 400) <=
+          SumBound(DataType::kFloat32, 400, a) / 400 + u * std::fabs(s / 400));
+    CHECK(std::fabs(static_cast<double>(l2.At<float>(c)) - std::sqrt(s2)) <=
+          (SumBound(DataType::kFloat32, 400, s2) / s2 / 2 + u) * std::sqrt(s2));
+    CHECK(static_cast<double>(mx.At<float>(c)) == m);
+  }
 }
 
 }  // namespace

@@ -54,7 +54,7 @@ class NormalizationKernel final : public RecordableKernel {
     const Target result = MovedOutput(sink, m, desc);
     if (device_->native() && op_ != OpId::batchNormalization) {
       // One workgroup per run (normalization_native.comp).
-      sink.Run(Shader::kNormalizationNative, params, std::move(sources), result, count / run);
+      sink.Run(NativeShader(desc.dataType), params, std::move(sources), result, count / run);
     } else {
       sink.Run(Shader::kReduce, params, std::move(sources), result, WordGroups(desc));
     }
@@ -62,6 +62,13 @@ class NormalizationKernel final : public RecordableKernel {
   }
 
  private:
+  // float16 in float16 where the device computes it (normalization_native.comp's NNVK_FLOAT16
+  // variant: the affine step).
+  Shader NativeShader(DataType type) const {
+    return type == DataType::kFloat16 && device_->float16_native() ? Shader::kNormalizationNativeF16
+                                                                   : Shader::kNormalizationNative;
+  }
+
   // The slots of the auxiliary binding: (input, slot) for scale 0, bias 1, batchNormalization's
   // mean 2 and variance 3 (inputs 1 and 2).
   std::vector<std::pair<int, size_t>> AuxSlots() const {

@@ -1,7 +1,8 @@
 // The vulkan backend's averagePool2d, l2Pool2d and maxPool2d (§api-mlgraphbuilder-pool2d), as in
 // the reference's ops/pool2d.cc, on shaders/pool2d.comp (parameters NNVK_POOL_P_* of
 // shaders/params.h): the input uploaded dense in its layout (nchw or nhwc), the output written in
-// the same layout.
+// the same layout. In the native arithmetic mode float pools run the NNVK_NATIVE variant (plain
+// float32 sums).
 #include "ops/pool2d.h"
 
 #include "ops/vulkan/family.h"
@@ -52,7 +53,10 @@ class Pool2dKernel final : public RecordableKernel {
     params[NNVK_POOL_P_NHWC] = ia.channel == 3 ? 1u : 0u;
     std::vector<Source> sources;
     sources.push_back(Source::Input(0));
-    sink.Run(shader_, params, std::move(sources), 0, WordGroups(desc));
+    const bool native = device_->native() && (desc.dataType == DataType::kFloat32 ||
+                                              desc.dataType == DataType::kFloat16);
+    sink.Run(native ? Shader::kPool2dNative : shader_, params, std::move(sources), 0,
+             WordGroups(desc));
   }
 
  private:

@@ -2,7 +2,9 @@
 // ops/reduction.cc, on shaders/reduce.comp (parameters NNVK_REDUCE_P_* of shaders/params.h). The
 // input is moved on the device (layout.comp) with its kept axes first and its reduced axes last,
 // so that each output element reduces one dense run. softmax.cc, normalization.cc and
-// arg_cumulative.cc run their operators on the same shader.
+// arg_cumulative.cc run their operators on the same shader. In the native arithmetic mode float32
+// and float16 reductions run on shaders/reduce_native.comp, one workgroup per output element (one
+// invocation per output for runs of at most 16 elements).
 #include "ops/reduction.h"
 
 #include "ops/vulkan/family.h"
@@ -63,10 +65,32 @@ class ReduceKernel final : public RecordableKernel {
     params[NNVK_REDUCE_P_COUNT] = static_cast<uint32_t>(count);
     std::vector<Source> sources;
     sources.push_back(MovedInput(sink, MoveAxesLast(in[0].shape, reduced), 0, in[0]));
-    sink.Run(shader_, params, std::move(sources), 0, WordGroups(desc));
+    if (Native(desc.dataType)) {
+      const uint64_t groups = NativeGroups(params, run, count);
+      sink.Run(NativeShader(), params, std::move(sources), 0, groups);
+    } else {
+      sink.Run(shader_, params, std::move(sources), 0, WordGroups(desc));
+    }
   }
 
  private:
+  // The native mode reduces float runs by workgroup (reduce_native.comp); integers, and the exact
+  // mode, one invocation per output (reduce.comp).
+  bool Native(DataType type) const {
+    return device_->native() && (type == DataType::kFloat32 || type == DataType::kFloat16);
+  }
+  Shader NativeShader() const {
+    return device_->subgroup_arithmetic() ? Shader::kReduceNativeSubgroup : Shader::kReduceNative;
+  }
+  // reduce_native.comp's workgroups: one per output, or, for runs of at most kShortRun elements,
+  // one invocation per output (NNVK_REDUCE_P_PER_INVOCATION set in `params`).
+  static constexpr uint64_t kShortRun = 16;
+  static uint64_t NativeGroups(std::vector<uint32_t>& params, uint64_t run, uint64_t count) {
+    const bool per_invocation = run <= kShortRun;
+    params[NNVK_REDUCE_P_PER_INVOCATION] = per_invocation ? 1u : 0u;
+    return per_invocation ? (count + kLocalSize - 1) / kLocalSize : count;
+  }
+
   ReduceAttributes a_;
   Shader shader_;
 };

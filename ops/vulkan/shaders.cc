@@ -81,6 +81,24 @@ const uint32_t kConv2dNativeF16[] = {
 #include "ops/vulkan/shaders/conv2d_native_f16.spv.inc"
 };
 
+const uint32_t kReduceNative[] = {
+#include "ops/vulkan/shaders/reduce_native.spv.inc"
+};
+const uint32_t kReduceNativeSubgroup[] = {
+#include "ops/vulkan/shaders/reduce_native_subgroup.spv.inc"
+};
+
+const uint32_t kSoftmaxNativeF16[] = {
+#include "ops/vulkan/shaders/softmax_native_f16.spv.inc"
+};
+const uint32_t kNormalizationNativeF16[] = {
+#include "ops/vulkan/shaders/normalization_native_f16.spv.inc"
+};
+
+const uint32_t kPool2dNative[] = {
+#include "ops/vulkan/shaders/pool2d_native.spv.inc"
+};
+
 const ShaderCode kCodes[] = {
     {"elementwise.comp", kElementwise, std::size(kElementwise), false, false},
     {"elementwise.comp (NNVK_INT64)", kElementwise64, std::size(kElementwise64), true, false},
@@ -106,6 +124,14 @@ const ShaderCode kCodes[] = {
      true},
     {"conv2d_native.comp (NNVK_FLOAT16)", kConv2dNativeF16, std::size(kConv2dNativeF16), false,
      true},
+    {"reduce_native.comp", kReduceNative, std::size(kReduceNative), false, false},
+    {"reduce_native.comp (NNVK_SUBGROUP)", kReduceNativeSubgroup, std::size(kReduceNativeSubgroup),
+     false, false},
+    {"softmax_native.comp (NNVK_FLOAT16)", kSoftmaxNativeF16, std::size(kSoftmaxNativeF16), false,
+     true},
+    {"normalization_native.comp (NNVK_FLOAT16)", kNormalizationNativeF16,
+     std::size(kNormalizationNativeF16), false, true},
+    {"pool2d.comp (NNVK_NATIVE)", kPool2dNative, std::size(kPool2dNative), false, false},
 };
 static_assert(std::size(kCodes) == static_cast<size_t>(Shader::kCount));
 }  // namespace

@@ -40,6 +40,15 @@ enum class Shader : uint8_t {
   kElementwiseF16,   // elementwise.comp: float16 arithmetic in float16_t
   kMatmulNativeF16,  // matmul_native.comp: float16 matmul/gemm accumulated in float16_t
   kConv2dNativeF16,  // conv2d_native.comp: float16 conv2d/convTranspose2d likewise
+  // The native mode's reductions of float32 and float16 (reduce_native.comp): one workgroup per
+  // output; partials combined by a tree in shared memory, or (NNVK_SUBGROUP: a device with
+  // subgroup arithmetic, Device::subgroup_arithmetic()) by subgroupAdd/Max/Min.
+  kReduceNative,
+  kReduceNativeSubgroup,
+  // float16 runs computed in float16 where a float16 kernel does (NNVK_FLOAT16, as above).
+  kSoftmaxNativeF16,        // softmax_native.comp: x - max, e^, the quotient in float16
+  kNormalizationNativeF16,  // normalization_native.comp: the affine step in float16
+  kPool2dNative,  // pool2d.comp with NNVK_NATIVE: float32 and float16 pools, plain float32 sums
   kCount
 };
 

@@ -42,7 +42,7 @@ class SoftmaxKernel final : public RecordableKernel {
     const Target result = MovedOutput(sink, m, desc);
     if (device_->native()) {
       // One workgroup per run (softmax_native.comp).
-      sink.Run(Shader::kSoftmaxNative, params, std::move(sources), result,
+      sink.Run(NativeShader(desc.dataType), params, std::move(sources), result,
                count / params[NNVK_REDUCE_P_RUN]);
     } else {
       sink.Run(Shader::kReduce, params, std::move(sources), result, WordGroups(desc));
@@ -51,6 +51,12 @@ class SoftmaxKernel final : public RecordableKernel {
   }
 
  private:
+  // float16 in float16 where the device computes it (softmax_native.comp's NNVK_FLOAT16 variant).
+  Shader NativeShader(DataType type) const {
+    return type == DataType::kFloat16 && device_->float16_native() ? Shader::kSoftmaxNativeF16
+                                                                   : Shader::kSoftmaxNative;
+  }
+
   size_t axis_;
 };
 

@@ -94,22 +94,30 @@ const std::array<const Family*, 16> kFamilies = {
     &kNnefFamily,  // nnef.cc: the NNEF operator group
 };
 
-// What the device promises about its arithmetic, for the backend: line, so that a verdict can
-// be read with it. The shaders request no float-controls execution modes, so without
-// shaderDenormPreserveFloat32 the driver may flush float32 subnormals (inputs and results) to zero.
-std::string DeviceFacts(const DeviceInfo& d) {
+// What the device promises about its arithmetic and what the shaders ask of it (the
+// float-controls execution modes `m`, float_controls.h), for the backend: line, so that a verdict
+// can be read with it. Without DenormPreserve for float32 the driver may flush float32 subnormals
+// (inputs and results) to zero.
+std::string DeviceFacts(const DeviceInfo& d, const FloatModes& m) {
   std::string text = std::string("shaderFloat16 ") + (d.shader_float16 ? "yes" : "no") +
                      ", shaderInt64 " + (d.shader_int64 ? "yes" : "no") + "; ";
   const DeviceInfo::FloatControls& f = d.float_controls;
   if (!f.known)
     return text + "float controls unknown (Vulkan 1.1): float32 subnormals may be flushed";
-  text += f.denorm_preserve[1]
-              ? "the device can preserve float32 subnormals (shaderDenormPreserveFloat32; the "
-                "shaders do not request it)"
-              : "float32 subnormals may be flushed to zero (no shaderDenormPreserveFloat32)";
-  text += f.signed_zero_inf_nan_preserve[1] ? ", signed zeros/Inf/NaN preserved"
+  if (m.denorm_preserve[1]) {
+    text += "float32 subnormals preserved (DenormPreserve requested)";
+  } else if (f.denorm_preserve[1]) {
+    text +=
+        "float32 subnormals may be flushed to zero (the device has "
+        "shaderDenormPreserveFloat32; not requested: " +
+        std::string(f.denorm_behavior_independence) + " denormal independence)";
+  } else {
+    text += "float32 subnormals may be flushed to zero (no shaderDenormPreserveFloat32)";
+  }
+  text += m.signed_zero_inf_nan_preserve[1] ? ", signed zeros/Inf/NaN preserved (requested)"
                                             : ", signed zeros/Inf/NaN may not be preserved";
-  text += f.rounding_rte[1] ? ", float32 rounds to nearest even" : ", float32 rounding unknown";
+  text += m.rounding_rte[1] ? ", float32 rounds to nearest even (requested)"
+                            : ", float32 rounding the driver's choice";
   return text;
 }
 
@@ -138,6 +146,22 @@ class VulkanBackend final : public Backend {
     per_operator_ = EnvFlag("NNREF_VULKAN_PER_OPERATOR");
     o.native = options.arithmetic == Arithmetic::kNative;
     if (const char* f16 = std::getenv("NNREF_VULKAN_FLOAT16")) o.float16 = f16;
+    // Test hook: NNREF_VULKAN_FLOAT_MODES=none (request no float-controls mode) or all (every
+    // mode at every width, whatever the device supports: the validation layer then names each
+    // one the device lacks).
+    if (const char* modes = std::getenv("NNREF_VULKAN_FLOAT_MODES"); modes && *modes) {
+      const std::string m = modes;
+      if (m != "none" && m != "all") {
+        error_ = "NNREF_VULKAN_FLOAT_MODES is '" + m + "': it must be 'none' or 'all', or unset";
+        return;
+      }
+      FloatModes forced;
+      for (int w = 0; w < 3 && m == "all"; ++w) {
+        forced.denorm_preserve[w] = forced.signed_zero_inf_nan_preserve[w] =
+            forced.rounding_rte[w] = true;
+      }
+      o.float_modes = forced;
+    }
     if (const char* cap = std::getenv("NNREF_VULKAN_MAX_BINDING")) {
       o.max_binding = std::strtoull(cap, nullptr, 10);
       capped_ = o.max_binding > 0;
@@ -159,7 +183,7 @@ class VulkanBackend final : public Backend {
            (capped_
                 ? ", bindings capped at " + std::to_string(d.max_storage_buffer_range) + " bytes"
                 : "") +
-           "; " + DeviceFacts(d) + "; " +
+           "; " + DeviceFacts(d, device_->float_modes()) + "; " +
            (!device_->native()
                 ? "exact arithmetic (compensated sums, precise functions)"
                 : std::string("native arithmetic (float32 accumulation, tiled matmul/gemm/conv; ") +
@@ -304,6 +328,8 @@ std::optional<std::vector<DeviceReport>> ListVulkanDevices(std::string& why) {
             {"shaderInt64", "shaderInt64", d.shader_int64},
             {"shaderFloat64", "shaderFloat64", d.shader_float64},
             {"subgroupSize", "subgroupSize", uint64_t{d.subgroup_size}},
+            // Subgroup arithmetic in compute shaders: the native reductions use it.
+            {"subgroupArithmetic", "subgroup arithmetic (compute)", d.subgroup_arithmetic},
             {"maxStorageBufferRange", "maxStorageBufferRange",
              uint64_t{d.max_storage_buffer_range}},
             {"unifiedMemory", "unified memory (device-local, host-visible)", d.unified_memory},
@@ -331,6 +357,9 @@ std::optional<std::vector<DeviceReport>> ListVulkanDevices(std::string& why) {
         fields.push_back({key, key, values[w]});
       }
     }
+    // What the backend's shaders declare on it (float_controls.h).
+    fields.push_back({"requestedFloatModes", "float-controls execution modes requested",
+                      vk::ChooseFloatModes(f).Describe()});
   }
   return result;
 }

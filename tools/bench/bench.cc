@@ -420,9 +420,13 @@ int main(int argc, char** argv) {
 
   const std::string t_all = std::to_string(all_threads) + "T";
   if (opt.tsv) {
-    std::printf("info\tthreads=%u\tsimd=%s\trepeat=%d\treference_repeat=%d\n", all_threads,
+    std::printf("info\tthreads=%u\tsimd=%s\trepeat=%d\treference_repeat=%d", all_threads,
                 simd_all->Describe().c_str(), opt.repeat,
                 std::min(opt.repeat, opt.reference_repeat));
+    for (const auto& [name, backend] : vulkan) {
+      std::printf("\t%s=%s", name.c_str(), backend->Describe().c_str());
+    }
+    std::printf("\n");
   } else {
     std::printf("simd backend: %s\n", simd_all->Describe().c_str());
     for (const auto& [name, backend] : vulkan) {

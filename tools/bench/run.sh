@@ -8,7 +8,7 @@
 #
 # usage: tools/bench/run.sh [--build DIR] [--repeat N] [--reference-repeat N] [--warmup N]
 #                           [--min-sample-ms X] [--rounds N] [--threads N] [--only ID,ID]
-#                           [--small] [--no-reference]
+#                           [--small] [--no-reference] [--vulkan | --vulkan-native]
 #   --build DIR   build folder (default: build; configured as Release when it has no CMakeCache)
 #   --repeat N    timed samples per variant (default 21); the figure is their median
 #   --reference-repeat N  samples of the reference (default 3, after 1 warm-up call)
@@ -22,6 +22,10 @@
 #   --small       tiny shapes (a quick check that everything runs; the figures mean nothing);
 #                 leaves out the model blocks unless --only names them
 #   --no-reference  skip the reference (its conv2d and relu(matmul) take seconds per call)
+#   --vulkan      also the vulkan backend (first device) in both arithmetic modes: columns with
+#                 its time and its ratio to simd 1T (docs/vulkan.md#arithmetic-modes)
+#   --vulkan-native  the native mode only (the exact mode takes about a second per call on
+#                 matmul and conv2d)
 # Without node/npm it runs build/bin/nnref_bench alone (reference and simd only).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"

@@ -145,6 +145,14 @@ float LogScaled(float x, int j) {
 
 float Log(float x) { return LogScaled(x, 0); }
 
+// The native arithmetic mode's log (elementwise.comp, reduce_native.comp): the builtin, with
+// subnormal inputs scaled by 2^24 first (lavapipe's builtin reads a subnormal's exponent field as
+// if normal: log(1e-45) gave -88.03 instead of -103.28, case log.float32.special_values).
+float NativeLog(float x) {
+  if (x > 0.0 && x < uintBitsToFloat(0x00800000u)) return log(x * 16777216.0) - 16.635532333438686;
+  return log(x);
+}
+
 // log(1 + y) for y > -1: log(u) for u = 1 + y rounded, plus the first-order correction for the
 // rounding of u.
 float Log1p(float y) {

@@ -216,14 +216,6 @@ float16_t UnaryH(uint op, float16_t x, float16_t alpha, float16_t beta) {
 }
 #endif
 
-// The native arithmetic mode's log: the builtin, with subnormal inputs scaled by 2^24 first
-// (lavapipe's builtin reads a subnormal's exponent field as if normal: log(1e-45) gave -88.03
-// instead of -103.28, case log.float32.special_values).
-float NativeLog(float x) {
-  if (x > 0.0 && x < uintBitsToFloat(0x00800000u)) return log(x * 16777216.0) - 16.635532333438686;
-  return log(x);
-}
-
 float UnaryF(uint op, float x, float alpha, float beta) {
   switch (op) {
     case NNVK_ABS: return abs(x);

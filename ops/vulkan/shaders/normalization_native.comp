@@ -10,8 +10,18 @@
 // compensation and no double-floats. batchNormalization (given statistics, O(1) per
 // element) stays on reduce.comp. Parameters: NNVK_REDUCE_P_* with NNVK_REDUCE_NORM's (params.h);
 // binding 2 holds the float32 [scale, bias, mean, variance] (AUX values each).
+//
+// NNVK_FLOAT16 (the variant for a device with shaderFloat16, Device::float16_native()): float16
+// groups keep the statistics in float32 (the mean and the variance are long sums, which
+// production float16 normalization kernels accumulate in float32) and (x - mean) / sqrt(variance
+// + epsilon) in float32, rounded to float16; the affine step, times scale plus bias, is float16
+// arithmetic (a multiplication and an addition in float16_t, each rounded), as a float16 kernel
+// applies its float16 scale and bias.
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#ifdef NNVK_FLOAT16
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#endif
 
 #include "codes.h"
 #include "params.h"
@@ -69,6 +79,16 @@ void main() {
       // The scale and bias index: the channel for instanceNormalization, else the position.
       const uint a = (flags & NNVK_NORM_AUX_INDEX) != 0u ? r % A : i % A;
       float y = (ScaleB(LoadF(0u, t, e), k) - mean) * inv;
+#ifdef NNVK_FLOAT16
+      if (t == NNVK_F16) {
+        // scale and bias are float16 values widened exactly by the host.
+        float16_t h = float16_t(y);
+        if ((flags & NNVK_NORM_SCALE) != 0u) h = h * float16_t(uintBitsToFloat(in1[a]));
+        if ((flags & NNVK_NORM_BIAS) != 0u) h = h + float16_t(uintBitsToFloat(in1[A + a]));
+        StoreOut(t, e, float(h));
+        continue;
+      }
+#endif
       if ((flags & NNVK_NORM_SCALE) != 0u) y *= uintBitsToFloat(in1[a]);
       if ((flags & NNVK_NORM_BIAS) != 0u) y += uintBitsToFloat(in1[A + a]);
       StoreOut(t, e, y);

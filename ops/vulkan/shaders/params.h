@@ -156,6 +156,8 @@
 #define NNVK_REDUCE_P_COUNT 3
 #define NNVK_REDUCE_P_CUM_FLAGS 4  // cumulativeSum: NNVK_REDUCE_EXCLUSIVE | NNVK_REDUCE_REVERSED
 #define NNVK_REDUCE_P_OUT_TYPE 7   // argMin/argMax: int32 or int64
+// reduce_native.comp: 1 = one invocation per output (short runs), 0 = one workgroup per output.
+#define NNVK_REDUCE_P_PER_INVOCATION 5
 // NNVK_REDUCE_NORM: binding 2 holds float32 [scale, bias, mean, variance] (AUX values each).
 #define NNVK_REDUCE_P_EPS 4    // float32 bits
 #define NNVK_REDUCE_P_FLAGS 5  // NNVK_NORM_*

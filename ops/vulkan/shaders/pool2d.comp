@@ -4,6 +4,12 @@
 // real elements, l2 sums their squares, max never picks padding. Sums are compensated
 // (common.glsl AddProduct); max selects an element's bits exactly, propagates NaN and prefers +0
 // to -0; maxPool2d covers every data type (64-bit integers in the NNVK_INT64 variant).
+//
+// NNVK_NATIVE (the native arithmetic mode's variant, float32 and float16 only): averagePool2d and
+// l2Pool2d sum the window in float32 as a GPU kernel does, in window order, without compensation
+// (l2's squares with fma), float16 widened exactly and the result rounded once (production
+// float16 pooling kernels accumulate in float32); the window is still scaled by the power of two
+// of its largest magnitude (exact), as the native reductions do. maxPool2d selects bits as above.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #ifdef NNVK_INT64
@@ -71,8 +77,13 @@ uvec2 Compute(uint e) {
           const float v = AsFloat(r, t);
           any_nan = any_nan || isnan(v);
           const float scaled = ScaleB(v, k);
+#ifdef NNVK_NATIVE
+          if (op == NNVK_POOL_AVERAGE) s += scaled;
+          if (op == NNVK_POOL_L2) s = fma(scaled, scaled, s);
+#else
           if (op == NNVK_POOL_AVERAGE) AddProduct(1.0, scaled, s, comp);
           if (op == NNVK_POOL_L2) AddProduct(scaled, scaled, s, comp);
+#endif
           if (op == NNVK_POOL_MAX && count > 0u) {
             const float b = AsFloat(best, t);
             if (v > b || (v == b && SignBit(b) && !SignBit(v))) best = r;
@@ -91,7 +102,11 @@ uvec2 Compute(uint e) {
     if (count == 0u && IsFloat(t)) return FromFloat(-kInf, t);  // no real element: open
     return best;
   }
+#ifdef NNVK_NATIVE
+  const float sum = s;
+#else
   const float sum = Finish(s, comp);
+#endif
   if (op == NNVK_POOL_L2) return FromFloat(ScaleB(sqrt(sum), -k), t);
   return FromFloat(count == 0u ? kNaN : ScaleB(sum / float(count), -k), t);
 }
