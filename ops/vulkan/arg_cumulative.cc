@@ -1,7 +1,7 @@
 // The vulkan backend's argMin/argMax (§api-mlgraphbuilder-argminmax) and cumulativeSum
 // (§api-mlgraphbuilder-cumulativesum), as in the reference's ops/arg_cumulative.cc, on
 // shaders/reduce.comp (NNVK_REDUCE_ARG_MIN, _ARG_MAX, _CUMSUM): the axis moved last;
-// cumulativeSum's result (one per input element) moved back.
+// cumulativeSum's result (one per input element) moved back, both on the device (layout.comp).
 #include "ops/arg_cumulative.h"
 
 #include "ops/vulkan/family.h"
@@ -25,50 +25,28 @@ class ArgCumulativeKernel final : public RecordableKernel {
                       Shader shader)
       : RecordableKernel(std::move(device)), op_(op), a_(a), shader_(shader) {}
 
-  // Recorded when the axis is the last one (the input is not moved, nor is cumulativeSum's
-  // result).
-  std::string NeedsHost(std::span<const OperandDescriptor> in, std::span<const OperandDescriptor>,
+  // Always recorded: an axis that is not the last is moved last on the device (layout.comp),
+  // and cumulativeSum's result moved back.
+  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
                         std::span<const bool>) const override {
-    if (a_.axis + 1 == in[0].shape.size()) return "";
-    return "the axis is not the last one: the input is moved on the host" +
-           std::string(op_ == OpId::cumulativeSum ? " (and the result moved back)" : "");
+    return "";
   }
 
-  // The axis is last: each run is dense.
+  // Runs along the axis moved last.
   void Emit(Sink& sink, std::span<const OperandValue* const>, std::span<const OperandDescriptor> in,
             std::span<const OperandDescriptor> out) const override {
     const OperandDescriptor& desc = out[0];
     const uint64_t count = desc.ElementCount();
     if (count == 0) return;
+    const size_t axes[] = {a_.axis};
+    const MovedAxes m = MoveAxesLast(in[0].shape, axes);
     std::vector<uint32_t> params = Params(in[0], desc);
     std::vector<Source> sources;
-    sources.push_back(Source::Input(0));
-    sink.Run(shader_, params, std::move(sources), 0, WordGroups(desc));
-  }
-
-  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
-                                    std::span<const OperandDescriptor> out) const override {
-    const Tensor& input = in[0]->data;
-    if (a_.axis + 1 == input.rank()) return RecordableKernel::Compute(in, out);
-    const OperandDescriptor& desc = out[0];
-    const uint32_t rank = static_cast<uint32_t>(input.rank());
-    std::vector<uint32_t> perm, inverse(rank);
-    for (uint32_t axis = 0; axis < rank; ++axis) {
-      if (axis != a_.axis) perm.push_back(axis);
-    }
-    perm.push_back(a_.axis);
-    for (uint32_t i = 0; i < rank; ++i) inverse[perm[i]] = i;
-    const Tensor moved = input.Permute(perm);
-    const bool cumulative = op_ == OpId::cumulativeSum;
-    Tensor result = cumulative ? Tensor::Allocate(desc.dataType, moved.shape())
-                               : Tensor::Allocate(desc.dataType, desc.shape);
-    if (desc.ElementCount() > 0) {
-      const std::vector<std::byte> data = moved.Bytes();
-      const Bytes views[] = {data};
-      const std::vector<uint32_t> params = Params({input.dtype(), input.shape()}, desc);
-      Dispatch(*device_, shader_, params, views, result);
-    }
-    return OneOutput(cumulative ? result.Permute(inverse).Contiguous() : result);
+    sources.push_back(MovedInput(sink, m, 0, in[0]));
+    // cumulativeSum's result is in the moved order (argMin/argMax: the kept axes, in order).
+    const Target result = op_ == OpId::cumulativeSum ? MovedOutput(sink, m, desc) : Target(0);
+    sink.Run(shader_, params, std::move(sources), result, WordGroups(desc));
+    MoveBack(sink, m, result, desc);
   }
 
  private:

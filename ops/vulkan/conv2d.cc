@@ -23,17 +23,12 @@ class Conv2dKernel final : public RecordableKernel {
   Conv2dKernel(std::shared_ptr<Device> device, const ConvParams& p)
       : RecordableKernel(std::move(device)), a_(p) {}
 
-  // Input, filter and bias are read dense in their own layouts, except by the native mode's
-  // direct variant (CPU devices), which reads a filter packed on the host and, with 4 | input
-  // channels per group, an nchw input transposed to channels-last on the host: recorded then
-  // only when those operands are on the host (a constant filter, a graph input).
-  std::string NeedsHost(std::span<const OperandDescriptor> in, std::span<const OperandDescriptor>,
-                        std::span<const bool> on_host) const override {
-    if (!Direct(in[0].dataType)) return "";
-    if (!on_host[1]) return "the direct GEMM variant packs the filter on the host";
-    if (Transposes(in[0].shape, in[1].shape) && !on_host[0]) {
-      return "the direct GEMM variant moves the input channels last on the host";
-    }
+  // Always recorded. Input, filter and bias are read dense in their own layouts, except by the
+  // native mode's direct variant (CPU devices), which reads a packed filter and, with 4 | input
+  // channels per group, an nchw input transposed to channels-last: made on the host when those
+  // operands are there, else on the device (layout.comp), the same bits either way.
+  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
+                        std::span<const bool>) const override {
     return "";
   }
 
@@ -97,44 +92,30 @@ class Conv2dKernel final : public RecordableKernel {
       const uint64_t oc = desc.shape[ia.channel] / groups, oc4 = (oc + 3) / 4;
       const uint64_t fc = filter[fi], kh = filter[fh], kw = filter[fw];
       const uint64_t k_count = fc * kh * kw;
-      const uint64_t in_c = input[ia.channel];
       const bool channels_last = ChannelsLast(input, filter);
-      std::vector<float> packed(groups * k_count * oc4 * 4, 0.0f);
-      const std::vector<std::byte> bytes = values[1]->data.Bytes();
-      for (uint64_t g = 0; g < groups; ++g) {
-        for (uint64_t o = 0; o < oc; ++o) {
-          for (uint64_t c = 0; c < fc; ++c) {
-            for (uint64_t y = 0; y < kh; ++y) {
-              for (uint64_t x = 0; x < kw; ++x) {
-                const uint64_t from = (g * oc + o) * static_cast<uint64_t>(fs[fo]) +
-                                      c * static_cast<uint64_t>(fs[fi]) +
-                                      y * static_cast<uint64_t>(fs[fh]) +
-                                      x * static_cast<uint64_t>(fs[fw]);
-                const uint64_t k = channels_last ? (y * kw + x) * fc + c : (c * kh + y) * kw + x;
-                std::memcpy(&packed[(g * k_count + k) * oc4 * 4 + o],
-                            bytes.data() + from * sizeof(float), sizeof(float));
-              }
-            }
-          }
-        }
-      }
       if (Transposes(input, filter)) {  // nchw -> nhwc
-        const uint64_t n = input[ia.batch], h = input[ia.height], w = input[ia.width];
-        const std::vector<std::byte> data = values[0]->data.Bytes();
-        const float* from = reinterpret_cast<const float*>(data.data());
-        std::vector<float> transposed(n * h * w * in_c);
-        for (uint64_t b = 0; b < n; ++b) {
-          for (uint64_t c = 0; c < in_c; ++c) {
-            const float* plane = from + (b * in_c + c) * h * w;
-            float* to = transposed.data() + b * h * w * in_c + c;
-            for (uint64_t i = 0; i < h * w; ++i) to[i * in_c] = plane[i];
-          }
-        }
-        sources.push_back(Source::Host(AsBytes(transposed)));
+        sources.push_back(ChannelsLastInput(sink, values[0], input));
       } else {
         sources.push_back(Source::Input(0));
       }
-      sources.push_back(Source::Host(AsBytes(packed)));
+      if (values[1] == nullptr) {
+        // The filter computed on the device: packed there by one layout.comp dispatch (zero
+        // bits for the padded output channels), the same words as below.
+        std::vector<StridedAxis> axes = {{groups, groups, static_cast<int64_t>(oc) * fs[fo]}};
+        const StridedAxis c{fc, fc, fs[fi]}, y{kh, kh, fs[fh]}, x{kw, kw, fs[fw]};
+        if (channels_last) {
+          axes.insert(axes.end(), {y, x, c});
+        } else {
+          axes.insert(axes.end(), {c, y, x});
+        }
+        axes.push_back({oc4 * 4, oc, fs[fo]});
+        const size_t packed = sink.Scratch(groups * k_count * oc4 * 4 * sizeof(float));
+        EmitStrided(sink, DataType::kFloat32, axes, Source::Input(1), Target::Scratch(packed));
+        sources.push_back(Source::Scratch(packed));
+      } else {
+        sources.push_back(
+            Source::Host(PackFilter(values[1]->data, filter, groups, oc, oc4, channels_last)));
+      }
       if (has_bias) sources.push_back(Source::Input(2));
       const uint64_t pixels = desc.shape[ia.batch] * desc.shape[ia.height] * desc.shape[ia.width];
       const uint32_t spec[] = {NNVK_GEMM_DIRECT, channels_last ? 1u : 0u};
@@ -159,6 +140,61 @@ class Conv2dKernel final : public RecordableKernel {
   }
 
  private:
+  // The direct variant's filter on the host: [group][k][output channel in the group, padded
+  // to a multiple of 4 with zeros], k = (ky, kx, input channel) when the input is read
+  // channels-last, else (input channel, ky, kx).
+  std::vector<std::byte> PackFilter(const Tensor& weights, const Shape& filter, uint64_t groups,
+                                    uint64_t oc, uint64_t oc4, bool channels_last) const {
+    const Strides fs = ContiguousStrides(filter);
+    const uint64_t fc = filter[a_.fi], kh = filter[a_.fh], kw = filter[a_.fw];
+    const uint64_t k_count = fc * kh * kw;
+    std::vector<float> packed(groups * k_count * oc4 * 4, 0.0f);
+    const std::vector<std::byte> bytes = weights.Bytes();
+    for (uint64_t g = 0; g < groups; ++g) {
+      for (uint64_t o = 0; o < oc; ++o) {
+        for (uint64_t c = 0; c < fc; ++c) {
+          for (uint64_t y = 0; y < kh; ++y) {
+            for (uint64_t x = 0; x < kw; ++x) {
+              const uint64_t from = (g * oc + o) * static_cast<uint64_t>(fs[a_.fo]) +
+                                    c * static_cast<uint64_t>(fs[a_.fi]) +
+                                    y * static_cast<uint64_t>(fs[a_.fh]) +
+                                    x * static_cast<uint64_t>(fs[a_.fw]);
+              const uint64_t k = channels_last ? (y * kw + x) * fc + c : (c * kh + y) * kw + x;
+              std::memcpy(&packed[(g * k_count + k) * oc4 * 4 + o],
+                          bytes.data() + from * sizeof(float), sizeof(float));
+            }
+          }
+        }
+      }
+    }
+    return AsBytes(packed);
+  }
+
+  // An nchw input moved channels-last: on the host when it is there, else on the device (one
+  // layout.comp transpose into a scratch tensor); the same bits either way.
+  Source ChannelsLastInput(Sink& sink, const OperandValue* value, const Shape& input) const {
+    const ImageAxes ia = a_.image;
+    const uint64_t n = input[ia.batch], h = input[ia.height], w = input[ia.width];
+    const uint64_t in_c = input[ia.channel];
+    if (value == nullptr) {
+      const size_t s = sink.Scratch(n * h * w * in_c * sizeof(float));
+      const uint32_t perm[] = {0, 2, 3, 1};
+      EmitPermute(sink, DataType::kFloat32, input, perm, Source::Input(0), Target::Scratch(s));
+      return Source::Scratch(s);
+    }
+    const std::vector<std::byte> data = value->data.Bytes();
+    const float* from = reinterpret_cast<const float*>(data.data());
+    std::vector<float> transposed(n * h * w * in_c);
+    for (uint64_t b = 0; b < n; ++b) {
+      for (uint64_t c = 0; c < in_c; ++c) {
+        const float* plane = from + (b * in_c + c) * h * w;
+        float* to = transposed.data() + b * h * w * in_c + c;
+        for (uint64_t i = 0; i < h * w; ++i) to[i * in_c] = plane[i];
+      }
+    }
+    return Source::Host(AsBytes(transposed));
+  }
+
   // The native mode's direct variant (CPU devices): float32 conv2d.
   bool Direct(DataType type) const {
     return device_->native() && !a_.transposed && type == DataType::kFloat32 &&

@@ -35,6 +35,29 @@ uint32_t PadMode(MLPaddingMode mode) {
   }
 }
 
+// layout.comp's parameters for `count` elements of `type` through `axes` (no padding,
+// triangle or concat).
+std::vector<uint32_t> Encode(DataType type, uint64_t count, const std::vector<Axis>& axes) {
+  const auto u = [](uint64_t v) { return static_cast<uint32_t>(v); };
+  std::vector<uint32_t> params(NNVK_LAYOUT_P_AXES + NNVK_LAYOUT_AXIS_WORDS * axes.size(), 0);
+  params[NNVK_LAYOUT_P_TYPE] = u(static_cast<uint64_t>(type));
+  params[NNVK_LAYOUT_P_RANK] = u(axes.size());
+  params[NNVK_LAYOUT_P_COUNT] = u(count);
+  params[NNVK_LAYOUT_P_PAD_MODE] = NNVK_PAD_NONE;
+  params[NNVK_LAYOUT_P_TRIANGULAR] = NNVK_TRIANGULAR_NONE;
+  for (size_t i = 0; i < axes.size(); ++i) {
+    uint32_t* w = &params[NNVK_LAYOUT_P_AXES + NNVK_LAYOUT_AXIS_WORDS * i];
+    w[0] = u(axes[i].out);
+    w[1] = u(axes[i].in);
+    w[2] = static_cast<uint32_t>(axes[i].stride);
+    w[3] = u(axes[i].start);
+    w[4] = u(axes[i].step);
+    w[5] = u(axes[i].pad);
+    w[6] = axes[i].flags;
+  }
+  return params;
+}
+
 class LayoutKernel final : public RecordableKernel {
  public:
   LayoutKernel(std::shared_ptr<Device> device, OpId op, LayoutParams a)
@@ -135,26 +158,12 @@ class LayoutKernel final : public RecordableKernel {
         triangular = a_.upper ? NNVK_TRIANGULAR_UPPER : NNVK_TRIANGULAR_LOWER;
       }
     }
-    const auto u = [](uint64_t v) { return static_cast<uint32_t>(v); };
-    std::vector<uint32_t> params(NNVK_LAYOUT_P_AXES + NNVK_LAYOUT_AXIS_WORDS * axes.size(), 0);
-    params[NNVK_LAYOUT_P_TYPE] = u(static_cast<uint64_t>(desc.dataType));
-    params[NNVK_LAYOUT_P_RANK] = u(axes.size());
-    params[NNVK_LAYOUT_P_COUNT] = u(count);
+    std::vector<uint32_t> params = Encode(desc.dataType, count, axes);
     params[NNVK_LAYOUT_P_PAD_MODE] = pad_mode;
     params[NNVK_LAYOUT_P_VALUE] = value[0];
     params[NNVK_LAYOUT_P_VALUE + 1] = value[1];
     params[NNVK_LAYOUT_P_TRIANGULAR] = triangular;
     params[NNVK_LAYOUT_P_DIAGONAL] = static_cast<uint32_t>(a_.diagonal);
-    for (size_t i = 0; i < axes.size(); ++i) {
-      uint32_t* w = &params[NNVK_LAYOUT_P_AXES + NNVK_LAYOUT_AXIS_WORDS * i];
-      w[0] = u(axes[i].out);
-      w[1] = u(axes[i].in);
-      w[2] = static_cast<uint32_t>(axes[i].stride);
-      w[3] = u(axes[i].start);
-      w[4] = u(axes[i].step);
-      w[5] = u(axes[i].pad);
-      w[6] = axes[i].flags;
-    }
     std::vector<Source> sources;
     sources.push_back(Source::Input(0));
     sink.Run(Shader::kLayout, params, std::move(sources), output, WordGroups(desc));
@@ -218,6 +227,44 @@ std::shared_ptr<const Kernel> Make(const Graph& graph, size_t index,
 }
 
 }  // namespace
+
+void EmitPermute(Sink& sink, DataType type, const Shape& shape, std::span<const uint32_t> perm,
+                 Source from, Target to) {
+  const Strides dense = ContiguousStrides(shape);
+  std::vector<Axis> axes(perm.size());
+  OperandDescriptor desc{type, {}};
+  for (size_t i = 0; i < perm.size(); ++i) {
+    axes[i].out = axes[i].in = shape[perm[i]];
+    axes[i].stride = dense[perm[i]];
+    desc.shape.push_back(shape[perm[i]]);
+  }
+  const uint64_t count = desc.ElementCount();
+  if (count == 0) return;
+  std::vector<Source> sources;
+  sources.push_back(std::move(from));
+  sink.Run(Shader::kLayout, Encode(type, count, axes), std::move(sources), to, WordGroups(desc));
+}
+
+void EmitStrided(Sink& sink, DataType type, std::span<const StridedAxis> strided, Source from,
+                 Target to) {
+  std::vector<Axis> axes(strided.size());
+  OperandDescriptor desc{type, {}};
+  bool pads = false;
+  for (size_t i = 0; i < strided.size(); ++i) {
+    axes[i].out = strided[i].out;
+    axes[i].in = strided[i].in;
+    axes[i].stride = strided[i].stride;
+    pads = pads || strided[i].out > strided[i].in;
+    desc.shape.push_back(strided[i].out);
+  }
+  const uint64_t count = desc.ElementCount();
+  if (count == 0) return;
+  std::vector<uint32_t> params = Encode(type, count, axes);
+  if (pads) params[NNVK_LAYOUT_P_PAD_MODE] = NNVK_PAD_CONSTANT;  // zero bits past the end
+  std::vector<Source> sources;
+  sources.push_back(std::move(from));
+  sink.Run(Shader::kLayout, params, std::move(sources), to, WordGroups(desc));
+}
 
 std::shared_ptr<const Kernel> MakeLayoutKernel(std::shared_ptr<Device> device, OpId op,
                                                LayoutParams a) {

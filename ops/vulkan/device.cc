@@ -770,7 +770,12 @@ void Device::Execute(const Recording& r) {
   if (r.dispatches.empty() && r.uploads.empty() && r.downloads.empty()) return;
   std::lock_guard<std::mutex> lock(mutex_);
   const uint64_t before = messages_.load();
-  const uint32_t sets = static_cast<uint32_t>(r.dispatches.size());
+  // One descriptor set per dispatch (an entry with groups == 0 is copies only).
+  std::vector<uint32_t> set_of(r.dispatches.size(), UINT32_MAX);
+  uint32_t sets = 0;
+  for (size_t d = 0; d < r.dispatches.size(); ++d) {
+    if (r.dispatches[d].groups > 0) set_of[d] = sets++;
+  }
   // One descriptor set per dispatch, from a pool kept for graphs (grown to a power of two).
   if (sets > graph_pool_sets_) {
     if (graph_pool_ != VK_NULL_HANDLE) api_.vkDestroyDescriptorPool(device_, graph_pool_, nullptr);
@@ -802,8 +807,10 @@ void Device::Execute(const Recording& r) {
     Check(api_.vkAllocateDescriptorSets(device_, &dai, set.data()), "vkAllocateDescriptorSets");
     std::vector<VkDescriptorBufferInfo> infos(size_t{sets} * kBindings);
     std::vector<VkWriteDescriptorSet> writes(size_t{sets} * kBindings);
-    for (uint32_t d = 0; d < sets; ++d) {
-      const RecordedDispatch& rd = r.dispatches[d];
+    for (size_t e = 0; e < r.dispatches.size(); ++e) {
+      if (set_of[e] == UINT32_MAX) continue;
+      const uint32_t d = set_of[e];
+      const RecordedDispatch& rd = r.dispatches[e];
       pipelines[d] = Pipeline(rd.shader, rd.spec);
       for (uint32_t i = 0; i < kBindings; ++i) {
         const size_t w = size_t{d} * kBindings + i;
@@ -838,18 +845,24 @@ void Device::Execute(const Recording& r) {
     barrier(VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
   }
-  for (uint32_t d = 0; d < sets; ++d) {
-    const RecordedDispatch& rd = r.dispatches[d];
+  for (size_t e = 0; e < r.dispatches.size(); ++e) {
+    const RecordedDispatch& rd = r.dispatches[e];
     if (!rd.copies.empty()) {
-      // The copies read what earlier dispatches and the uploads wrote.
+      // The copies read what earlier dispatches, copies and the uploads wrote, and write
+      // buffers that earlier ones read or wrote; what follows reads or writes what they wrote.
       barrier(VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
-              VK_ACCESS_TRANSFER_READ_BIT,
+              VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
               VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
               VK_PIPELINE_STAGE_TRANSFER_BIT);
       for (const BufferCopy& c : rd.copies) copy(c);
-      barrier(VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT,
-              VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+      barrier(VK_ACCESS_TRANSFER_WRITE_BIT,
+              VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+                  VK_ACCESS_TRANSFER_WRITE_BIT,
+              VK_PIPELINE_STAGE_TRANSFER_BIT,
+              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT);
     }
+    if (set_of[e] == UINT32_MAX) continue;
+    const uint32_t d = set_of[e];
     if (rd.barrier) {
       // The dispatch reads what an earlier one of this segment wrote, or writes a buffer an
       // earlier one read or wrote (graph.cc shares buffers between intermediates).
@@ -863,14 +876,16 @@ void Device::Execute(const Recording& r) {
     api_.vkCmdDispatch(cb, groups, 1, 1);
   }
   if (!r.downloads.empty()) {
-    barrier(VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT,
-            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
+    barrier(VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+            VK_PIPELINE_STAGE_TRANSFER_BIT);
     for (const BufferCopy& c : r.downloads) copy(c);
     barrier(VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
             VK_PIPELINE_STAGE_HOST_BIT);
   }
-  // Mapped buffers the shaders wrote are read by the host after the fence.
-  barrier(VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+  // Mapped buffers the shaders and copies wrote are read by the host after the fence.
+  barrier(VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT,
+          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
           VK_PIPELINE_STAGE_HOST_BIT);
   SubmitAndWait(cb);
   if (messages_.load() != before) {

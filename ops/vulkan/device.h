@@ -134,10 +134,11 @@ class Device {
     Shader shader;
     std::vector<uint32_t> spec;
     Range bindings[kBindings];  // params, the inputs (unused ones: any buffer), the output
-    uint64_t groups = 1;
-    bool barrier = false;  // after the shader writes before it (it reads one of them)
-    // Copies between device buffers recorded before the dispatch (after a shader-write-to-
-    // transfer-read barrier, followed by a transfer-write-to-shader-read one).
+    uint64_t groups = 1;        // 0: no dispatch, the copies only
+    bool barrier = false;       // after the shader writes before it (it reads one of them)
+    // Copies between device buffers recorded before the dispatch (after a barrier from shader
+    // and transfer writes to transfer reads and writes, followed by one from transfer writes to
+    // shader and transfer reads and writes): independent of each other.
     std::vector<BufferCopy> copies;
   };
   // A segment of a graph: uploads (staging to device), the dispatches in order, downloads.

@@ -290,6 +290,26 @@ bool Splittable(OpId op) {
 
 }  // namespace
 
+void EmitCast(Sink& sink, Source from, DataType from_type, Target to, DataType to_type,
+              uint64_t count) {
+  if (count == 0) return;
+  // One axis of `count` elements: input stride 1, block 1 (elementwise.comp's layout above).
+  std::vector<uint32_t> params(NNVK_P_SHAPE + 7, 0);
+  params[NNVK_P_KIND] = NNVK_KIND_CAST;
+  params[NNVK_P_OUT_TYPE] = static_cast<uint32_t>(to_type);
+  params[NNVK_P_IN_TYPE] = static_cast<uint32_t>(from_type);
+  params[NNVK_P_COUNT] = static_cast<uint32_t>(count);
+  params[NNVK_P_RANK] = 1;
+  params[NNVK_P_SHAPE] = static_cast<uint32_t>(count);
+  params[NNVK_P_SHAPE + 1] = 1;                                     // input 0's stride
+  for (size_t k = 0; k < 3; ++k) params[NNVK_P_SHAPE + 4 + k] = 1;  // blocks
+  std::vector<Source> sources;
+  sources.push_back(std::move(from));
+  const bool wide = Is64Bit(from_type) || Is64Bit(to_type);
+  sink.Run(wide ? Shader::kElementwise64 : Shader::kElementwise, params, std::move(sources), to,
+           WordGroups({to_type, {count}}));
+}
+
 const Family kElementwiseFamily = {Unsupported, Make, Splittable};
 
 }  // namespace nnref::vk

@@ -1,8 +1,8 @@
 // Graph execution on the vulkan backend (docs/vulkan.md#graph-execution): the operators whose
 // kernels are made of dispatches (record.h) are recorded into one command buffer, their
-// intermediates left on the device; the graph inputs and constants they read are uploaded once
-// and the graph outputs downloaded once. An operator whose kernel needs its inputs on the host
-// (a host-side permutation, weights packed on the host, a split into boxes, ...) runs alone, as
+// intermediates and scratch tensors left on the device; the graph inputs and constants they read
+// are uploaded once and the graph outputs downloaded once. An operator whose kernel needs its
+// inputs on the host (a split into boxes, an NNEF index checked there, ...) runs alone, as
 // in the per-operator path: what was recorded before it is submitted, the operands it reads are
 // downloaded, and recording resumes after it. Which operators run which way, and why, is decided
 // once per graph from the descriptors (Schedule()). The runner keeps its buffers between runs,
@@ -13,6 +13,7 @@
 #include <mutex>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 #include "ops/vulkan/family.h"
 #include "ops/vulkan/record.h"
@@ -70,6 +71,8 @@ class VulkanGraphRunner final : public GraphRunner {
   ~VulkanGraphRunner() override {
     for (Device::Buffer& b : buffers_) device_->DestroyBuffer(b);
     for (Device::Buffer& b : packed_) device_->DestroyBuffer(b);
+    for (Device::Buffer& b : scratch_) device_->DestroyBuffer(b);
+    for (Device::Buffer& b : constants_) device_->DestroyBuffer(b);
     device_->DestroyBuffer(arena_);
     device_->DestroyBuffer(upload_);
     device_->DestroyBuffer(download_);
@@ -158,25 +161,26 @@ class VulkanGraphRunner final : public GraphRunner {
 
   Device::Buffer& Buf(uint32_t id) const { return buffers_[slot_of_[id]]; }
 
-  // One binding of a pending dispatch: an operand's buffer, a node's packed buffer, or bytes in
-  // the arena.
+  // One binding of a pending dispatch or one end of a copy: an operand's buffer, a node's packed
+  // buffer, a scratch buffer, or bytes in the arena.
   struct Binding {
     int64_t operand = -1;
     int64_t packed = -1;            // the operator index of a packed buffer, when operand < 0
-    uint64_t offset = 0, size = 0;  // in the arena, when both are < 0
+    int64_t scratch = -1;           // a scratch buffer, when operand < 0 and packed < 0
+    uint64_t offset = 0, size = 0;  // in the arena, when all three are < 0
+    int64_t constant = -1;          // else a constant host binding's buffer (Source::constant)
   };
-  struct PackedCopy {
-    uint32_t operand;
-    size_t node;
-    uint64_t offset, size;
+  struct PendingCopy {
+    Binding src, dst;
+    uint64_t src_offset = 0, dst_offset = 0, size = 0;  // relative to the bindings
   };
   struct Pending {
-    Shader shader;
+    Shader shader = Shader::kLayout;  // unused for copies only
     std::vector<uint32_t> spec;
-    std::vector<Binding> bindings;  // params, inputs..., output
+    std::vector<Binding> bindings;  // params, inputs..., output; empty: copies only
     uint64_t groups = 1;
     bool barrier = false;
-    std::vector<PackedCopy> copies;  // into packed buffers, before the dispatch
+    std::vector<PendingCopy> copies;  // before the dispatch
   };
 
   // The state of one Compute.
@@ -240,54 +244,100 @@ class VulkanGraphRunner final : public GraphRunner {
 
     // Sink: one dispatch of the node being recorded.
     void Run(Shader shader, std::span<const uint32_t> params, std::vector<Source> inputs,
-             size_t output, uint64_t groups, std::span<const uint32_t> spec) override {
+             Target output, uint64_t groups, std::span<const uint32_t> spec) override {
       Pending p;
       p.shader = shader;
       p.spec.assign(spec.begin(), spec.end());
       p.groups = groups;
+      p.copies = std::move(copies_);
+      copies_.clear();
+      copy_reads_.clear();
+      copy_writes_.clear();
       p.bindings.push_back(Arena(std::as_bytes(params)));
-      std::vector<size_t> reads;  // the buffers (slots) the dispatch reads
+      std::vector<size_t> reads;  // the buffers (slots, scratch keys) the dispatch reads
       for (const Source& s : inputs) {
-        if (s.operand < 0 && !s.packed.empty()) {
+        if (s.operand < 0 && s.scratch < 0 && !s.packed.empty()) {
           // The inputs copied one after the other into the node's packed buffer on the device.
           uint64_t offset = 0;
+          Binding packed{-1, static_cast<int64_t>(index_), -1, 0, 0};
           for (size_t k : s.packed) {
             const uint32_t id = node_->inputs.at(k).value;
             OnDevice(id);
             const uint64_t bytes = graph_.operand({id}).desc.ByteLength();
-            if (bytes > 0) p.copies.push_back({id, index_, offset, bytes});
+            if (bytes > 0)
+              p.copies.push_back({Binding{id, -1, -1, 0, 0}, packed, 0, offset, bytes});
             offset += bytes;
           }
           Device::Buffer& b = r_.packed_[index_];
           if (b.buffer == VK_NULL_HANDLE) b = device_.CreateBuffer(Padded(offset), false);
-          p.bindings.push_back(Binding{-1, static_cast<int64_t>(index_), 0, 0});
+          p.bindings.push_back(packed);
           continue;
         }
-        if (s.operand < 0) {
-          p.bindings.push_back(Arena(s.host));
+        if (s.operand < 0 && s.scratch < 0) {
+          p.bindings.push_back(s.constant ? Constant(s.host) : Arena(s.host));
           continue;
         }
-        const uint32_t id = node_->inputs.at(static_cast<size_t>(s.operand)).value;
-        OnDevice(id);
-        reads.push_back(r_.slot_of_[id]);
+        const Binding b = Bind(s);
+        reads.push_back(Key(b));
         if (dirty_.count(reads.back()) != 0) p.barrier = true;  // read after write
-        p.bindings.push_back(Binding{id, -1, 0, 0});
+        p.bindings.push_back(b);
       }
-      const uint32_t out = node_->outputs.at(output).value;
-      Allocate(out);
-      p.bindings.push_back(Binding{out, -1, 0, 0});
-      // A buffer shared with an earlier intermediate: write after its reads or its write.
-      const size_t out_slot = r_.slot_of_[out];
-      if (dirty_.count(out_slot) != 0 || read_.count(out_slot) != 0) p.barrier = true;
+      const Binding out = Bind(output);
+      p.bindings.push_back(out);
+      // A buffer shared with an earlier intermediate (or a scratch buffer of an earlier node):
+      // write after its reads or its write.
+      const size_t out_key = Key(out);
+      if (dirty_.count(out_key) != 0 || read_.count(out_key) != 0) p.barrier = true;
       if (p.barrier) {  // a global barrier: every earlier access is done, every write visible
         dirty_.clear();
         read_.clear();
       }
       read_.insert(reads.begin(), reads.end());
-      dirty_.insert(out_slot);
-      written_.push_back(out);
-      on_device_[out] = true;
+      dirty_.insert(out_key);
       pending_.push_back(std::move(p));
+    }
+
+    size_t Scratch(uint64_t bytes) override {
+      const size_t k = scratch_count_++;
+      if (r_.scratch_.size() <= k) r_.scratch_.resize(k + 1);
+      Device::Buffer& b = r_.scratch_[k];
+      if (b.size < Padded(bytes)) {
+        // Nothing is in flight (each segment is waited for); the dispatches recorded so far
+        // name the buffer by its number, resolved at the submission.
+        device_.DestroyBuffer(b);
+        b = device_.CreateBuffer(Padded(bytes), false);
+      }
+      return k;
+    }
+
+    // Sink: a copy between device buffers, recorded before the next dispatch with the copies
+    // queued since the last one (between a shader-to-transfer and a transfer-to-shader barrier),
+    // unless it reads what one of them writes or writes what one of them reads or writes: then
+    // those go first, alone.
+    void Copy(const Source& from, uint64_t from_offset, Target to, uint64_t to_offset,
+              uint64_t bytes) override {
+      if (bytes == 0) return;
+      if (from.operand < 0 && from.scratch < 0 && !from.packed.empty()) {
+        throw std::logic_error("vulkan graph runner: a packed source is not copied");
+      }
+      const Binding src = from.operand < 0 && from.scratch < 0 ? Arena(from.host) : Bind(from);
+      const Binding dst = Bind(to);
+      const size_t src_key = Key(src), dst_key = Key(dst);
+      const auto overlaps = [](const std::vector<std::tuple<size_t, uint64_t, uint64_t>>& list,
+                               size_t key, uint64_t begin, uint64_t end) {
+        for (const auto& [k, b, e] : list) {
+          if (k == key && b < end && begin < e) return true;
+        }
+        return false;
+      };
+      if (overlaps(copy_writes_, src_key, from_offset, from_offset + bytes) ||
+          overlaps(copy_writes_, dst_key, to_offset, to_offset + bytes) ||
+          overlaps(copy_reads_, dst_key, to_offset, to_offset + bytes)) {
+        FlushCopies();
+      }
+      copies_.push_back({src, dst, from_offset, to_offset, bytes});
+      copy_reads_.emplace_back(src_key, from_offset, from_offset + bytes);
+      copy_writes_.emplace_back(dst_key, to_offset, to_offset + bytes);
     }
 
    private:
@@ -308,8 +358,73 @@ class VulkanGraphRunner final : public GraphRunner {
           on_host_[id.value] = true;
         }
       }
+      scratch_count_ = 0;
+      constant_count_ = 0;
       static_cast<const RecordableKernel&>(*r_.kernels_[index]).Emit(*this, in, in_desc, out_desc);
+      FlushCopies();  // a node's copies are done before the next node's work
       node_ = nullptr;
+    }
+
+    // The binding of an input or scratch source (uploaded first when on the host).
+    Binding Bind(const Source& s) {
+      if (s.scratch >= 0) return Binding{-1, -1, s.scratch, 0, 0};
+      const uint32_t id = node_->inputs.at(static_cast<size_t>(s.operand)).value;
+      OnDevice(id);
+      return Binding{id, -1, -1, 0, 0};
+    }
+
+    // The binding of a node output (its buffer made when needed) or scratch tensor written.
+    Binding Bind(Target t) {
+      if (t.scratch >= 0) return Binding{-1, -1, t.scratch, 0, 0};
+      const uint32_t out = node_->outputs.at(t.output).value;
+      Allocate(out);
+      if (!on_device_[out]) written_.push_back(out);
+      on_device_[out] = true;
+      return Binding{out, -1, -1, 0, 0};
+    }
+
+    // The key of a binding's buffer in the barrier bookkeeping: an operand's slot, or a scratch
+    // buffer after every slot (the arena and packed buffers are never written by a shader).
+    size_t Key(const Binding& b) const {
+      if (b.operand >= 0) return r_.slot_of_[static_cast<size_t>(b.operand)];
+      if (b.scratch >= 0) return r_.slot_bytes_.size() + static_cast<size_t>(b.scratch);
+      return static_cast<size_t>(-1);
+    }
+
+    // The copies queued since the last dispatch, recorded alone.
+    void FlushCopies() {
+      if (copies_.empty()) return;
+      Pending p;
+      p.copies = std::move(copies_);
+      copies_.clear();
+      copy_reads_.clear();
+      copy_writes_.clear();
+      pending_.push_back(std::move(p));
+    }
+
+    // A constant host binding (made from the descriptors: the same every run) of the node being
+    // recorded: its buffer, filled by the first run and kept (the constants' way).
+    Binding Constant(std::span<const std::byte> bytes) {
+      const auto key = std::make_pair(index_, constant_count_++);
+      auto it = r_.constant_of_.find(key);
+      if (it == r_.constant_of_.end()) {
+        r_.constants_.push_back(device_.CreateBuffer(Padded(bytes.size()), false));
+        r_.constant_filled_.push_back(false);
+        it = r_.constant_of_.emplace(key, r_.constants_.size() - 1).first;
+      }
+      const size_t k = it->second;
+      if (!r_.constant_filled_[k]) {  // filled once a submission that uploads it succeeded
+        std::vector<std::byte> data(bytes.begin(), bytes.end());
+        if (device_.staging()) {
+          uploads_.emplace_back(r_.constants_[k].buffer, std::move(data));
+        } else if (!data.empty()) {
+          std::memcpy(r_.constants_[k].mapped, data.data(), data.size());  // nothing in flight
+        }
+        constants_filled_.push_back(k);
+      }
+      Binding b;
+      b.constant = static_cast<int64_t>(k);
+      return b;
     }
 
     // `bytes` appended to the arena (params and host-made inputs), zero-padded to whole 16-byte
@@ -320,7 +435,7 @@ class VulkanGraphRunner final : public GraphRunner {
       const uint64_t size = Padded(bytes.size());
       arena_.resize(offset + size);
       if (!bytes.empty()) std::memcpy(arena_.data() + offset, bytes.data(), bytes.size());
-      return Binding{-1, -1, offset, size};
+      return Binding{-1, -1, -1, offset, size};
     }
 
     Device::Buffer& Allocate(uint32_t id) {
@@ -342,7 +457,7 @@ class VulkanGraphRunner final : public GraphRunner {
       if (graph_.operand({id}).kind == OperandNode::Kind::kConstant) constants_.push_back(id);
       std::vector<std::byte> bytes = values_[id].data.Bytes();
       if (device_.staging()) {
-        uploads_.emplace_back(id, std::move(bytes));
+        uploads_.emplace_back(b.buffer, std::move(bytes));
       } else if (!bytes.empty()) {
         std::memcpy(b.mapped, bytes.data(), bytes.size());  // no device work is in flight
       }
@@ -363,17 +478,17 @@ class VulkanGraphRunner final : public GraphRunner {
       // Staging: every upload through one host-visible buffer, every download through another.
       if (!uploads_.empty()) {
         uint64_t total = 0;
-        for (const auto& [id, bytes] : uploads_) total += Padded(bytes.size());
+        for (const auto& [dst, bytes] : uploads_) total += Padded(bytes.size());
         Device::Buffer& up = r_.upload_;
         if (up.size < total) {
           device_.DestroyBuffer(up);
           up = device_.CreateBuffer(std::max<uint64_t>(total, 2 * up.size), true);
         }
         uint64_t offset = 0;
-        for (const auto& [id, bytes] : uploads_) {
+        for (const auto& [dst, bytes] : uploads_) {
           if (!bytes.empty())
             std::memcpy(static_cast<std::byte*>(up.mapped) + offset, bytes.data(), bytes.size());
-          rec.uploads.push_back({up.buffer, r_.Buf(id).buffer, offset, 0, Padded(bytes.size())});
+          rec.uploads.push_back({up.buffer, dst, offset, 0, Padded(bytes.size())});
           offset += Padded(bytes.size());
         }
       }
@@ -395,33 +510,47 @@ class VulkanGraphRunner final : public GraphRunner {
                                    Padded(graph_.operand({id}).desc.ByteLength())});
         }
       }
+      // The buffer, offset and size of a binding.
+      const auto range = [&](const Binding& b) {
+        if (b.packed >= 0) {
+          const Device::Buffer& buf = r_.packed_[static_cast<size_t>(b.packed)];
+          return Device::Range{buf.buffer, 0, buf.size};
+        }
+        if (b.scratch >= 0) {
+          const Device::Buffer& buf = r_.scratch_[static_cast<size_t>(b.scratch)];
+          return Device::Range{buf.buffer, 0, buf.size};
+        }
+        if (b.constant >= 0) {
+          const Device::Buffer& buf = r_.constants_[static_cast<size_t>(b.constant)];
+          return Device::Range{buf.buffer, 0, buf.size};
+        }
+        if (b.operand < 0) return Device::Range{arena.buffer, b.offset, b.size};
+        const Device::Buffer& buf = r_.Buf(static_cast<uint32_t>(b.operand));
+        return Device::Range{buf.buffer, 0, buf.size};
+      };
       for (const Pending& p : pending_) {
         Device::RecordedDispatch d;
         d.shader = p.shader;
         d.spec = p.spec;
-        d.groups = p.groups;
+        d.groups = p.bindings.empty() ? 0 : p.groups;
         d.barrier = p.barrier;
-        for (const PackedCopy& c : p.copies) {
-          d.copies.push_back(
-              {r_.Buf(c.operand).buffer, r_.packed_[c.node].buffer, 0, c.offset, c.size});
+        for (const PendingCopy& c : p.copies) {
+          const Device::Range src = range(c.src), dst = range(c.dst);
+          d.copies.push_back({src.buffer, dst.buffer, src.offset + c.src_offset,
+                              dst.offset + c.dst_offset, c.size});
         }
-        const auto range = [&](const Binding& b) {
-          if (b.packed >= 0) {
-            const Device::Buffer& buf = r_.packed_[static_cast<size_t>(b.packed)];
-            return Device::Range{buf.buffer, 0, buf.size};
-          }
-          if (b.operand < 0) return Device::Range{arena.buffer, b.offset, b.size};
-          const Device::Buffer& buf = r_.Buf(static_cast<uint32_t>(b.operand));
-          return Device::Range{buf.buffer, 0, buf.size};
-        };
-        // Unused input bindings: the parameters again (never read).
-        for (size_t i = 0; i < kBindings; ++i) d.bindings[i] = range(p.bindings[0]);
-        for (size_t i = 0; i + 1 < p.bindings.size(); ++i) d.bindings[i] = range(p.bindings[i]);
-        d.bindings[kBindings - 1] = range(p.bindings.back());
+        if (!p.bindings.empty()) {
+          // Unused input bindings: the parameters again (never read).
+          for (size_t i = 0; i < kBindings; ++i) d.bindings[i] = range(p.bindings[0]);
+          for (size_t i = 0; i + 1 < p.bindings.size(); ++i) d.bindings[i] = range(p.bindings[i]);
+          d.bindings[kBindings - 1] = range(p.bindings.back());
+        }
         rec.dispatches.push_back(std::move(d));
       }
       device_.Execute(rec);
       for (uint32_t id : constants_) r_.resident_[id] = true;
+      for (size_t k : constants_filled_) r_.constant_filled_[k] = true;
+      constants_filled_.clear();
       for (const auto& [id, offset] : downloads) {
         const OperandDescriptor& desc = graph_.operand({id}).desc;
         Tensor t = Tensor::Allocate(desc.dataType, desc.shape);
@@ -452,11 +581,18 @@ class VulkanGraphRunner final : public GraphRunner {
     // The segment being recorded.
     std::vector<Pending> pending_;
     std::vector<std::byte> arena_;
-    std::vector<std::pair<uint32_t, std::vector<std::byte>>> uploads_;  // staging only
+    // Staging only: the bytes to upload into each buffer (operands, constant host bindings).
+    std::vector<std::pair<VkBuffer, std::vector<std::byte>>> uploads_;
     std::vector<uint32_t> written_;
-    std::vector<uint32_t> constants_;  // uploaded in this segment
-    std::set<size_t> dirty_;           // buffers (slots) written since the last barrier
-    std::set<size_t> read_;            // buffers (slots) read since the last barrier
+    std::vector<uint32_t> constants_;       // uploaded in this segment
+    std::set<size_t> dirty_;                // buffers (slots) written since the last barrier
+    std::set<size_t> read_;                 // buffers (slots) read since the last barrier
+    size_t scratch_count_ = 0;              // the scratch buffers the node being recorded took
+    size_t constant_count_ = 0;             // and its constant host bindings
+    std::vector<size_t> constants_filled_;  // constant host bindings uploaded in this segment
+    // The copies queued for the next dispatch, with the byte ranges they read and write (by key).
+    std::vector<PendingCopy> copies_;
+    std::vector<std::tuple<size_t, uint64_t, uint64_t>> copy_reads_, copy_writes_;
   };
 
   std::shared_ptr<Device> device_;
@@ -475,6 +611,12 @@ class VulkanGraphRunner final : public GraphRunner {
   // The constants already on the device: uploaded once, by the first run that reads them.
   mutable std::vector<bool> resident_;
   mutable std::vector<Device::Buffer> packed_;  // per operator: concat's inputs packed
+  // Scratch buffer k of every node (Sink::Scratch), grown to the largest.
+  mutable std::vector<Device::Buffer> scratch_;
+  // The constant host bindings (Source::constant): by operator and ordinal within its dispatches.
+  mutable std::vector<Device::Buffer> constants_;
+  mutable std::map<std::pair<size_t, size_t>, size_t> constant_of_;
+  mutable std::vector<bool> constant_filled_;  // uploaded by a submission that succeeded
   mutable Device::Buffer arena_, upload_, download_;
 };
 

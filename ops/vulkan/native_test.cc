@@ -599,7 +599,7 @@ TEST_CASE("vulkan native: reductions by workgroup over long runs") {
 }
 
 // Integers in [-8, 8): every float32 partial and the total are exact, so the result is exact
-// whatever the order: bit for bit, over a run moved last on the host (axes 0 and 2) too.
+// whatever the order: bit for bit, over a run moved last (axes 0 and 2, on the device) too.
 TEST_CASE("vulkan native: reductions of exactly summable data, bit for bit") {
   const Shape shape{64, 3, 50};
   Tensor x = Tensor::Allocate(DataType::kFloat32, shape);

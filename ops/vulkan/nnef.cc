@@ -18,6 +18,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,7 @@
 #include "ops/nnef_resample.h"
 #include "ops/nnef_window.h"
 #include "ops/vulkan/family.h"
+#include "ops/vulkan/record.h"
 #include "ops/vulkan/shaders/codes.h"
 #include "ops/vulkan/shaders/nnef_params.h"
 
@@ -75,22 +78,43 @@ uint32_t FloatBits(float f) {
   return u;
 }
 
-Tensor Run(Device& device, Job& job, const Tensor& x, const OperandDescriptor& out, uint32_t mode,
-           int64_t taps) {
-  Tensor result = Tensor::Allocate(out.dataType, out.shape);
-  if (result.element_count() == 0) return result;
+// The job's dispatch into `sink`: in0 = x (input 0), in1 = the tap table, in2 = the auxiliary
+// words, both made on the host from the descriptors (constants: a graph uploads them once) or
+// from inputs the host holds (`*_from_data`), or `aux` (made on the device).
+void EmitJob(Sink& sink, Job& job, const OperandDescriptor& out, uint32_t mode, int64_t taps,
+             std::optional<Source> aux = std::nullopt, bool table_from_data = false,
+             bool aux_from_data = false) {
+  const uint64_t count = out.ElementCount();
+  if (count == 0) return;
   job.params[NNVK_NNEF_P_MODE] = mode;
-  job.params[NNVK_NNEF_P_COUNT] = static_cast<uint32_t>(result.element_count());
+  job.params[NNVK_NNEF_P_COUNT] = static_cast<uint32_t>(count);
   job.params[NNVK_NNEF_P_TAPS] = static_cast<uint32_t>(taps);
   job.params[NNVK_NNEF_P_OUT_TYPE] = static_cast<uint32_t>(out.dataType);
   if (job.table.empty()) job.table.push_back(0);
   if (job.aux.empty()) job.aux.push_back(0);
-  const std::vector<std::byte> xb = x.Bytes();
-  const std::byte* t = reinterpret_cast<const std::byte*>(job.table.data());
-  const std::byte* a = reinterpret_cast<const std::byte*>(job.aux.data());
-  const Bytes views[] = {xb, Bytes(t, job.table.size() * 4), Bytes(a, job.aux.size() * 4)};
-  Dispatch(device, Shader::kNnef, job.params, views, result);
-  return result;
+  const auto bytes = [](const auto& v) {
+    const auto b = std::as_bytes(std::span(v));
+    return std::vector<std::byte>(b.begin(), b.end());
+  };
+  std::vector<Source> sources;
+  sources.push_back(Source::Input(0));
+  // Made from the descriptors only: constants a graph uploads once.
+  const auto host = [](std::vector<std::byte> b, bool from_data) {
+    return from_data ? Source::Host(std::move(b)) : Source::Constant(std::move(b));
+  };
+  sources.push_back(host(bytes(job.table), table_from_data));
+  sources.push_back(aux ? std::move(*aux) : host(bytes(job.aux), aux_from_data));
+  sink.Run(Shader::kNnef, job.params, std::move(sources), 0, WordGroups(out));
+}
+
+// Why a node cannot be recorded when input `k` is not on the host (its values make the tables
+// or are checked there), or "".
+std::string HostInput(std::span<const bool> on_host, size_t k, const char* what) {
+  if (k < on_host.size() && !on_host[k]) {
+    return std::string(what) + " (input " + std::to_string(k) +
+           ") is computed on the device, and the host reads it";
+  }
+  return "";
 }
 
 // The tap table of a window over the axes [first, ...) of output `y` and input `x`: per output
@@ -174,15 +198,20 @@ int64_t WindowVolume(const std::vector<WindowAxis>& axes) {
 }
 
 // conv / deconv (4.3.1).
-class ConvKernel final : public Kernel {
+class ConvKernel final : public RecordableKernel {
  public:
   ConvKernel(std::shared_ptr<Device> d, const nnef::ConvAttributes& a)
-      : device_(std::move(d)), a_(a) {}
-  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
-                                    std::span<const OperandDescriptor> out) const override {
-    const Tensor x = in[0]->data.Contiguous(), w = in[1]->data.Contiguous();
-    const Tensor bias = in[2]->data.Contiguous();
-    const Shape& xs = x.shape();
+      : RecordableKernel(std::move(d)), a_(a) {}
+  // Always recorded: the tap table comes from the descriptors; a filter or bias computed on the
+  // device is gathered there.
+  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
+                        std::span<const bool>) const override {
+    return "";
+  }
+  void Emit(Sink& sink, std::span<const OperandValue* const> in,
+            std::span<const OperandDescriptor> in_desc,
+            std::span<const OperandDescriptor> out) const override {
+    const Shape& xs = in_desc[0].shape;
     const Shape& ys = out[0].shape;
     const int64_t cin = static_cast<int64_t>(xs[1]), cout = static_cast<int64_t>(ys[1]);
     const int64_t ipg = cin / a_.groups, opg = cout / a_.groups;
@@ -191,19 +220,45 @@ class ConvKernel final : public Kernel {
     job.table = WindowTable(a_.axes, ys, xs, 2, a_.deconv, a_.border, false);
     // The filter as [oc][c within the group][tap]: conv's (c_out, C_in / G, f...) already is;
     // deconv's (c_in, C_out / G, f...) is regrouped. Then one bias per output channel.
-    const uint32_t* wp = reinterpret_cast<const uint32_t*>(w.base<float>());
-    job.aux.resize(static_cast<size_t>(cout * ipg * taps + cout));
-    for (int64_t oc = 0; oc < cout; ++oc) {
-      for (int64_t c = 0; c < ipg; ++c) {
-        const int64_t src =
-            a_.deconv ? (((oc / opg) * ipg + c) * opg + oc % opg) * taps : (oc * ipg + c) * taps;
-        std::copy(wp + src, wp + src + taps, job.aux.begin() + (oc * ipg + c) * taps);
+    const uint64_t filter = static_cast<uint64_t>(cout * ipg * taps);
+    const bool per_channel = in_desc[2].ElementCount() > 1;
+    std::optional<Source> aux;
+    if (in[1] != nullptr && in[2] != nullptr) {
+      const Tensor w = in[1]->data.Contiguous(), bias = in[2]->data.Contiguous();
+      const uint32_t* wp = reinterpret_cast<const uint32_t*>(w.base<float>());
+      job.aux.resize(static_cast<size_t>(cout * ipg * taps + cout));
+      for (int64_t oc = 0; oc < cout; ++oc) {
+        for (int64_t c = 0; c < ipg; ++c) {
+          const int64_t src =
+              a_.deconv ? (((oc / opg) * ipg + c) * opg + oc % opg) * taps : (oc * ipg + c) * taps;
+          std::copy(wp + src, wp + src + taps, job.aux.begin() + (oc * ipg + c) * taps);
+        }
       }
-    }
-    const float* bp = bias.base<float>();
-    const bool per_channel = bias.element_count() > 1;
-    for (int64_t oc = 0; oc < cout; ++oc) {
-      job.aux[static_cast<size_t>(cout * ipg * taps + oc)] = FloatBits(bp[per_channel ? oc : 0]);
+      const float* bp = bias.base<float>();
+      for (int64_t oc = 0; oc < cout; ++oc) {
+        job.aux[static_cast<size_t>(cout * ipg * taps + oc)] = FloatBits(bp[per_channel ? oc : 0]);
+      }
+    } else if (filter > 0) {
+      // Filter or bias computed on the device: the same words gathered there (deconv's filter
+      // regrouped by a layout.comp transpose of (G, C_in / G, C_out / G, taps), the bias copied
+      // or repeated).
+      const size_t words = sink.Scratch((filter + static_cast<uint64_t>(cout)) * 4);
+      if (a_.deconv) {
+        const size_t moved = sink.Scratch(filter * 4);
+        const Shape grouped = {static_cast<uint64_t>(a_.groups), static_cast<uint64_t>(ipg),
+                               static_cast<uint64_t>(opg), static_cast<uint64_t>(taps)};
+        const uint32_t perm[] = {0, 2, 1, 3};
+        EmitPermute(sink, DataType::kFloat32, grouped, perm, Source::Input(1),
+                    Target::Scratch(moved));
+        sink.Copy(Source::Scratch(moved), 0, Target::Scratch(words), 0, filter * 4);
+      } else {
+        sink.Copy(Source::Input(1), 0, Target::Scratch(words), 0, filter * 4);
+      }
+      for (int64_t oc = 0; oc < (per_channel ? 1 : cout); ++oc) {
+        sink.Copy(Source::Input(2), 0, Target::Scratch(words),
+                  (filter + static_cast<uint64_t>(oc)) * 4, per_channel ? cout * 4 : 4);
+      }
+      aux = Source::Scratch(words);
     }
     int64_t spatial = 1, in_spatial = 1;
     for (size_t k = 2; k < ys.size(); ++k) {
@@ -216,23 +271,32 @@ class ConvKernel final : public Kernel {
     job.params[NNVK_NNEF_P_SPATIAL] = static_cast<uint32_t>(spatial);
     job.params[NNVK_NNEF_P_IN_SPATIAL] = static_cast<uint32_t>(in_spatial);
     job.params[NNVK_NNEF_P_CIN] = static_cast<uint32_t>(cin);
-    return OneOutput(Run(*device_, job, x, out[0], NNVK_NNEF_CONV, taps));
+    EmitJob(sink, job, out[0], NNVK_NNEF_CONV, taps, std::move(aux), false, true);
   }
 
  private:
-  std::shared_ptr<Device> device_;
   nnef::ConvAttributes a_;
 };
 
 // box / debox (4.3.2), argmax_pool, sample, desample (4.3.3).
-class WindowKernel final : public Kernel {
+class WindowKernel final : public RecordableKernel {
  public:
   WindowKernel(std::shared_ptr<Device> d, OpId op, const nnef::WindowAttributes& a, bool debox,
                bool normalize)
-      : device_(std::move(d)), op_(op), a_(a), debox_(debox), normalize_(normalize) {}
-  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
-                                    std::span<const OperandDescriptor> out) const override {
-    const Tensor x = in[0]->data.Contiguous();
+      : RecordableKernel(std::move(d)), op_(op), a_(a), debox_(debox), normalize_(normalize) {}
+  // Recorded, the tap table coming from the descriptors, unless sample's or desample's index is
+  // computed on the device (the host checks it, with the reference's errors, and packs it).
+  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
+                        std::span<const bool> on_host) const override {
+    if (op_ == OpId::nnef_sample || op_ == OpId::nnef_desample) {
+      return HostInput(on_host, 1, "the index");
+    }
+    return "";
+  }
+  void Emit(Sink& sink, std::span<const OperandValue* const> in,
+            std::span<const OperandDescriptor> in_desc,
+            std::span<const OperandDescriptor> out) const override {
+    const Shape& x_shape = in_desc[0].shape;
     const int64_t taps = WindowVolume(a_.axes);
     const bool ignore = a_.border == Border::kIgnore;
     Job job;
@@ -240,7 +304,7 @@ class WindowKernel final : public Kernel {
     switch (op_) {
       case OpId::nnef_box:
       case OpId::nnef_debox: {
-        job.table = WindowTable(a_.axes, out[0].shape, x.shape(), 0, debox_, a_.border, ignore);
+        job.table = WindowTable(a_.axes, out[0].shape, x_shape, 0, debox_, a_.border, ignore);
         if (normalize_) {
           // Divided by the window volume, or by the positions taking part ('ignore').
           job.params[NNVK_NNEF_P_FLAG] = 1;
@@ -259,63 +323,75 @@ class WindowKernel final : public Kernel {
         break;
       }
       case OpId::nnef_argmax_pool:
-        job.table = WindowTable(a_.axes, out[0].shape, x.shape(), 0, false, a_.border, ignore);
+        job.table = WindowTable(a_.axes, out[0].shape, x_shape, 0, false, a_.border, ignore);
         mode = NNVK_NNEF_ARGMAX;
         break;
       case OpId::nnef_sample:  // 'ignore' reads as 'constant'
         job.aux = CheckedIndex(in[1]->data, taps, "sample");
-        job.table = WindowTable(a_.axes, out[0].shape, x.shape(), 0, false, a_.border, false);
+        job.table = WindowTable(a_.axes, out[0].shape, x_shape, 0, false, a_.border, false);
         job.params[NNVK_NNEF_P_FLAG] = 1;
         mode = NNVK_NNEF_SELECT;
         break;
       default:  // desample: positions outside the input take no part
         job.aux = CheckedIndex(in[1]->data, taps, "desample");
-        job.table = WindowTable(a_.axes, out[0].shape, x.shape(), 0, true, Border::kIgnore, true);
+        job.table = WindowTable(a_.axes, out[0].shape, x_shape, 0, true, Border::kIgnore, true);
         mode = NNVK_NNEF_DESAMPLE;
         break;
     }
-    return OneOutput(Run(*device_, job, x, out[0], mode, taps));
+    // sample's and desample's auxiliary words are the index.
+    EmitJob(sink, job, out[0], mode, taps, std::nullopt, false,
+            op_ == OpId::nnef_sample || op_ == OpId::nnef_desample);
   }
 
  private:
-  std::shared_ptr<Device> device_;
   OpId op_;
   nnef::WindowAttributes a_;
   bool debox_, normalize_;
 };
 
 // pad (4.5.5): one tap per output, the constant value at a constant border position.
-class PadKernel final : public Kernel {
+class PadKernel final : public RecordableKernel {
  public:
   PadKernel(std::shared_ptr<Device> d, const nnef::NnefPadAttributes& a)
-      : device_(std::move(d)), a_(a) {}
-  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
-                                    std::span<const OperandDescriptor> out) const override {
-    const Tensor x = in[0]->data.Contiguous();
+      : RecordableKernel(std::move(d)), a_(a) {}
+  // Always recorded: the table (if any) comes from the descriptors.
+  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
+                        std::span<const bool>) const override {
+    return "";
+  }
+  void Emit(Sink& sink, std::span<const OperandValue* const>,
+            std::span<const OperandDescriptor> in_desc,
+            std::span<const OperandDescriptor> out) const override {
+    const Shape& x_shape = in_desc[0].shape;
     std::vector<WindowAxis> axes;
     for (const auto& [front, back] : a_.padding) axes.push_back(WindowAxis{1, 1, 1, front, back});
     const Border border = a_.border == Border::kIgnore ? Border::kConstant : a_.border;
     Job job;
-    job.table = WindowTable(axes, out[0].shape, x.shape(), 0, false, border, false);
+    job.table = WindowTable(axes, out[0].shape, x_shape, 0, false, border, false);
     job.params[NNVK_NNEF_P_VALUE] = FloatBits(a_.value);
-    return OneOutput(Run(*device_, job, x, out[0], NNVK_NNEF_SELECT, 1));
+    EmitJob(sink, job, out[0], NNVK_NNEF_SELECT, 1);
   }
 
  private:
-  std::shared_ptr<Device> device_;
   nnef::NnefPadAttributes a_;
 };
 
 // multilinear_upsample (4.3.4): per output, the 2^m corners of its cell with integer weights
 // (den - num and num per axis) over the product of the denominators.
-class UpsampleKernel final : public Kernel {
+class UpsampleKernel final : public RecordableKernel {
  public:
   UpsampleKernel(std::shared_ptr<Device> d, const nnef::UpsampleAttributes& a)
-      : device_(std::move(d)), a_(a) {}
-  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
-                                    std::span<const OperandDescriptor> out) const override {
-    const Tensor x = in[0]->data.Contiguous();
-    const std::vector<int64_t> xe = Extents(x.shape()), ye = Extents(out[0].shape);
+      : RecordableKernel(std::move(d)), a_(a) {}
+  // Always recorded: the table (if any) comes from the descriptors.
+  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
+                        std::span<const bool>) const override {
+    return "";
+  }
+  void Emit(Sink& sink, std::span<const OperandValue* const>,
+            std::span<const OperandDescriptor> in_desc,
+            std::span<const OperandDescriptor> out) const override {
+    const Shape& x_shape = in_desc[0].shape;
+    const std::vector<int64_t> xe = Extents(x_shape), ye = Extents(out[0].shape);
     const std::vector<int64_t> xs = DenseStrides(xe);
     const size_t m = a_.factors.size();
     // Per spatial axis and output index: the two taps (-1: a constant border position) and
@@ -373,11 +449,10 @@ class UpsampleKernel final : public Kernel {
       }
     } while (Next(o, ye));
     job.params[NNVK_NNEF_P_VALUE] = FloatBits(static_cast<float>(den));
-    return OneOutput(Run(*device_, job, x, out[0], NNVK_NNEF_WEIGHTED, corners));
+    EmitJob(sink, job, out[0], NNVK_NNEF_WEIGHTED, corners);
   }
 
  private:
-  std::shared_ptr<Device> device_;
   nnef::UpsampleAttributes a_;
 };
 
@@ -406,15 +481,23 @@ void CheckRois(const float* rois, const int64_t* bi, int64_t count, size_t m, in
 // positions inside the input (and, for a cell reaching past it, one constant-0 tap first: the
 // border's candidate for the maximum; it adds nothing to a sum), other slots skipped; the average
 // divides by the cell volume. roi_resample: the 2^m clamped corners with their weights.
-class RoiKernel final : public Kernel {
+class RoiKernel final : public RecordableKernel {
  public:
   RoiKernel(std::shared_ptr<Device> d, OpId op, const nnef::RoiAttributes& a)
-      : device_(std::move(d)), op_(op), a_(a) {}
-  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
-                                    std::span<const OperandDescriptor> out) const override {
-    const Tensor x = in[0]->data.Contiguous();
+      : RecordableKernel(std::move(d)), op_(op), a_(a) {}
+  // Recorded when the RoIs and their batch indices are on the host, where they are checked (the
+  // reference's errors) and make the tap table.
+  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
+                        std::span<const bool> on_host) const override {
+    std::string why = HostInput(on_host, 1, "the RoIs");
+    return why.empty() ? HostInput(on_host, 2, "the batch indices") : why;
+  }
+  void Emit(Sink& sink, std::span<const OperandValue* const> in,
+            std::span<const OperandDescriptor> in_desc,
+            std::span<const OperandDescriptor> out) const override {
+    const Shape& x_shape = in_desc[0].shape;
     const Tensor rt = in[1]->data.Contiguous(), bt = in[2]->data.Contiguous();
-    const std::vector<int64_t> xe = Extents(x.shape()), ye = Extents(out[0].shape);
+    const std::vector<int64_t> xe = Extents(x_shape), ye = Extents(out[0].shape);
     const size_t m = a_.output_size.size();
     const auto mi = static_cast<int64_t>(m);
     const float* rois = rt.base<float>();
@@ -468,7 +551,8 @@ class RoiKernel final : public Kernel {
         }
       }
       job.params[NNVK_NNEF_P_VALUE] = FloatBits(1.0f);
-      return OneOutput(Run(*device_, job, x, out[0], NNVK_NNEF_WEIGHTED, corners));
+      EmitJob(sink, job, out[0], NNVK_NNEF_WEIGHTED, corners, std::nullopt, true, true);
+      return;
     }
     // The pools: every output's list of taps, then padded to the longest.
     std::vector<std::vector<int32_t>> lists;
@@ -528,32 +612,36 @@ class RoiKernel final : public Kernel {
       job.aux = std::move(divisors);
       job.params[NNVK_NNEF_P_FLAG] = 1;
     }
-    return OneOutput(Run(*device_, job, x, out[0],
-                         op_ == OpId::nnef_max_roi_pool ? NNVK_NNEF_MAX : NNVK_NNEF_SUM,
-                         static_cast<int64_t>(taps)));
+    EmitJob(sink, job, out[0], op_ == OpId::nnef_max_roi_pool ? NNVK_NNEF_MAX : NNVK_NNEF_SUM,
+            static_cast<int64_t>(taps), std::nullopt, true, true);
   }
 
  private:
-  std::shared_ptr<Device> device_;
   OpId op_;
   nnef::RoiAttributes a_;
 };
 
 // round, elu (element-wise, no table) and the arg/logical reductions (one tap per item of the
 // reduced sub-volume, row-major).
-class ElementwiseKernel final : public Kernel {
+class ElementwiseKernel final : public RecordableKernel {
  public:
   ElementwiseKernel(std::shared_ptr<Device> d, OpId op, std::vector<uint32_t> axes)
-      : device_(std::move(d)), op_(op), axes_(std::move(axes)) {}
-  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
-                                    std::span<const OperandDescriptor> out) const override {
-    const Tensor x = in[0]->data.Contiguous();
+      : RecordableKernel(std::move(d)), op_(op), axes_(std::move(axes)) {}
+  // Always recorded: the table (if any) comes from the descriptors.
+  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
+                        std::span<const bool>) const override {
+    return "";
+  }
+  void Emit(Sink& sink, std::span<const OperandValue* const>,
+            std::span<const OperandDescriptor> in_desc,
+            std::span<const OperandDescriptor> out) const override {
+    const Shape& x_shape = in_desc[0].shape;
     Job job;
     if (op_ == OpId::nnef_round || op_ == OpId::nnef_elu) {
-      return OneOutput(Run(*device_, job, x, out[0],
-                           op_ == OpId::nnef_round ? NNVK_NNEF_ROUND : NNVK_NNEF_ELU, 1));
+      EmitJob(sink, job, out[0], op_ == OpId::nnef_round ? NNVK_NNEF_ROUND : NNVK_NNEF_ELU, 1);
+      return;
     }
-    const std::vector<int64_t> xe = Extents(x.shape());
+    const std::vector<int64_t> xe = Extents(x_shape);
     const std::vector<int64_t> xs = DenseStrides(xe);
     std::vector<int64_t> outer = xe, inner, inner_st;
     for (uint32_t a : axes_) {
@@ -579,30 +667,33 @@ class ElementwiseKernel final : public Kernel {
     if (op_ == OpId::nnef_argmin_reduce) mode = NNVK_NNEF_ARGMIN;
     if (op_ == OpId::nnef_all_reduce) mode = NNVK_NNEF_ALL;
     if (op_ == OpId::nnef_any_reduce) mode = NNVK_NNEF_ANY;
-    return OneOutput(Run(*device_, job, x, out[0], mode, taps));
+    EmitJob(sink, job, out[0], mode, taps);
   }
 
  private:
-  std::shared_ptr<Device> device_;
   OpId op_;
   std::vector<uint32_t> axes_;
 };
 
 // quantize (graph.quant, chapter 7.1) on nnef_quantize.comp: the quantizer's constants computed
 // here as the reference computes them (double), the element-wise arithmetic in the shader.
-class QuantizeKernel final : public Kernel {
+class QuantizeKernel final : public RecordableKernel {
  public:
   QuantizeKernel(std::shared_ptr<Device> d, const nnef::Quantizer& q)
-      : device_(std::move(d)), q_(q) {}
-  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
-                                    std::span<const OperandDescriptor> out) const override {
+      : RecordableKernel(std::move(d)), q_(q) {}
+  // Always recorded: the table (if any) comes from the descriptors.
+  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
+                        std::span<const bool>) const override {
+    return "";
+  }
+  void Emit(Sink& sink, std::span<const OperandValue* const>, std::span<const OperandDescriptor>,
+            std::span<const OperandDescriptor> out) const override {
     using Kind = nnef::Quantizer::Kind;
-    const Tensor x = in[0]->data.Contiguous();
-    Tensor result = Tensor::Allocate(out[0].dataType, out[0].shape);
-    if (result.element_count() == 0) return OneOutput(std::move(result));
+    const uint64_t count = out[0].ElementCount();
+    if (count == 0) return;
     std::vector<uint32_t> params(NNVK_NNEF_QP_WORDS, 0);
     const auto put = [&params](size_t at, double v) { std::memcpy(&params[at], &v, sizeof v); };
-    params[NNVK_NNEF_QP_COUNT] = static_cast<uint32_t>(result.element_count());
+    params[NNVK_NNEF_QP_COUNT] = static_cast<uint32_t>(count);
     const double levels = std::ldexp(1.0, static_cast<int>(q_.bits)) - 1.0;
     switch (q_.kind) {
       case Kind::kLinear:
@@ -635,14 +726,12 @@ class QuantizeKernel final : public Kernel {
         put(NNVK_NNEF_QP_LEVELS, static_cast<double>(q_.zero_point));
         break;
     }
-    const std::vector<std::byte> xb = x.Bytes();
-    const Bytes views[] = {xb};
-    Dispatch(*device_, Shader::kNnefQuantize, params, views, result);
-    return OneOutput(std::move(result));
+    std::vector<Source> sources;
+    sources.push_back(Source::Input(0));
+    sink.Run(Shader::kNnefQuantize, params, std::move(sources), 0, WordGroups(out[0]));
   }
 
  private:
-  std::shared_ptr<Device> device_;
   nnef::Quantizer q_;
 };
 

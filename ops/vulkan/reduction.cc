@@ -1,10 +1,10 @@
 // The vulkan backend's reductions (§api-mlgraphbuilder-reduce), as in the reference's
 // ops/reduction.cc, on shaders/reduce.comp (parameters NNVK_REDUCE_P_* of shaders/params.h). The
-// input is uploaded with its kept axes first and its reduced axes last (a permuted copy), so that
-// each output element reduces one dense run. softmax.cc, normalization.cc and arg_cumulative.cc
-// run their operators on the same shader. In the native arithmetic mode float32 and float16
-// reductions run on shaders/reduce_native.comp, one workgroup per output element (one invocation
-// per output for runs of at most 16 elements).
+// input is moved on the device (layout.comp) with its kept axes first and its reduced axes last,
+// so that each output element reduces one dense run. softmax.cc, normalization.cc and
+// arg_cumulative.cc run their operators on the same shader. In the native arithmetic mode float32
+// and float16 reductions run on shaders/reduce_native.comp, one workgroup per output element (one
+// invocation per output for runs of at most 16 elements).
 #include "ops/reduction.h"
 
 #include "ops/vulkan/family.h"
@@ -37,22 +37,26 @@ class ReduceKernel final : public RecordableKernel {
   ReduceKernel(std::shared_ptr<Device> device, const ReduceAttributes& a, Shader shader)
       : RecordableKernel(std::move(device)), a_(a), shader_(shader) {}
 
-  // Recorded when the reduced axes are the last ones (the input is not moved).
-  std::string NeedsHost(std::span<const OperandDescriptor> in, std::span<const OperandDescriptor>,
+  // Always recorded: reduced axes that are not the last ones are moved last on the device
+  // (layout.comp).
+  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
                         std::span<const bool>) const override {
-    if (ReducedAxesLast(in[0].shape.size())) return "";
-    return "the reduced axes are not the last ones: the input is moved on the host";
+    return "";
   }
 
-  // The reduced axes are last: each output element reduces one dense run of the input.
+  // Each output element reduces one dense run of the input with its kept axes first and its
+  // reduced axes last.
   void Emit(Sink& sink, std::span<const OperandValue* const>, std::span<const OperandDescriptor> in,
             std::span<const OperandDescriptor> out) const override {
     const OperandDescriptor& desc = out[0];
     const uint64_t count = desc.ElementCount();
     if (count == 0) return;
     uint64_t run = 1;
+    std::vector<size_t> reduced;
     for (size_t axis = 0; axis < in[0].shape.size(); ++axis) {
-      if (a_.reduced[axis]) run *= in[0].shape[axis];
+      if (!a_.reduced[axis]) continue;
+      run *= in[0].shape[axis];
+      reduced.push_back(axis);
     }
     std::vector<uint32_t> params(NNVK_REDUCE_P_WORDS, 0);
     params[NNVK_REDUCE_P_TYPE] = static_cast<uint32_t>(desc.dataType);
@@ -60,51 +64,13 @@ class ReduceKernel final : public RecordableKernel {
     params[NNVK_REDUCE_P_RUN] = static_cast<uint32_t>(run);
     params[NNVK_REDUCE_P_COUNT] = static_cast<uint32_t>(count);
     std::vector<Source> sources;
-    sources.push_back(Source::Input(0));
+    sources.push_back(MovedInput(sink, MoveAxesLast(in[0].shape, reduced), 0, in[0]));
     if (Native(desc.dataType)) {
       const uint64_t groups = NativeGroups(params, run, count);
       sink.Run(NativeShader(), params, std::move(sources), 0, groups);
     } else {
       sink.Run(shader_, params, std::move(sources), 0, WordGroups(desc));
     }
-  }
-
-  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
-                                    std::span<const OperandDescriptor> out) const override {
-    if (ReducedAxesLast(in[0]->data.rank())) return RecordableKernel::Compute(in, out);
-    const OperandDescriptor& desc = out[0];
-    Tensor result = Tensor::Allocate(desc.dataType, desc.shape);
-    const uint64_t count = desc.ElementCount();
-    if (count > 0) {
-      const Tensor& input = in[0]->data;
-      std::vector<uint32_t> perm;
-      uint64_t run = 1;
-      for (uint32_t axis = 0; axis < input.rank(); ++axis) {
-        if (!a_.reduced[axis]) perm.push_back(axis);
-      }
-      for (uint32_t axis = 0; axis < input.rank(); ++axis) {
-        if (a_.reduced[axis]) {
-          perm.push_back(axis);
-          run *= input.shape()[axis];
-        }
-      }
-      const std::vector<std::byte> data =
-          input.rank() == 0 ? input.Bytes() : input.Permute(perm).Bytes();
-      const Bytes views[] = {data};
-      std::vector<uint32_t> params(NNVK_REDUCE_P_WORDS, 0);
-      params[NNVK_REDUCE_P_TYPE] = static_cast<uint32_t>(desc.dataType);
-      params[NNVK_REDUCE_P_OP] = static_cast<uint32_t>(a_.op);  // ReduceOp: the shader's codes
-      params[NNVK_REDUCE_P_RUN] = static_cast<uint32_t>(run);
-      params[NNVK_REDUCE_P_COUNT] = static_cast<uint32_t>(count);
-      if (Native(desc.dataType)) {
-        std::span<std::byte> bytes(result.buffer()->data(), count * ElementSize(desc.dataType));
-        const uint64_t groups = NativeGroups(params, run, count);
-        device_->Run(NativeShader(), params, views, bytes, groups);
-      } else {
-        Dispatch(*device_, shader_, params, views, result);
-      }
-    }
-    return OneOutput(std::move(result));
   }
 
  private:
@@ -123,20 +89,6 @@ class ReduceKernel final : public RecordableKernel {
     const bool per_invocation = run <= kShortRun;
     params[NNVK_REDUCE_P_PER_INVOCATION] = per_invocation ? 1u : 0u;
     return per_invocation ? (count + kLocalSize - 1) / kLocalSize : count;
-  }
-
-  // Whether no kept axis follows a reduced one (the permutation to kept-then-reduced is the
-  // identity).
-  bool ReducedAxesLast(size_t rank) const {
-    bool reduced = false;
-    for (size_t axis = 0; axis < rank; ++axis) {
-      if (a_.reduced[axis]) {
-        reduced = true;
-      } else if (reduced) {
-        return false;
-      }
-    }
-    return true;
   }
 
   ReduceAttributes a_;

@@ -3,25 +3,28 @@
 // (§api-mlgraphbuilder-lstmcell), float32 and float16, built from the validated
 // RecurrentAttributes (ops/rnn.h) on shaders/rnn.comp.
 //
-// One kernel runs all four (a cell is one forward step). Per direction and step, one dispatch
-// with one invocation per (batch row, hidden unit) computes every gate of that unit and the new
-// state (gru without resetAfter: first a dispatch computing r * h for every unit, which the new
-// gate's (r * h) · Rn needs whole). The host uploads the step's input rows (in0), the
-// direction's weight | recurrentWeight | bias | recurrentBias | peepholeWeight concatenated in
-// the operands' type (in1, element offsets in the params) and the float32 state (in2). The hidden
-// (and cell) state is kept in float32 on the host between steps, as a production backend does;
-// the outputs are rounded once from it to the output type (float16: numerics/float16.h). The
-// reference keeps its state in double; the per-step tolerance rows (ops/tolerance_table.cc) cover
-// the difference.
+// One kernel runs all four (a cell is one forward step), written once as dispatches and copies
+// (record.h), so that a graph records it whole. Per direction and step, one dispatch with one
+// invocation per (batch row, hidden unit) computes every gate of that unit and the new state (gru
+// without resetAfter: first a dispatch computing r * h for every unit, which the new gate's
+// (r * h) · Rn needs whole). in0 is the input x (the step's rows at an offset in the params), in1
+// the direction's weight | recurrentWeight | bias | recurrentBias | peepholeWeight copied one
+// after the other into a scratch tensor in the operands' type (element offsets in the params),
+// in2 the float32 state, ping-ponged between two scratch tensors from step to step. The hidden
+// (and cell) state stays in float32 between steps, as a production backend's does; each step's
+// hidden state is copied into a float32 history (returnSequence), and the outputs are rounded
+// once from the float32 states (float16: an elementwise.comp cast). The reference keeps its state
+// in double; the per-step tolerance rows (ops/tolerance_table.cc) cover the difference.
 #include "ops/rnn.h"
 
 #include <array>
-#include <cstring>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
-#include "numerics/float16.h"
 #include "ops/vulkan/family.h"
+#include "ops/vulkan/record.h"
 #include "ops/vulkan/shaders/codes.h"
 #include "ops/vulkan/shaders/params.h"
 
@@ -43,67 +46,29 @@ uint32_t ActCode(Act a) {
   return NNVK_TANH;
 }
 
-// The elements of `t` (float32 or float16) widened exactly to float32, row-major.
-std::vector<float> Float32Values(const Tensor& t) {
-  const std::vector<std::byte> bytes = t.Bytes();
-  std::vector<float> v(static_cast<size_t>(t.element_count()));
-  if (t.dtype() == DataType::kFloat16) {
-    for (size_t i = 0; i < v.size(); ++i) {
-      uint16_t bits;
-      std::memcpy(&bits, bytes.data() + 2 * i, 2);
-      v[i] = Float16::FromBits(bits).ToFloat();
-    }
-  } else {
-    std::memcpy(v.data(), bytes.data(), v.size() * sizeof(float));
-  }
-  return v;
-}
-
-// Writes `n` float32 values at element `offset` of a contiguous float32 or float16 tensor
-// (float16: rounded to nearest even).
-void Store(Tensor& t, size_t offset, const float* v, size_t n) {
-  if (t.dtype() == DataType::kFloat16) {
-    uint16_t* out = reinterpret_cast<uint16_t*>(t.buffer()->data()) + offset;
-    for (size_t i = 0; i < n; ++i) out[i] = Float16::FromFloat(v[i]).bits;
-  } else {
-    std::memcpy(reinterpret_cast<float*>(t.buffer()->data()) + offset, v, n * sizeof(float));
-  }
-}
-
-class RecurrentKernel final : public Kernel {
+class RecurrentKernel final : public RecordableKernel {
  public:
   RecurrentKernel(std::shared_ptr<Device> device, const RecurrentAttributes& a)
-      : device_(std::move(device)), a_(a) {}
+      : RecordableKernel(std::move(device)), a_(a) {}
 
-  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
-                                    std::span<const OperandDescriptor> out) const override {
+  // Always recorded: the state stays on the device between steps.
+  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
+                        std::span<const bool>) const override {
+    return "";
+  }
+
+  void Emit(Sink& sink, std::span<const OperandValue* const>, std::span<const OperandDescriptor> in,
+            std::span<const OperandDescriptor> out) const override {
     const size_t dirs = !a_.cell && a_.direction == MLRecurrentNetworkDirection::kBoth ? 2 : 1;
     const size_t gates = a_.lstm ? 4 : 3;
     const auto steps = static_cast<size_t>(a_.steps), batch = static_cast<size_t>(a_.batch);
     const auto isz = static_cast<size_t>(a_.input_size), hs = static_cast<size_t>(a_.hidden_size);
     const size_t gh = gates * hs, state = batch * hs;
-    const DataType type = in[0]->data.dtype();
-    const size_t es = type == DataType::kFloat16 ? 2 : 4;
-
-    auto operand = [&](int slot) -> const Tensor* {
-      return slot < 0 ? nullptr : &in[static_cast<size_t>(slot)]->data;
-    };
-    const std::vector<std::byte> x = in[0]->data.Bytes(), w = in[1]->data.Bytes(),
-                                 rw = in[2]->data.Bytes();
-    const Tensor* b = operand(a_.bias);
-    const Tensor* rb = operand(a_.recurrent_bias);
-    const Tensor* peep = operand(a_.peephole_weight);
-    const std::vector<std::byte> b_bytes = b ? b->Bytes() : std::vector<std::byte>(),
-                                 rb_bytes = rb ? rb->Bytes() : std::vector<std::byte>(),
-                                 p_bytes = peep ? peep->Bytes() : std::vector<std::byte>();
-    const Tensor* h0 = a_.cell ? &in[3]->data : operand(a_.initial_hidden_state);
-    const Tensor* c0 = !a_.lstm ? nullptr : a_.cell ? &in[4]->data : operand(a_.initial_cell_state);
-    const std::vector<float> h_init = h0 ? Float32Values(*h0) : std::vector<float>(),
-                             c_init = c0 ? Float32Values(*c0) : std::vector<float>();
-
-    std::vector<Tensor> outputs;
-    for (const OperandDescriptor& d : out) outputs.push_back(Tensor::Allocate(d.dataType, d.shape));
-    Tensor* seq = a_.return_sequence ? &outputs.back() : nullptr;
+    if (state == 0) return;  // every output is empty
+    const DataType type = in[0].dataType;
+    const size_t es = ElementSize(type);
+    const int h0 = a_.cell ? 3 : a_.initial_hidden_state;
+    const int c0 = !a_.lstm ? -1 : a_.cell ? 4 : a_.initial_cell_state;
 
     const bool zrn = a_.gru_layout == MLGruWeightLayout::kZrn;
     const bool iofg = a_.lstm_layout == MLLstmWeightLayout::kIofg;
@@ -126,69 +91,105 @@ class RecurrentKernel final : public Kernel {
     params[NNVK_RNN_P_C] = u(state);
     params[NNVK_RNN_P_RH] = u(state);
 
-    // in2: h | c (lstm) | r * h (gru without resetAfter).
+    // This direction's operands, concatenated in the operands' type (in1): (input, elements per
+    // direction, offset slot).
+    const std::array<std::tuple<int, size_t, uint32_t>, 5> parts = {
+        std::tuple<int, size_t, uint32_t>{1, gh * isz, NNVK_RNN_P_W},
+        {2, gh * hs, NNVK_RNN_P_R},
+        {a_.bias, gh, NNVK_RNN_P_B},
+        {a_.recurrent_bias, gh, NNVK_RNN_P_RB},
+        {a_.peephole_weight, 3 * hs, NNVK_RNN_P_PEEP}};
+    size_t packed = 0;  // elements
+    for (const auto& [k, count, slot] : parts) {
+      params[slot] = k < 0 ? NNVK_RNN_ABSENT : u(packed);
+      if (k >= 0) packed += count;
+    }
+    const uint64_t f = sizeof(float);
     const bool reset_pass = !a_.lstm && !a_.reset_after;
-    std::vector<float> st((a_.lstm || reset_pass ? 2 : 1) * state, 0.0f);
-    std::vector<float> next((a_.lstm ? 2 : 1) * state);
+    const size_t words = a_.lstm ? 2 : 1;  // h | c
+    const size_t weights = sink.Scratch(packed * es);
+    size_t st = sink.Scratch(words * state * f), next = sink.Scratch(words * state * f);
+    const size_t rh = reset_pass ? sink.Scratch(2 * state * f) : 0;
+    const size_t last = sink.Scratch(words * dirs * state * f);  // h (| c) of every direction
+    const size_t history = a_.return_sequence ? sink.Scratch(steps * dirs * state * f) : 0;
+    // The initial states of every direction in float32 (a float16 one widened by a cast).
+    const auto initial = [&](int k) {
+      if (k < 0 || type == DataType::kFloat32) return Source::Input(static_cast<size_t>(k));
+      const size_t s = sink.Scratch(dirs * state * f);
+      EmitCast(sink, Source::Input(static_cast<size_t>(k)), type, Target::Scratch(s),
+               DataType::kFloat32, dirs * state);
+      return Source::Scratch(s);
+    };
+    const Source h_init = h0 < 0 ? Source() : initial(h0);
+    const Source c_init = c0 < 0 ? Source() : initial(c0);
     const uint64_t groups = (state + kLocalSize - 1) / kLocalSize;
-    for (size_t dir = 0; dir < dirs && state > 0; ++dir) {
+    for (size_t dir = 0; dir < dirs; ++dir) {
       const bool reverse = dir == 1 || a_.direction == MLRecurrentNetworkDirection::kBackward;
-      // in1: this direction's operands, concatenated in the operands' type.
-      std::vector<std::byte> weights;
-      size_t offset = 0;  // in elements
-      auto append = [&](const std::vector<std::byte>& bytes, size_t count, uint32_t slot) {
-        if (bytes.empty()) {
-          params[slot] = NNVK_RNN_ABSENT;
-          return;
-        }
-        params[slot] = u(offset);
-        const auto* begin = bytes.data() + dir * count * es;
-        weights.insert(weights.end(), begin, begin + count * es);
-        offset += count;
-      };
-      append(w, gh * isz, NNVK_RNN_P_W);
-      append(rw, gh * hs, NNVK_RNN_P_R);
-      append(b_bytes, gh, NNVK_RNN_P_B);
-      append(rb_bytes, gh, NNVK_RNN_P_RB);
-      append(p_bytes, 3 * hs, NNVK_RNN_P_PEEP);
-      // The initial states of this direction (zeros when absent).
-      auto init = [&](const std::vector<float>& from, size_t at) {
-        if (from.empty()) {
-          std::fill_n(st.begin() + static_cast<ptrdiff_t>(at), state, 0.0f);
+      for (const auto& [k, count, slot] : parts) {
+        if (k < 0) continue;
+        sink.Copy(Source::Input(static_cast<size_t>(k)), dir * count * es, Target::Scratch(weights),
+                  params[slot] * es, count * es);
+      }
+      // The state h (| c): the initial states of this direction, zeros when absent.
+      const auto init = [&](int k, const Source& from, size_t at) {
+        if (k < 0) {
+          sink.Copy(Source::Host(std::vector<std::byte>(state * f)), 0, Target::Scratch(st), at * f,
+                    state * f);
         } else {
-          std::copy_n(from.begin() + static_cast<ptrdiff_t>(dir * state), state,
-                      st.begin() + static_cast<ptrdiff_t>(at));
+          sink.Copy(from, dir * state * f, Target::Scratch(st), at * f, state * f);
         }
       };
-      init(h_init, 0);
-      if (a_.lstm) init(c_init, state);
+      init(h0, h_init, 0);
+      if (a_.lstm) init(c0, c_init, state);
       for (size_t step = 0; step < steps; ++step) {
         const size_t t = reverse ? steps - step - 1 : step;
-        const std::span<const std::byte> xt(x.data() + t * batch * isz * es, batch * isz * es);
-        const auto st_bytes = std::as_bytes(std::span<const float>(st));
+        params[NNVK_RNN_P_X] = u(t * batch * isz);
+        const auto run = [&](uint32_t mode, size_t from, size_t to) {
+          params[NNVK_RNN_P_MODE] = mode;
+          std::vector<Source> sources;
+          sources.push_back(Source::Input(0));
+          sources.push_back(Source::Scratch(weights));
+          sources.push_back(Source::Scratch(from));
+          sink.Run(Shader::kRnn, params, std::move(sources), Target::Scratch(to), groups);
+        };
         if (reset_pass) {
-          params[NNVK_RNN_P_MODE] = NNVK_RNN_GRU_RESET;
-          const std::array<Bytes, 3> views{xt, Bytes(weights), st_bytes.first(state * 4)};
-          device_->Run(Shader::kRnn, params, views,
-                       std::as_writable_bytes(std::span<float>(st)).subspan(state * 4), groups);
+          run(NNVK_RNN_GRU_RESET, st, rh);
+          run(NNVK_RNN_GRU, rh, next);
+        } else {
+          run(a_.lstm ? NNVK_RNN_LSTM : NNVK_RNN_GRU, st, next);
         }
-        params[NNVK_RNN_P_MODE] = a_.lstm ? NNVK_RNN_LSTM : NNVK_RNN_GRU;
-        const std::array<Bytes, 3> views{xt, Bytes(weights), st_bytes};
-        device_->Run(Shader::kRnn, params, views, std::as_writable_bytes(std::span<float>(next)),
-                     groups);
-        std::copy(next.begin(), next.end(), st.begin());
-        if (seq) Store(*seq, (t * dirs + dir) * state, st.data(), state);
+        std::swap(st, next);
+        if (a_.return_sequence) {
+          sink.Copy(Source::Scratch(st), 0, Target::Scratch(history), (t * dirs + dir) * state * f,
+                    state * f);
+        }
       }
-      Store(outputs[0], dir * state, st.data(), state);
-      if (a_.lstm) Store(outputs[1], dir * state, st.data() + state, state);
+      sink.Copy(Source::Scratch(st), 0, Target::Scratch(last), dir * state * f, state * f);
+      if (a_.lstm) {
+        sink.Copy(Source::Scratch(st), state * f, Target::Scratch(last), (dirs + dir) * state * f,
+                  state * f);
+      }
     }
-    std::vector<OperandValue> result;
-    for (Tensor& t : outputs) result.push_back(OperandValue{std::move(t), {}});
-    return result;
+    // The outputs rounded once from the float32 states (float16: a cast).
+    const auto store = [&](size_t from, uint64_t offset, size_t output) {
+      const uint64_t count = out[output].ElementCount();
+      if (type == DataType::kFloat32) {
+        sink.Copy(Source::Scratch(from), offset, output, 0, count * f);
+      } else {
+        if (offset != 0) {  // the cast reads from the start of its input
+          const size_t s = sink.Scratch(count * f);
+          sink.Copy(Source::Scratch(from), offset, Target::Scratch(s), 0, count * f);
+          from = s;
+        }
+        EmitCast(sink, Source::Scratch(from), DataType::kFloat32, output, type, count);
+      }
+    };
+    store(last, 0, 0);
+    if (a_.lstm) store(last, dirs * state * f, 1);
+    if (a_.return_sequence) store(history, 0, out.size() - 1);
   }
 
  private:
-  std::shared_ptr<Device> device_;
   RecurrentAttributes a_;
 };
 

@@ -50,7 +50,8 @@
 #define NNVK_RNN_P_ROWS 14  // 4 words: gate row offsets, gru z, r, n; lstm i, o, f, g
 #define NNVK_RNN_P_C 18     // element offset of c in in2 (lstm)
 #define NNVK_RNN_P_RH 19    // element offset of r * h in in2 (gru without resetAfter)
-#define NNVK_RNN_P_COUNT 20
+#define NNVK_RNN_P_X 20     // element offset of the step's rows x_t in in0
+#define NNVK_RNN_P_COUNT 21
 
 // The tiled GEMM's variant (gemm_tile.glsl, matmul_native.comp and conv2d_native.comp), their
 // specialization constant 0: NNVK_GEMM_TILED stages tiles in shared memory (GPUs),

@@ -2,8 +2,8 @@
 // (§api-mlgraphbuilder-grucell), lstm (§api-mlgraphbuilder-lstm) and lstmCell
 // (§api-mlgraphbuilder-lstmcell) for the vulkan backend (ops/vulkan/rnn.cc runs it once per
 // step and direction). One invocation per (batch row n, hidden unit j). Bindings:
-//   in0 = the step's input rows x_t [batch, inputSize] in the operands' type (float32 or float16,
-//         packed two to a word);
+//   in0 = the input x [steps, batch, inputSize] in the operands' type (float32 or float16, packed
+//         two to a word), the step's rows x_t at element offset NNVK_RNN_P_X;
 //   in1 = the direction's weight [G H, inputSize], recurrentWeight [G H, H], bias [G H],
 //         recurrentBias [G H] and peepholeWeight [3 H] concatenated in the operands' type, at the
 //         element offsets of the params (an absent optional operand: offset NNVK_RNN_ABSENT, the
@@ -11,7 +11,7 @@
 //   in2 = the float32 state: hidden h [batch, H], then (lstm) cell c [batch, H], then (gru without
 //         resetAfter, cell pass) r * h [batch, H] from the reset pass;
 //   out = float32: the new hidden state [batch, H], then (lstm) the new cell state [batch, H]; the
-//         reset pass writes r * h [batch, H].
+//         reset pass writes h (copied) then r * h [batch, H], the cell pass's in2.
 // Every gate's pre-activation (bias + recurrentBias + x·W + h·R, + c * peephole for lstm's i, o, f
 // gates) is one compensated sum (AddProduct/Finish of common.glsl: every product's and sum's
 // rounding error kept) rounded once to float32; the activations use common.glsl's precise Exp and
@@ -56,7 +56,7 @@ void AddRecurrentDot(uint h0, uint n, uint row, inout float s, inout float comp)
 void AddInputDot(uint n, uint row, inout float s, inout float comp) {
   const uint I = p[NNVK_RNN_P_INPUT], w0 = p[NNVK_RNN_P_W] + row * I;
   for (uint k = 0u; k < I; ++k) {
-    AddProduct(Load(0u, Type(), n * I + k), Load(1u, Type(), w0 + k), s, comp);
+    AddProduct(Load(0u, Type(), p[NNVK_RNN_P_X] + n * I + k), Load(1u, Type(), w0 + k), s, comp);
   }
 }
 
@@ -84,10 +84,12 @@ void main() {
     const uint n = g / H, j = g % H;
     const float h = Load(2u, NNVK_F32, g);
     if (mode == NNVK_RNN_GRU_RESET) {
-      // r * h for the new gate's (r * h) · Rn (gru without resetAfter).
+      // h and r * h for the new gate's (r * h) · Rn (gru without resetAfter): the next
+      // dispatch's in2.
       const float r = Gate(act0, n, Row(1u) + j);
       precise const float rh = r * h;
-      o[g] = floatBitsToUint(rh);
+      o[g] = floatBitsToUint(h);
+      o[count + g] = floatBitsToUint(rh);
     } else if (mode == NNVK_RNN_GRU) {
       const float z = Gate(act0, n, Row(0u) + j);
       const uint row = Row(2u) + j;
