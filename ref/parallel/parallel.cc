@@ -4,6 +4,10 @@
 #include <chrono>
 #include <memory>
 
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
 namespace nnref {
 
 namespace {
@@ -51,6 +55,38 @@ bool SpinUntil(const Done& done, std::chrono::microseconds budget) {
   }
 }
 
+// The core the calling thread runs on, or -1 where that is unknown.
+int CurrentCore() {
+#if defined(__linux__)
+  return sched_getcpu();
+#else
+  return -1;
+#endif
+}
+
+// Moves the calling thread off `core` when it is on it and its affinity allows another core:
+// the core is taken out of the affinity mask (the kernel migrates the thread at once) and the
+// mask is restored. A worker queued on the caller's core waits for the caller's time slice to
+// end (3-4 ms) while the other core idles: on the 2-vCPU virtual machine of docs/performance.md a
+// new worker was placed there on 1 process start in 3, and the scheduler took up to 25 ms to move
+// it, so that the first benchmark of a process ran on one core ("Issue 25: the worker on the
+// caller's core"). Once on another core, the worker's wake-ups keep it there.
+void MoveOffCore(int core) {
+#if defined(__linux__)
+  if (core < 0 || CurrentCore() != core) return;
+  cpu_set_t mask;
+  if (sched_getaffinity(0, sizeof mask, &mask) != 0 || CPU_COUNT(&mask) < 2 ||
+      !CPU_ISSET(core, &mask)) {
+    return;
+  }
+  cpu_set_t others = mask;
+  CPU_CLR(core, &others);
+  if (sched_setaffinity(0, sizeof others, &others) == 0) sched_setaffinity(0, sizeof mask, &mask);
+#else
+  (void)core;
+#endif
+}
+
 unsigned Resolve(unsigned threads) {
   return threads ? threads : std::max(1u, std::thread::hardware_concurrency());
 }
@@ -58,6 +94,7 @@ unsigned Resolve(unsigned threads) {
 }  // namespace
 
 ThreadPool::ThreadPool(unsigned threads) : threads_(Resolve(threads)) {
+  caller_core_ = CurrentCore();
   for (unsigned i = 1; i < threads_; ++i) workers_.emplace_back([this, i] { Work(i); });
 }
 
@@ -77,6 +114,7 @@ ThreadPool::~ThreadPool() {
 // for work in progress. Which thread computes a part never changes its bits.
 void ThreadPool::Work(unsigned) {
   unsigned seen = 0;
+  MoveOffCore(caller_core_);  // the creating thread's core
   std::unique_lock lock(mu_);
   for (;;) {
     if (!stop_ && generation_ == seen) {
@@ -89,6 +127,11 @@ void ThreadPool::Work(unsigned) {
     --sleeping_;
     if (stop_) return;
     seen = generation_;
+    if (CurrentCore() == caller_core_) {
+      lock.unlock();
+      MoveOffCore(caller_core_);
+      lock.lock();
+    }
     while (job_ != nullptr && generation_ == seen && next_part_ < parts_) {
       const std::function<void(size_t, size_t)>* job = job_;
       const size_t begin = std::min(n_, next_part_ * chunk_);
@@ -136,8 +179,16 @@ void ThreadPool::ParallelFor(size_t n, size_t grain,
   parts_ = parts;
   next_part_ = 0;
   error_ = nullptr;
+  caller_core_ = CurrentCore();
   ++generation_;
-  if (sleeping_ > 0) start_.notify_all();
+  if (sleeping_ > 0) {
+    start_.notify_all();
+    // A woken worker may have been queued on this core (MoveOffCore): give it the core for a
+    // moment, so that it moves to another now rather than after this thread's time slice.
+    lock.unlock();
+    std::this_thread::yield();
+    lock.lock();
+  }
   std::exception_ptr mine;
   while (next_part_ < parts_) {
     const size_t begin = std::min(n, next_part_ * chunk);
@@ -192,8 +243,8 @@ unsigned ReferenceThreads() {
 
 void ParallelFor(size_t n, size_t grain, const std::function<void(size_t, size_t)>& fn) {
   if (n == 0) return;
-  std::shared_ptr<ThreadPool> p = n > std::max<size_t>(grain, 1) && !in_task ? CurrentPool()
-                                                                             : nullptr;
+  std::shared_ptr<ThreadPool> p =
+      n > std::max<size_t>(grain, 1) && !in_task ? CurrentPool() : nullptr;
   if (!p) {
     fn(0, n);
     return;

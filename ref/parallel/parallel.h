@@ -54,6 +54,9 @@ class ThreadPool {
   std::atomic<unsigned> active_{0};      // parts a worker claimed and has not finished
   std::atomic<unsigned> generation_{0};  // one more for each run
   std::atomic<bool> stop_{false};
+  // The core the caller of the latest run was on (-1: unknown), so that a worker that finds itself
+  // on it moves to another (MoveOffCore in parallel.cc).
+  std::atomic<int> caller_core_{-1};
   unsigned sleeping_ = 0;     // mu_: workers waiting on start_
   std::exception_ptr error_;  // mu_
 };
