@@ -27,10 +27,6 @@ class ArgCumulativeKernel final : public RecordableKernel {
 
   // Always recorded: an axis that is not the last is moved last on the device (layout.comp),
   // and cumulativeSum's result moved back.
-  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
-                        std::span<const bool>) const override {
-    return "";
-  }
 
   // Runs along the axis moved last.
   void Emit(Sink& sink, std::span<const OperandValue* const>, std::span<const OperandDescriptor> in,

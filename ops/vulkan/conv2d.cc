@@ -27,10 +27,6 @@ class Conv2dKernel final : public RecordableKernel {
   // native mode's direct variant (CPU devices), which reads a packed filter and, with 4 | input
   // channels per group, an nchw input transposed to channels-last: made on the host when those
   // operands are there, else on the device (layout.comp), the same bits either way.
-  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
-                        std::span<const bool>) const override {
-    return "";
-  }
 
   void Emit(Sink& sink, std::span<const OperandValue* const> values,
             std::span<const OperandDescriptor> in,

@@ -64,10 +64,6 @@ class LayoutKernel final : public RecordableKernel {
       : RecordableKernel(std::move(device)), op_(op), a_(std::move(a)) {}
 
   // The input is read dense in its own shape (concat: the inputs packed into one binding).
-  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
-                        std::span<const bool>) const override {
-    return "";
-  }
 
   void Emit(Sink& sink, std::span<const OperandValue* const>,
             std::span<const OperandDescriptor> in_desc,

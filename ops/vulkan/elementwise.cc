@@ -167,10 +167,6 @@ class ElementwiseKernel final : public RecordableKernel {
   }
 
   // Every input is read dense in its own shape: nothing on the host.
-  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
-                        std::span<const bool>) const override {
-    return "";
-  }
 
   void Emit(Sink& sink, std::span<const OperandValue* const>, std::span<const OperandDescriptor> in,
             std::span<const OperandDescriptor> out) const override {

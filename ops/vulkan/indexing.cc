@@ -18,10 +18,6 @@ class IndexingKernel final : public RecordableKernel {
       : RecordableKernel(std::move(device)), mode_(mode), axis_(axis) {}
 
   // The input, the indices (and scatter's updates) are read dense in their own shapes.
-  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
-                        std::span<const bool>) const override {
-    return "";
-  }
 
   void Emit(Sink& sink, std::span<const OperandValue* const>, std::span<const OperandDescriptor> in,
             std::span<const OperandDescriptor> out) const override {

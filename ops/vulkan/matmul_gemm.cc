@@ -28,10 +28,6 @@ class MatmulKernel final : public RecordableKernel {
   }
 
   // A, B and c are read dense in their own shapes: nothing on the host.
-  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
-                        std::span<const bool>) const override {
-    return "";
-  }
 
   void Emit(Sink& sink, std::span<const OperandValue* const>, std::span<const OperandDescriptor> in,
             std::span<const OperandDescriptor> out) const override {

@@ -204,10 +204,6 @@ class ConvKernel final : public RecordableKernel {
       : RecordableKernel(std::move(d)), a_(a) {}
   // Always recorded: the tap table comes from the descriptors; a filter or bias computed on the
   // device is gathered there.
-  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
-                        std::span<const bool>) const override {
-    return "";
-  }
   void Emit(Sink& sink, std::span<const OperandValue* const> in,
             std::span<const OperandDescriptor> in_desc,
             std::span<const OperandDescriptor> out) const override {
@@ -355,10 +351,6 @@ class PadKernel final : public RecordableKernel {
   PadKernel(std::shared_ptr<Device> d, const nnef::NnefPadAttributes& a)
       : RecordableKernel(std::move(d)), a_(a) {}
   // Always recorded: the table (if any) comes from the descriptors.
-  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
-                        std::span<const bool>) const override {
-    return "";
-  }
   void Emit(Sink& sink, std::span<const OperandValue* const>,
             std::span<const OperandDescriptor> in_desc,
             std::span<const OperandDescriptor> out) const override {
@@ -383,10 +375,6 @@ class UpsampleKernel final : public RecordableKernel {
   UpsampleKernel(std::shared_ptr<Device> d, const nnef::UpsampleAttributes& a)
       : RecordableKernel(std::move(d)), a_(a) {}
   // Always recorded: the table (if any) comes from the descriptors.
-  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
-                        std::span<const bool>) const override {
-    return "";
-  }
   void Emit(Sink& sink, std::span<const OperandValue* const>,
             std::span<const OperandDescriptor> in_desc,
             std::span<const OperandDescriptor> out) const override {
@@ -628,10 +616,6 @@ class ElementwiseKernel final : public RecordableKernel {
   ElementwiseKernel(std::shared_ptr<Device> d, OpId op, std::vector<uint32_t> axes)
       : RecordableKernel(std::move(d)), op_(op), axes_(std::move(axes)) {}
   // Always recorded: the table (if any) comes from the descriptors.
-  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
-                        std::span<const bool>) const override {
-    return "";
-  }
   void Emit(Sink& sink, std::span<const OperandValue* const>,
             std::span<const OperandDescriptor> in_desc,
             std::span<const OperandDescriptor> out) const override {
@@ -682,10 +666,6 @@ class QuantizeKernel final : public RecordableKernel {
   QuantizeKernel(std::shared_ptr<Device> d, const nnef::Quantizer& q)
       : RecordableKernel(std::move(d)), q_(q) {}
   // Always recorded: the table (if any) comes from the descriptors.
-  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
-                        std::span<const bool>) const override {
-    return "";
-  }
   void Emit(Sink& sink, std::span<const OperandValue* const>, std::span<const OperandDescriptor>,
             std::span<const OperandDescriptor> out) const override {
     using Kind = nnef::Quantizer::Kind;

@@ -31,10 +31,6 @@ class NormalizationKernel final : public RecordableKernel {
   // Always recorded: normalized axes that are not the last ones are moved last on the device
   // (layout.comp) and the result moved back; scale, bias, mean and variance computed on the
   // device are widened there (Emit).
-  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
-                        std::span<const bool>) const override {
-    return "";
-  }
 
   void Emit(Sink& sink, std::span<const OperandValue* const> in,
             std::span<const OperandDescriptor> in_desc,

@@ -20,10 +20,6 @@ class Pool2dKernel final : public RecordableKernel {
       : RecordableKernel(std::move(device)), op_(op), a_(a), shader_(shader) {}
 
   // The input is read dense in its own layout: nothing on the host.
-  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
-                        std::span<const bool>) const override {
-    return "";
-  }
 
   void Emit(Sink& sink, std::span<const OperandValue* const>, std::span<const OperandDescriptor> in,
             std::span<const OperandDescriptor> out) const override {

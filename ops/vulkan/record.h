@@ -98,9 +98,13 @@ class RecordableKernel : public Kernel {
   // 1) is computed on the device, and the host reads it"), or "" when it can. `on_host[k]`: whether
   // input k is on the host when the node is recorded (graph inputs, constants and the outputs of
   // operators run one at a time); the others are only on the device.
+  // By default "": the kernel is always recorded (its Emit reads every input on the device).
   virtual std::string NeedsHost(std::span<const OperandDescriptor> in,
                                 std::span<const OperandDescriptor> out,
-                                std::span<const bool> on_host) const = 0;
+                                std::span<const bool> on_host) const {
+    (void)in, (void)out, (void)on_host;
+    return "";
+  }
   // The node's dispatches into `sink`: `in[k]` input k's value when on the host, else null (only
   // where NeedsHost allowed it); `in_desc[k]` its descriptor.
   virtual void Emit(Sink& sink, std::span<const OperandValue* const> in,

@@ -39,10 +39,6 @@ class ReduceKernel final : public RecordableKernel {
 
   // Always recorded: reduced axes that are not the last ones are moved last on the device
   // (layout.comp).
-  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
-                        std::span<const bool>) const override {
-    return "";
-  }
 
   // Each output element reduces one dense run of the input with its kept axes first and its
   // reduced axes last.

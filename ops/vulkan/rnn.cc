@@ -52,10 +52,6 @@ class RecurrentKernel final : public RecordableKernel {
       : RecordableKernel(std::move(device)), a_(a) {}
 
   // Always recorded: the state stays on the device between steps.
-  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
-                        std::span<const bool>) const override {
-    return "";
-  }
 
   void Emit(Sink& sink, std::span<const OperandValue* const>, std::span<const OperandDescriptor> in,
             std::span<const OperandDescriptor> out) const override {

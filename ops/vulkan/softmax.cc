@@ -19,10 +19,6 @@ class SoftmaxKernel final : public RecordableKernel {
 
   // Always recorded: an axis that is not the last is moved last on the device (layout.comp)
   // and the result moved back.
-  std::string NeedsHost(std::span<const OperandDescriptor>, std::span<const OperandDescriptor>,
-                        std::span<const bool>) const override {
-    return "";
-  }
 
   // One run per row of the input with the axis moved last.
   void Emit(Sink& sink, std::span<const OperandValue* const>, std::span<const OperandDescriptor> in,
