@@ -99,6 +99,17 @@ bool SignsDiffer(T e, T a) {
   }
 }
 
+// One side infinite, the other finite (not NaN): an overflow on one side only.
+template <typename T>
+bool OneSideInfinite(T e, T a) {
+  if constexpr (kIsFloatStorage<T>) {
+    const double de = ToDouble(e), da = ToDouble(a);
+    return (std::isinf(de) && std::isfinite(da)) || (std::isinf(da) && std::isfinite(de));
+  } else {
+    return false;
+  }
+}
+
 template <typename T>
 bool IsNaN(T v) {
   if constexpr (kIsFloatStorage<T>) {
@@ -118,7 +129,8 @@ size_t UlpBin(double ulp) {
 
 Comparison CompareTensors(const Tensor& expected, const Tensor& actual, const Tensor& latitude,
                           const Tolerance& tol, size_t max_reported, const OneOfSet* one_of,
-                          ReferenceSide reference, std::span<const double> sum_bound) {
+                          ReferenceSide reference, std::span<const double> sum_bound,
+                          std::span<const uint8_t> step_overflow) {
   Comparison c;
   if (expected.dtype() != actual.dtype() || expected.shape() != actual.shape()) {
     c.shape_ok = false;
@@ -129,6 +141,7 @@ Comparison CompareTensors(const Tensor& expected, const Tensor& actual, const Te
   }
   c.elements = expected.element_count();
   if (sum_bound.size() != c.elements) sum_bound = {};  // not this tensor's: judged without
+  if (step_overflow.size() != c.elements) step_overflow = {};
   const bool integer = IsInteger(expected.dtype());
   c.integer = integer;
   // For integers a tolerance value bounds the absolute difference whichever metric named it.
@@ -212,11 +225,13 @@ Comparison CompareTensors(const Tensor& expected, const Tensor& actual, const Te
         ++c.mismatches;
         const bool flushed = FlushedSubnormal(e, a);
         c.flushed_subnormals += flushed;
+        const bool overflowed = !step_overflow.empty() && step_overflow[i] && OneSideInfinite(e, a);
+        c.step_overflows += overflowed;
         if (c.first.size() < max_reported) {
           c.first.push_back({i, CoordinatesOf(expected.shape(), i), ElementText(expected, i),
                              ElementText(actual, i), ud, ad, SignsDiffer(e, a), integer,
-                             ExactDifference(e, a), sum_bound.empty() ? 0.0 : sum_bound[i],
-                             flushed});
+                             ExactDifference(e, a), sum_bound.empty() ? 0.0 : sum_bound[i], flushed,
+                             overflowed});
         }
       }
     }

@@ -30,6 +30,9 @@ struct Mismatch {
   double sum_bound = 0;     // the element's sum bound, when it had one (runner/sum_bound.h)
   // One side a nonzero subnormal, the other zero: a subnormal flushed to zero.
   bool flushed_subnormal = false;
+  // The spec's steps overflow the type at this element (the derived policy's flags) and one side
+  // is infinite where the other is finite: what computing the steps in the type gives.
+  bool step_overflow = false;
 };
 
 // Histogram bins of per-element ULP (for integers: absolute) distances: bin 0 holds 0, bin b
@@ -51,6 +54,8 @@ struct Comparison {
   uint64_t sum_bound_accepted = 0;
   // Mismatches where one side is a nonzero subnormal and the other zero (flushed subnormals).
   uint64_t flushed_subnormals = 0;
+  // Mismatches marked step_overflow (an infinity where the spec's steps overflow the type).
+  uint64_t step_overflows = 0;
   double max_ulp = 0;
   double max_abs = 0;
   double sum_ulp = 0;     // over the compared elements with a finite ULP distance
@@ -73,12 +78,16 @@ enum class ReferenceSide { kExpected, kActual, kNeither };
 // of the kOneOf elements (argMin/argMax ties): such an element also passes when both values are in
 // its set. Without a set, kOneOf elements are compared as exact ones. `sum_bound` (empty, or one
 // absolute bound per element, row-major: runner/sum_bound.h) lets a finite element whose
-// absolute error is within its bound pass too (counted in sum_bound_accepted).
+// absolute error is within its bound pass too (counted in sum_bound_accepted). `step_overflow`
+// (empty, or one flag per element: Judgement::overflow) marks the elements where the spec's steps
+// leave the type's range; a mismatch there with an infinity on one side only is counted in
+// step_overflows (it still fails: WebNN's result is the finite one).
 Comparison CompareTensors(const Tensor& expected, const Tensor& actual, const Tensor& latitude,
                           const Tolerance& tolerance, size_t max_reported = 5,
                           const OneOfSet* one_of = nullptr,
                           ReferenceSide reference = ReferenceSide::kExpected,
-                          std::span<const double> sum_bound = {});
+                          std::span<const double> sum_bound = {},
+                          std::span<const uint8_t> step_overflow = {});
 
 std::string CoordinatesOf(const Shape& shape, uint64_t linear);
 

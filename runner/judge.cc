@@ -39,7 +39,7 @@ OutputResult JudgeOutput(const JudgeOptions& options, const std::string& name,
   o.tolerance = rule.Describe();
   o.tol_ulp = rule.tolerance.ulp;
   o.cmp = CompareTensors(expected, actual, reference.latitude, rule.tolerance, options.max_reported,
-                         reference.one_of.get(), side, rule.bounds);
+                         reference.one_of.get(), side, rule.bounds, rule.overflow);
   if (!o.cmp.passed() && !options.dump.empty()) {
     o.dumped = DumpOutput(options.dump, options.case_name, name, expected, actual);
   }

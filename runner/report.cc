@@ -48,6 +48,9 @@ Value ComparisonJson(const Comparison& c, const std::string& tolerance) {
   if (c.flushed_subnormals) {
     m.emplace_back("flushedSubnormals", Num(static_cast<double>(c.flushed_subnormals)));
   }
+  if (c.step_overflows) {
+    m.emplace_back("stepOverflows", Num(static_cast<double>(c.step_overflows)));
+  }
   m.emplace_back("tolerance", Value::Str(tolerance));
   if (c.first.empty()) {
     m.emplace_back("firstMismatch", Value());

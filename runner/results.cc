@@ -60,6 +60,7 @@ std::string MismatchLines(const Comparison& c) {
       detail += buf;
     }
     if (m.flushed_subnormal) detail += "; a subnormal flushed to zero";
+    if (m.step_overflow) detail += "; the spec's steps overflow the type here";
     s += "      at " + m.coordinates + " (index " + std::to_string(m.index) + "): expected " +
          m.expected + ", got " + m.actual + " (" + detail + ")\n";
   }
@@ -120,6 +121,13 @@ void PrintResult(const CaseResult& r, bool verbose, std::ostream& out) {
       out << "; " << o.cmp.flushed_subnormals
           << " of them a subnormal against zero (flushed subnormals: the spec's arithmetic keeps "
              "them)";
+    }
+    if (o.cmp.step_overflows) {
+      // The derived policy's stated rejection (docs/numerics.md): computing the spec's steps in
+      // the operand type overflows where WebNN's result is finite.
+      out << "; " << o.cmp.step_overflows
+          << " of them an infinity where the spec's steps overflow the type and the result is "
+             "finite (an intermediate overflow: WebNN's result is the finite one)";
     }
     if (o.cmp.one_of_accepted) {
       out << "; " << o.cmp.one_of_accepted << " accepted as another value of their set";

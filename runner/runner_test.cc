@@ -5,12 +5,17 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "ops/reduction.h"
 #include "ref/error.h"
+#include "ref/testing.h"
 #include "runner/compare.h"
 #include "runner/data.h"
+#include "runner/derived.h"
 #include "runner/json.h"
 
 namespace nnref {
@@ -221,6 +226,48 @@ TEST_CASE("a subnormal against zero is counted as a flushed subnormal, either wa
   a16.base<Float16>()[0] = Float16::FromDouble(0.0);
   a16.base<Float16>()[1] = Float16::FromDouble(0.0);
   CHECK(CompareTensors(e16, a16, Tensor(), Tolerance::Ulp(0)).flushed_subnormals == 1);
+}
+
+TEST_CASE("an infinity where the spec's steps overflow the type is counted as such") {
+  // reduceL2 of [3e30, 4e30] in float32: the sum of squares, 2.5e61, is beyond float32's largest
+  // value (3.4e38), the result 5e30 is not. The derived policy flags the element and keeps a
+  // finite bound (docs/numerics.md: an intermediate overflow is a stated rejection); an
+  // implementation that sums the squares in float32 gives +Infinity there.
+  GraphBuilder b;
+  const Operand x = b.Input("x", {DataType::kFloat32, {2}});
+  const auto graph = b.Build({{"out", ReduceL2(b, x)}});
+  std::map<uint32_t, OperandValue> values;
+  graph->Compute({{"x", F32({2}, {3e30f, 4e30f})}},
+                 [&](OperandId id, const OperandValue& v) { values[id.value] = v; });
+  const OperatorNode& node = graph->operators()[0];
+  const OperandValue* in[] = {&values.at(node.inputs[0].value)};
+  const OperandValue out[] = {values.at(node.outputs[0].value)};
+  const Judgement j = OperatorJudgement(TolerancePolicy::kDerived, *graph, 0, 0, in, out);
+  REQUIRE(j.overflow.size() == 1);
+  CHECK(j.overflow[0] == 1);
+  CHECK(out[0].data.At<float>(0) == doctest::Approx(5e30).epsilon(1e-6));
+  REQUIRE(j.bounds.size() == 1);
+  CHECK(std::isfinite(j.bounds[0]));
+
+  Tensor inf = Tensor::Allocate(DataType::kFloat32, out[0].data.shape());
+  inf.base<float>()[0] = std::numeric_limits<float>::infinity();
+  const Comparison c = CompareTensors(out[0].data, inf, Tensor(), j.tolerance, 5, nullptr,
+                                      ReferenceSide::kExpected, j.bounds, j.overflow);
+  CHECK(c.mismatches == 1);  // still a failure: WebNN's result is the finite one
+  CHECK(c.step_overflows == 1);
+  REQUIRE(c.first.size() == 1);
+  CHECK(c.first[0].step_overflow);
+  // Unflagged, or a finite wrong value: not marked.
+  const std::vector<uint8_t> none = {0};
+  CHECK(CompareTensors(out[0].data, inf, Tensor(), j.tolerance, 5, nullptr,
+                       ReferenceSide::kExpected, j.bounds, none)
+            .step_overflows == 0);
+  Tensor wrong = Tensor::Allocate(DataType::kFloat32, out[0].data.shape());
+  wrong.base<float>()[0] = 6e30f;
+  const Comparison finite = CompareTensors(out[0].data, wrong, Tensor(), j.tolerance, 5, nullptr,
+                                           ReferenceSide::kExpected, j.bounds, j.overflow);
+  CHECK(finite.mismatches == 1);
+  CHECK(finite.step_overflows == 0);
 }
 
 TEST_CASE("value-or-NaN: NaN is accepted on the side that is not the reference's") {
