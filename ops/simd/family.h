@@ -29,9 +29,8 @@ inline size_t TaskGrain(uint64_t units, uint64_t unit_elements, uint64_t task_el
                         unsigned threads) {
   if (units == 0) return 1;
   const uint64_t elements = units * std::max<uint64_t>(1, unit_elements);
-  const uint64_t tasks =
-      std::clamp<uint64_t>(elements / std::max<uint64_t>(1, task_elements), 1,
-                           std::min<uint64_t>(threads, units));
+  const uint64_t tasks = std::clamp<uint64_t>(elements / std::max<uint64_t>(1, task_elements), 1,
+                                              std::min<uint64_t>(threads, units));
   return static_cast<size_t>((units + tasks - 1) / tasks);
 }
 
@@ -76,6 +75,26 @@ extern const Family kNnefQuantizeFamily;      // nnef_quantize.cc: graph.quant q
 
 // The result of a single-output operator (defined in copy.cc).
 std::vector<OperandValue> One(Tensor t);
+
+// A single-output kernel that computes into a fresh tensor or into a buffer of the whole-graph
+// plan (graph_plan.h) by one function, Run(in, out, into): `into` null for a fresh tensor. Never
+// in place: the row-wise operators read a row (group) again after writing starts.
+class IntoKernel : public Kernel {
+ public:
+  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
+                                    std::span<const OperandDescriptor> out) const final {
+    return One(Run(in, out, nullptr));
+  }
+  IntoSupport Into() const final { return {true, false}; }
+  void ComputeInto(std::span<const OperandValue* const> in, std::span<const OperandDescriptor> out,
+                   const Tensor& into) const final {
+    (void)Run(in, out, &into);
+  }
+
+ protected:
+  virtual Tensor Run(std::span<const OperandValue* const> in,
+                     std::span<const OperandDescriptor> out, const Tensor* into) const = 0;
+};
 
 // The data type of the first input of operator `index` (the one `unsupported` is asked about).
 DataType FirstInputType(const Graph& graph, size_t index);

@@ -90,26 +90,16 @@ constexpr uint64_t kNormalizationTaskElements = 1 << 13;
 // instanceNormalization and layerNormalization: mean and variance per group over reduce_axes.
 // Scale and bias run either along reduced axes only (layerNormalization: one row, read once) or
 // along group axes only (instanceNormalization: one value per group).
-class GroupNormalizationKernel final : public Kernel {
+class GroupNormalizationKernel final : public IntoKernel {
  public:
   GroupNormalizationKernel(const NormalizationAttributes& a, Config config)
       : a_(a), config_(std::move(config)) {}
 
-  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
-                                    std::span<const OperandDescriptor> out) const override {
-    return One(Run(in, out, nullptr));
-  }
-  // Into a buffer of the whole-graph plan (graph_plan.h); never in place (a group is read for
-  // its mean and variance before it is written, and the plan does not rely on that).
-  IntoSupport Into() const override { return {true, false}; }
-  void ComputeInto(std::span<const OperandValue* const> in, std::span<const OperandDescriptor> out,
-                   const Tensor& into) const override {
-    (void)Run(in, out, &into);
-  }
-
  private:
+  // Into a plan buffer or a fresh tensor (IntoKernel); never in place (a group is read for its
+  // mean and variance before it is written, and the plan does not rely on that).
   Tensor Run(std::span<const OperandValue* const> in, std::span<const OperandDescriptor> out,
-             const Tensor* into) const {
+             const Tensor* into) const override {
     const Tensor& x = in[0]->data;
     const Shape& shape = x.shape();
     // Every element is written (ForEachGroup writes each group whole): no zero fill.

@@ -28,7 +28,7 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // softmax
 
-class SoftmaxKernel final : public Kernel {
+class SoftmaxKernel final : public IntoKernel {
  public:
   // Elements per thread-pool task at least: a second thread costs a wake-up of the pool, and at
   // 64 x 1000 (64,000 elements, about 20 us on one thread) two threads were slower than one in
@@ -37,20 +37,10 @@ class SoftmaxKernel final : public Kernel {
 
   SoftmaxKernel(uint32_t axis, Config config) : axis_(axis), config_(std::move(config)) {}
 
-  std::vector<OperandValue> Compute(std::span<const OperandValue* const> in,
-                                    std::span<const OperandDescriptor> out) const override {
-    return One(Run(in, out, nullptr));
-  }
-  // Into a buffer of the whole-graph plan (graph_plan.h); never in place (a row is read twice).
-  IntoSupport Into() const override { return {true, false}; }
-  void ComputeInto(std::span<const OperandValue* const> in, std::span<const OperandDescriptor> out,
-                   const Tensor& into) const override {
-    (void)Run(in, out, &into);
-  }
-
  private:
+  // Into a plan buffer or a fresh tensor (IntoKernel); never in place (a row is read twice).
   Tensor Run(std::span<const OperandValue* const> in, std::span<const OperandDescriptor> out,
-             const Tensor* into) const {
+             const Tensor* into) const override {
     const Tensor& x = in[0]->data;
     // Every element is written (ForEachGroup writes each group whole): no zero fill.
     Tensor result =
